@@ -1,0 +1,13 @@
+// Each `sage` sub-command lives in its own file and registers itself here.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace sage::cli {
+
+// Adds `sage devices` (list device profiles).
+void registerDevicesCommand(CLI::App& app);
+// Adds `sage memory` (experience store curation); app/cli/memory_command.cpp.
+void registerMemoryCommand(CLI::App& app);
+
+} // namespace sage::cli

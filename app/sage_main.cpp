@@ -1,0 +1,24 @@
+// `sage`: the headless command line. Every command runs the same core code as the workbench.
+#include "cli/command_registry.h"
+#include "sage_config.h"
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+    CLI::App app{"sage — SAGE Kernel Workbench, headless.\n"
+                 "Compile, run, verify and profile AscendC-style kernels on a simulated Ascend-like NPU,\n"
+                 "and run the memory-guided agent."};
+    app.set_version_flag("--version", std::string("sage ") + SAGE_VERSION);
+    app.require_subcommand(1);
+    sage::cli::registerDevicesCommand(app);
+    sage::cli::registerMemoryCommand(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    } catch (const std::exception& e) {
+        std::cerr << "sage: error: " << e.what() << "\n";
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages SAGE needs, only when some are missing.
+# Every dependency comes from Debian; see docs/user-guide.md for why each is used.
+set -euo pipefail
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config
+  qt6-base-dev libqscintilla2-qt6-dev libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev libxkbcommon-dev
+  nlohmann-json3-dev libsqlite3-dev libcurl4-openssl-dev libcli11-dev libdtl-dev libcpp-httplib-dev
+  libseccomp-dev xvfb xauth imagemagick x11-apps
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO=sudo; else
+    echo "install-deps: not root and no sudo; install these packages by hand: ${missing[*]}" >&2
+    exit 1
+  fi
+else SUDO=""; fi
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
