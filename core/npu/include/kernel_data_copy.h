@@ -1,0 +1,166 @@
+// DataCopy and DataCopyPad between global memory and local memory (and UB -> UB).
+// GM -> UB/L1 runs on MTE2, UB -> GM on MTE3, UB -> UB on the vector pipe.
+#pragma once
+
+#include "kernel_tensor.h"
+
+namespace AscendC {
+
+// Lengths and gaps in 32-byte blocks.
+struct DataCopyParams {
+    uint16_t blockCount = 1;
+    uint16_t blockLen = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstStride = 0;
+    __aicore__ DataCopyParams() = default;
+    __aicore__ DataCopyParams(uint16_t count, uint16_t len, uint16_t srcGap, uint16_t dstGap)
+        : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap) {}
+};
+// blockLen in bytes; strides: GM side in bytes, UB side in 32-byte blocks.
+struct DataCopyExtParams {
+    uint16_t blockCount = 1;
+    uint32_t blockLen = 0;
+    uint32_t srcStride = 0;
+    uint32_t dstStride = 0;
+    uint32_t rsv = 0;
+    __aicore__ DataCopyExtParams() = default;
+    __aicore__ DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r = 0)
+        : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap), rsv(r) {}
+};
+template <typename T> struct DataCopyPadExtParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    T paddingValue{};
+    __aicore__ DataCopyPadExtParams() = default;
+    __aicore__ DataCopyPadExtParams(bool pad, uint8_t left, uint8_t right, T value)
+        : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+struct DataCopyPadParams {
+    bool isPad = false;
+    uint8_t leftPadding = 0;
+    uint8_t rightPadding = 0;
+    uint64_t paddingValue = 0;
+    __aicore__ DataCopyPadParams() = default;
+    __aicore__ DataCopyPadParams(bool pad, uint8_t left, uint8_t right, uint64_t value)
+        : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+struct DataCopyEnhancedParams {
+    int blockMode = 0;
+    uint8_t deqScale = 0;
+    uint64_t deqValue = 0;
+    uint8_t sidStoreMode = 0;
+    bool isRelu = false;
+};
+enum BlockMode { BLOCK_MODE_NORMAL = 0, BLOCK_MODE_MATRIX = 1, BLOCK_MODE_VECTOR = 2 };
+
+namespace detail {
+inline ::sage::npu::CopyShape countShape(uint32_t bytes) {
+    ::sage::npu::CopyShape s;
+    s.blockLen = bytes;
+    return s;
+}
+inline ::sage::npu::CopyShape blockShape(const DataCopyParams& p) {
+    ::sage::npu::CopyShape s;
+    s.blockCount = p.blockCount;
+    s.blockLen = uint32_t(p.blockLen) * 32u;
+    s.srcGap = uint32_t(p.srcStride) * 32u;
+    s.dstGap = uint32_t(p.dstStride) * 32u;
+    return s;
+}
+template <typename T> void checkPadSupported() {
+    static_assert(__NPU_ARCH__ != 2002 && __NPU_ARCH__ != 1001,
+                  "DataCopyPad is not supported on this device (Atlas inference 310P / training 910): "
+                  "copy whole 32-byte blocks with DataCopy and handle the tail in UB");
+}
+} // namespace detail
+
+// Count form: `count * sizeof(T)` should be a multiple of 32 bytes; the hardware rounds down.
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint32_t count,
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::copyGmToLocal(dst.ref(), src.ref(), detail::countShape(count * uint32_t(sizeof(T))),
+                                   ::sage::npu::dtypeOf<T>, false, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::copyLocalToGm(dst.ref(), src.ref(), detail::countShape(count * uint32_t(sizeof(T))),
+                                   ::sage::npu::dtypeOf<T>, false, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::copyLocalToLocal(dst.ref(), src.ref(), detail::countShape(count * uint32_t(sizeof(T))),
+                                      ::sage::npu::dtypeOf<T>, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::copyGmToLocal(dst.ref(), src.ref(), detail::blockShape(p), ::sage::npu::dtypeOf<T>, false, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::copyLocalToGm(dst.ref(), src.ref(), detail::blockShape(p), ::sage::npu::dtypeOf<T>, false, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::copyLocalToLocal(dst.ref(), src.ref(), detail::blockShape(p), ::sage::npu::dtypeOf<T>, loc);
+}
+
+// DataCopyPad: GM side addressed in bytes (any length), UB side padded per block to 32 bytes.
+template <typename T>
+__aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                                   const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad,
+                                   ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::checkPadSupported<T>();
+    ::sage::npu::CopyShape s;
+    s.blockCount = p.blockCount;
+    s.blockLen = p.blockLen;
+    s.srcGap = p.srcStride;
+    s.dstGap = p.dstStride * 32u;
+    s.pad = true;
+    s.padValueSet = pad.isPad;
+    s.leftPad = pad.leftPadding;
+    s.rightPad = pad.rightPadding;
+    std::memcpy(&s.padBits, &pad.paddingValue, sizeof(T));
+    ::sage::npu::rt::copyGmToLocal(dst.ref(), src.ref(), s, ::sage::npu::dtypeOf<T>, true, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+                                   const DataCopyExtParams& p, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::checkPadSupported<T>();
+    ::sage::npu::CopyShape s;
+    s.blockCount = p.blockCount;
+    s.blockLen = p.blockLen;
+    s.srcGap = p.srcStride * 32u;
+    s.dstGap = p.dstStride;
+    s.pad = true;
+    ::sage::npu::rt::copyLocalToGm(dst.ref(), src.ref(), s, ::sage::npu::dtypeOf<T>, true, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                                   const DataCopyPadParams& pad, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    DataCopyExtParams e(p.blockCount, p.blockLen, p.srcStride, p.dstStride);
+    DataCopyPadExtParams<T> pe;
+    pe.isPad = pad.isPad;
+    pe.leftPadding = pad.leftPadding;
+    pe.rightPadding = pad.rightPadding;
+    std::memcpy(&pe.paddingValue, &pad.paddingValue, sizeof(T));
+    DataCopyPad(dst, src, e, pe, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
+                                   ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
+}
+
+// Atomic accumulation of MTE3 / fixpipe writes into GM.
+template <typename T> __aicore__ inline void SetAtomicAdd() { ::sage::npu::rt::setAtomic(1, ::sage::npu::dtypeOf<T>); }
+template <typename T> __aicore__ inline void SetAtomicMax() { ::sage::npu::rt::setAtomic(2, ::sage::npu::dtypeOf<T>); }
+template <typename T> __aicore__ inline void SetAtomicMin() { ::sage::npu::rt::setAtomic(3, ::sage::npu::dtypeOf<T>); }
+__aicore__ inline void SetAtomicNone() { ::sage::npu::rt::setAtomic(0, ::sage::npu::DType::F32); }
+
+} // namespace AscendC

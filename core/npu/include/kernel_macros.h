@@ -1,0 +1,67 @@
+// Keywords and macros that real AscendC kernels use, mapped onto host C++.
+#pragma once
+
+#include "kernel_runtime.h"
+
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201  // 910B unless the pipeline compiles for another device
+#endif
+
+#define __global__
+#define __aicore__
+#define __gm__
+#define __vector__
+#define __cube__
+#define __ubuf__
+#define __inline__ inline
+#define __sync_noalias__
+#define __sync_alias__
+
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1  // kernels take their CPU-debug path: launch with ICPU_RUN_KF
+#endif
+#ifndef __CCE_KT_TEST__
+#define __CCE_KT_TEST__ 1
+#endif
+
+using GM_ADDR = __gm__ uint8_t*;
+
+// Kernel task types (KERNEL_TASK_TYPE_DEFAULT).
+enum KernelTaskType {
+    KERNEL_TYPE_AIV_ONLY = 0,
+    KERNEL_TYPE_AIC_ONLY = 1,
+    KERNEL_TYPE_MIX_AIV_1_0 = 2,
+    KERNEL_TYPE_MIX_AIC_1_0 = 3,
+    KERNEL_TYPE_MIX_AIC_1_1 = 4,
+    KERNEL_TYPE_MIX_AIC_1_2 = 5,
+};
+#define KERNEL_TASK_TYPE_DEFAULT(type) ::sage::npu::rt::setTaskType(static_cast<int>(type))
+#define KERNEL_TASK_TYPE(key, type) ((void)(key), ::sage::npu::rt::setTaskType(static_cast<int>(type)))
+
+// ASSERT(cond) and ASSERT(cond && "message"): a failed assert is a simulator error at its line.
+#define ASSERT(...) ::sage::npu::rt::kernelAssert(static_cast<bool>(__VA_ARGS__), #__VA_ARGS__, nullptr, \
+                                                  std::source_location::current())
+
+// Tiling. The host side declares a POD struct; the kernel copies it out of GM.
+// GET_TILING_DATA uses SAGE_TILING_TYPE, which the pipeline's prelude sets to the struct's name
+// (from REGISTER_TILING_DATA_CLASS / BEGIN_TILING_DATA_DEF in the file, or the task's launch spec).
+#define BEGIN_TILING_DATA_DEF(name) struct name {
+#define TILING_DATA_FIELD_DEF(type, field) type field;
+#define TILING_DATA_FIELD_DEF_ARR(type, count, field) type field[count];
+#define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field;
+#define END_TILING_DATA_DEF }
+#define REGISTER_TILING_DATA_CLASS(op, cls)
+#ifndef SAGE_TILING_TYPE
+#define SAGE_TILING_TYPE TilingData
+#endif
+#define GET_TILING_DATA(var, tiling)                                                                       \
+    SAGE_TILING_TYPE var;                                                                                  \
+    ::sage::npu::rt::copyTiling(&var, sizeof(var), (tiling), std::source_location::current())
+#define GET_TILING_DATA_WITH_STRUCT(type, var, tiling)                                                     \
+    type var;                                                                                              \
+    ::sage::npu::rt::copyTiling(&var, sizeof(var), (tiling), std::source_location::current())
+#define TILING_KEY_IS(key) (::sage::npu::rt::tilingKey() == static_cast<uint64_t>(key))
+
+namespace sage::npu::detail {
+template <typename...> inline constexpr bool alwaysFalse = false;
+}

@@ -1,0 +1,20 @@
+// The AscendC-compatible kernel API of the simulated NPU. Kernels include only this header.
+// Each API group lives in its own header; see docs/kernel-api.md for the full reference.
+#pragma once
+
+#include "kernel_types.h"
+#include "kernel_macros.h"
+#include "kernel_tensor.h"
+#include "kernel_sync.h"
+#include "kernel_pipe.h"
+#include "kernel_data_copy.h"
+#include "kernel_vec.h"
+#include "kernel_vec_cast.h"
+#include "kernel_vec_cmpsel.h"
+#include "kernel_vec_reduce.h"
+#include "kernel_cube.h"
+#include "kernel_launch.h"
+
+#include <tuple>
+
+namespace tik2 = AscendC;  // older samples spell the namespace tik2

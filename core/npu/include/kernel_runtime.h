@@ -1,0 +1,174 @@
+// The boundary between the templated kernel API headers and the simulator runtime
+// (libsage_npu). Everything here is type-erased so that the heavy work (checks, timing,
+// race detection, functional execution) is compiled once into the runtime, keeping kernel
+// compiles fast. Kernel code never calls these directly.
+#pragma once
+
+#include "kernel_types.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <source_location>
+
+namespace sage::npu {
+
+using Loc = std::source_location;
+
+// Storage positions (AscendC's TPosition / QuePosition).
+enum class Pos : uint8_t { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2 };
+// Hardware pipes. S = scalar unit, V = vector, M = cube, FIX = fixpipe (L0C -> GM).
+enum class PipeId : uint8_t { S, V, M, MTE1, MTE2, MTE3, FIX, ALL };
+constexpr int kPipeCount = 7;
+
+// A region of a core's local memory: which memory (by position), byte address, length.
+struct LocalRef {
+    Pos pos = Pos::VECCALC;
+    uint32_t addr = 0;
+    uint32_t bytes = 0;
+};
+
+// A region of global memory as a GlobalTensor sees it. `limit` is the end of what
+// SetGlobalBuffer declared (nullptr when it declared no size).
+struct GmRef {
+    uint8_t* ptr = nullptr;
+    const uint8_t* limit = nullptr;
+};
+
+enum class VecOp : uint8_t {
+    // binary (tensor, tensor)
+    Add, Sub, Mul, Div, Max, Min, And, Or,
+    // tensor-scalar
+    Adds, Muls, Maxs, Mins, LeakyRelu, ShiftLeft, ShiftRight,
+    // unary
+    Exp, Ln, Abs, Relu, Sqrt, Rsqrt, Reciprocal, Not, Neg,
+    // composite (advanced API)
+    Sigmoid, Tanh, Gelu, Silu, Softplus,
+    // fill
+    Duplicate,
+};
+
+enum class ReduceOp : uint8_t { Sum, Max, Min };
+
+// One vector instruction in "repeat" form: `repeat` iterations of up to 8 32-byte blocks,
+// a mask selecting elements per repeat, strides in 32-byte blocks.
+struct RepeatForm {
+    uint64_t mask[2] = {~0ull, ~0ull};  // 128 bits (16-bit types) or the low 64 (32-bit types)
+    uint32_t repeat = 1;
+    uint16_t dstBlk = 1, src0Blk = 1, src1Blk = 1;
+    uint16_t dstRep = 8, src0Rep = 8, src1Rep = 8;
+};
+
+// A 2-D copy: blockCount blocks of blockLen bytes; gaps between blocks in bytes.
+// `padTo32` pads each destination block to a 32-byte boundary (DataCopyPad GM -> UB),
+// `srcPadded` means each source block is stored padded (DataCopyPad UB -> GM).
+struct CopyShape {
+    uint32_t blockCount = 1;
+    uint32_t blockLen = 0;
+    uint32_t srcGap = 0;
+    uint32_t dstGap = 0;
+    bool pad = false;
+    bool padValueSet = false;
+    uint8_t leftPad = 0, rightPad = 0;  // elements
+    uint64_t padBits = 0;               // padding value bit pattern
+};
+
+namespace rt {
+
+// --- cores and launch ----------------------------------------------------------------
+int64_t blockIdx();
+int64_t blockNum();
+void setTaskType(int type);
+uint64_t tilingKey();
+void launch(const char* kernelName, uint32_t blockDim, void (*body)(void*), void* ctx, Loc loc);
+void kernelAssert(bool ok, const char* expr, const char* message, Loc loc);
+void* gmAlloc(size_t bytes);
+void gmFree(void* p);
+void copyTiling(void* dst, size_t bytes, const void* src, Loc loc);
+
+// --- pipe, queues, buffers ---------------------------------------------------------
+void pipeCreate(void* pipe);
+void pipeDestroy(void* pipe);
+void pipeReset(void* pipe);
+int queueCreate(Pos src, Pos dst, int depth);
+bool queueInit(int queue, int num, uint32_t len, Loc loc);
+LocalRef queueAlloc(int queue, Loc loc);
+void queueFree(int queue, const LocalRef& ref, Loc loc);
+void queueEnque(int queue, const LocalRef& ref, Loc loc);
+LocalRef queueDeque(int queue, Loc loc);
+bool queueHasData(int queue);
+int bufCreate(Pos pos);
+bool bufInit(int buf, uint32_t len, Loc loc);
+LocalRef bufGet(int buf, uint32_t bytes, uint32_t offset, Loc loc);
+int fetchEventId(int hardEvent, Loc loc);
+void releaseEventId(int hardEvent, int id);
+
+// --- scalar access -------------------------------------------------------------------
+uint8_t* localBase(Pos pos);
+// Checks bounds, orders the scalar unit after the pipes that touch the bytes, costs it.
+uint8_t* scalarLocal(const LocalRef& ref, uint64_t byteOffset, uint32_t bytes, bool write, Loc loc);
+uint8_t* scalarGm(const GmRef& gm, uint64_t byteOffset, uint32_t bytes, bool write, Loc loc);
+void scalarWork(uint32_t cycles);
+
+// --- data movement -------------------------------------------------------------------
+void copyGmToLocal(const LocalRef& dst, const GmRef& src, const CopyShape& s, DType t, bool padApi, Loc loc);
+void copyLocalToGm(const GmRef& dst, const LocalRef& src, const CopyShape& s, DType t, bool padApi, Loc loc);
+void copyLocalToLocal(const LocalRef& dst, const LocalRef& src, const CopyShape& s, DType t, Loc loc);
+void setAtomic(int mode, DType t);  // 0 none, 1 add, 2 max, 3 min
+
+// --- vector --------------------------------------------------------------------------
+void vecCount(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const LocalRef* s1, double scalar,
+              uint64_t count, Loc loc);
+void vecRepeat(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const LocalRef* s1, double scalar,
+               const RepeatForm& form, bool maskCounter, Loc loc);
+void vecCast(DType dt, DType st, const LocalRef& dst, const LocalRef& src, int roundMode, uint64_t count, Loc loc);
+void vecReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint64_t count,
+               bool withIndex, Loc loc);
+void vecWholeReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, uint64_t mask0, uint64_t mask1,
+                    uint32_t repeat, uint32_t dstRep, uint32_t srcBlk, uint32_t srcRep, int order, bool blockWise,
+                    bool maskCounter, Loc loc);
+void vecCompare(DType t, const LocalRef& dstMask, const LocalRef& s0, const LocalRef* s1, double scalar, int cmpMode,
+                uint64_t count, Loc loc);
+void vecSelect(DType t, const LocalRef& dst, const LocalRef& mask, const LocalRef& s0, const LocalRef* s1,
+               double scalar, int selMode, uint64_t count, Loc loc);
+void setMaskCounter(bool counter);
+bool maskCounter();
+void setVectorMask(uint64_t hi, uint64_t lo);
+void vectorMask(uint64_t out[2]);
+
+// --- cube ----------------------------------------------------------------------------
+struct Nd2Nz {
+    uint16_t ndNum, nValue, dValue, srcNdMatrixStride, srcDValue, dstNzC0Stride, dstNzNStride, dstNzMatrixStride;
+};
+void copyNd2Nz(const LocalRef& dst, const GmRef& src, const Nd2Nz& p, DType t, Loc loc);
+struct Load2D {
+    uint16_t startIndex;
+    uint8_t repeatTimes;
+    uint16_t srcStride;
+    uint16_t dstGap;
+    bool transpose;
+};
+void loadData2D(const LocalRef& dst, const LocalRef& src, const Load2D& p, DType t, Loc loc);
+struct MmadShape {
+    uint16_t m, n, k;
+    bool initC;
+    bool biasFromC2 = false;
+};
+void mmad(const LocalRef& c, const LocalRef& a, const LocalRef& b, const LocalRef* bias, const MmadShape& p,
+          DType ct, DType at, Loc loc);
+struct FixpipeShape {
+    uint16_t nSize, mSize;
+    uint32_t srcStride, dstStride;
+    int quant;  // 0 none, 1 f32->f16, 2 f32->bf16
+    bool relu;
+    bool nz2nd = true;
+};
+void fixpipe(const GmRef& dst, const LocalRef& src, const FixpipeShape& p, DType dt, DType st, Loc loc);
+
+// --- synchronisation -----------------------------------------------------------------
+void setFlag(PipeId src, PipeId dst, int eventId, Loc loc);
+void waitFlag(PipeId src, PipeId dst, int eventId, Loc loc);
+void pipeBarrier(PipeId pipe, Loc loc);
+void syncAll(Loc loc);
+
+} // namespace rt
+} // namespace sage::npu

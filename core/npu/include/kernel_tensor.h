@@ -1,0 +1,134 @@
+// GlobalTensor and LocalTensor: views of global memory and of a core's local memories.
+#pragma once
+
+#include "kernel_macros.h"
+
+#include <type_traits>
+
+namespace AscendC {
+
+using TPosition = ::sage::npu::Pos;
+using QuePosition = ::sage::npu::Pos;
+
+template <typename T> class GlobalTensor {
+public:
+    __aicore__ GlobalTensor() = default;
+    __aicore__ void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
+        ptr_ = buffer;
+        size_ = bufferSize;
+    }
+    __aicore__ void SetGlobalBuffer(__gm__ T* buffer) {
+        ptr_ = buffer;
+        size_ = kUnbounded;
+    }
+    __aicore__ GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor t;
+        t.ptr_ = ptr_ + offset;
+        t.size_ = size_ == kUnbounded ? kUnbounded : (offset <= size_ ? size_ - offset : 0);
+        return t;
+    }
+    __aicore__ T GetValue(uint64_t index, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) const {
+        T v;
+        std::memcpy(&v, ::sage::npu::rt::scalarGm(ref(), index * sizeof(T), sizeof(T), false, loc), sizeof(T));
+        return v;
+    }
+    __aicore__ void SetValue(uint64_t index, T value, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        std::memcpy(::sage::npu::rt::scalarGm(ref(), index * sizeof(T), sizeof(T), true, loc), &value, sizeof(T));
+    }
+    __aicore__ uint64_t GetSize() const { return size_ == kUnbounded ? 0 : size_; }
+    __aicore__ __gm__ T* GetPhyAddr() const { return ptr_; }
+    __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+    __aicore__ void SetL2CacheHint(int) {}
+
+    // Runtime view: pointer plus the end SetGlobalBuffer declared (if any).
+    ::sage::npu::GmRef ref() const {
+        ::sage::npu::GmRef r;
+        r.ptr = reinterpret_cast<uint8_t*>(ptr_);
+        r.limit = size_ == kUnbounded ? nullptr : reinterpret_cast<const uint8_t*>(ptr_ + size_);
+        return r;
+    }
+
+private:
+    static constexpr uint64_t kUnbounded = ~0ull;
+    T* ptr_ = nullptr;
+    uint64_t size_ = kUnbounded;
+};
+
+template <typename T> class LocalTensor;
+
+// Expression objects so that `c = a + b;` issues one vector instruction, as in AscendC.
+template <typename T> struct LocalTensorExpr {
+    ::sage::npu::VecOp op;
+    const LocalTensor<T>* a;
+    const LocalTensor<T>* b;
+};
+
+template <typename T> class LocalTensor {
+public:
+    using PrimType = T;
+    __aicore__ LocalTensor() = default;
+    __aicore__ LocalTensor(const ::sage::npu::LocalRef& ref) : ref_(ref) {}
+
+    __aicore__ LocalTensor operator[](uint32_t offset) const {
+        ::sage::npu::LocalRef r = ref_;
+        uint32_t off = offset * static_cast<uint32_t>(sizeof(T));
+        r.addr += off;
+        r.bytes = off <= ref_.bytes ? ref_.bytes - off : 0;
+        return LocalTensor(r);
+    }
+    __aicore__ T GetValue(uint32_t index, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) const {
+        T v;
+        std::memcpy(&v, ::sage::npu::rt::scalarLocal(ref_, uint64_t(index) * sizeof(T), sizeof(T), false, loc),
+                    sizeof(T));
+        return v;
+    }
+    __aicore__ void SetValue(uint32_t index, T value, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) const {
+        std::memcpy(::sage::npu::rt::scalarLocal(ref_, uint64_t(index) * sizeof(T), sizeof(T), true, loc), &value,
+                    sizeof(T));
+    }
+    __aicore__ uint32_t GetSize() const { return ref_.bytes / static_cast<uint32_t>(sizeof(T)); }
+    __aicore__ uint32_t GetLength() const { return ref_.bytes; }
+    __aicore__ void SetSize(uint32_t size) { ref_.bytes = size * static_cast<uint32_t>(sizeof(T)); }
+    __aicore__ ::sage::npu::Pos GetPosition() const { return ref_.pos; }
+    __aicore__ uint64_t GetPhyAddr() const { return ref_.addr; }
+    template <typename U> __aicore__ LocalTensor<U> ReinterpretCast() const { return LocalTensor<U>(ref_); }
+    template <typename U> __aicore__ void SetAddrWithOffset(const LocalTensor<U>& src, uint32_t offset) {
+        ref_ = src.ref();
+        ref_.addr += offset * sizeof(U);
+        ref_.bytes = src.ref().bytes > offset * sizeof(U) ? src.ref().bytes - offset * uint32_t(sizeof(U)) : 0;
+    }
+    __aicore__ LocalTensor& operator=(const LocalTensorExpr<T>& e);
+
+    const ::sage::npu::LocalRef& ref() const { return ref_; }
+
+private:
+    ::sage::npu::LocalRef ref_{};
+};
+
+template <typename T> LocalTensorExpr<T> operator+(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+    return {::sage::npu::VecOp::Add, &a, &b};
+}
+template <typename T> LocalTensorExpr<T> operator-(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+    return {::sage::npu::VecOp::Sub, &a, &b};
+}
+template <typename T> LocalTensorExpr<T> operator*(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+    return {::sage::npu::VecOp::Mul, &a, &b};
+}
+template <typename T> LocalTensorExpr<T> operator/(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+    return {::sage::npu::VecOp::Div, &a, &b};
+}
+template <typename T> LocalTensorExpr<T> operator|(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+    return {::sage::npu::VecOp::Or, &a, &b};
+}
+template <typename T> LocalTensorExpr<T> operator&(const LocalTensor<T>& a, const LocalTensor<T>& b) {
+    return {::sage::npu::VecOp::And, &a, &b};
+}
+
+template <typename T> LocalTensor<T>& LocalTensor<T>::operator=(const LocalTensorExpr<T>& e) {
+    uint64_t n = GetSize();
+    ::sage::npu::rt::vecCount(e.op, ::sage::npu::dtypeOf<T>, ref_, e.a->ref(), &e.b->ref(), 0.0, n,
+                              ::sage::npu::Loc::current());
+    return *this;
+}
+
+} // namespace AscendC

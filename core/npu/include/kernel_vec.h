@@ -1,0 +1,274 @@
+// Vector instructions (run on PIPE_V): binary, tensor-scalar, unary, Duplicate, in the "count"
+// form and the "mask + repeat" form. Data-type support follows the 910B docs; an unsupported
+// type is a compile-time error that says what to do.
+#pragma once
+
+#include "kernel_tensor.h"
+
+#include <type_traits>
+
+namespace AscendC {
+
+struct BinaryRepeatParams {
+    uint8_t dstBlkStride = 1, src0BlkStride = 1, src1BlkStride = 1;
+    uint8_t dstRepStride = 8, src0RepStride = 8, src1RepStride = 8;
+    uint8_t blockNumber = 8;
+    __aicore__ BinaryRepeatParams() = default;
+    __aicore__ BinaryRepeatParams(uint8_t d, uint8_t s0, uint8_t s1, uint8_t dr, uint8_t s0r, uint8_t s1r)
+        : dstBlkStride(d), src0BlkStride(s0), src1BlkStride(s1), dstRepStride(dr), src0RepStride(s0r),
+          src1RepStride(s1r) {}
+};
+struct UnaryRepeatParams {
+    uint16_t dstBlkStride = 1, srcBlkStride = 1;
+    uint8_t dstRepStride = 8, srcRepStride = 8;
+    bool halfBlock = false;
+    __aicore__ UnaryRepeatParams() = default;
+    __aicore__ UnaryRepeatParams(uint16_t d, uint16_t s, uint8_t dr, uint8_t sr)
+        : dstBlkStride(d), srcBlkStride(s), dstRepStride(dr), srcRepStride(sr) {}
+};
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+constexpr int32_t MAX_REPEAT_TIMES = 255;
+constexpr int32_t ONE_BLK_SIZE = 32;
+constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr int32_t DEFAULT_BLK_NUM = 8;
+constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
+constexpr int32_t BLOCK_CUBE = 16;
+
+namespace detail {
+template <typename T> constexpr bool isOneOf() { return false; }
+template <typename T, typename U, typename... Rest> constexpr bool isOneOf() {
+    return std::is_same_v<T, U> || isOneOf<T, Rest...>();
+}
+template <typename T> constexpr bool kFloat = isOneOf<T, half, float>();
+template <typename T> constexpr bool kArith = isOneOf<T, half, float, int16_t, int32_t>();
+template <typename T> constexpr bool kBits = isOneOf<T, half, float, int16_t, int32_t, uint16_t, uint32_t, bfloat16_t>();
+template <typename T> constexpr bool kAnyVec =
+    isOneOf<T, half, float, int16_t, int32_t, uint16_t, uint32_t, int8_t, uint8_t, bfloat16_t>() &&
+    !(__NPU_ARCH__ == 2002 && std::is_same_v<T, bfloat16_t>);
+
+inline ::sage::npu::RepeatForm binaryForm(const uint64_t mask[2], uint32_t repeat, const BinaryRepeatParams& p) {
+    ::sage::npu::RepeatForm f;
+    f.mask[0] = mask[0];
+    f.mask[1] = mask[1];
+    f.repeat = repeat;
+    f.dstBlk = p.dstBlkStride; f.src0Blk = p.src0BlkStride; f.src1Blk = p.src1BlkStride;
+    f.dstRep = p.dstRepStride; f.src0Rep = p.src0RepStride; f.src1Rep = p.src1RepStride;
+    return f;
+}
+inline ::sage::npu::RepeatForm unaryForm(const uint64_t mask[2], uint32_t repeat, const UnaryRepeatParams& p) {
+    ::sage::npu::RepeatForm f;
+    f.mask[0] = mask[0];
+    f.mask[1] = mask[1];
+    f.repeat = repeat;
+    f.dstBlk = p.dstBlkStride; f.src0Blk = p.srcBlkStride;
+    f.dstRep = p.dstRepStride; f.src0Rep = p.srcRepStride;
+    return f;
+}
+// A continuous mask of `n` elements as the two 64-bit mask words.
+inline void contMask(uint64_t n, uint64_t out[2]) {
+    out[0] = n >= 64 ? ~0ull : ((1ull << n) - 1);
+    out[1] = n >= 128 ? ~0ull : (n > 64 ? ((1ull << (n - 64)) - 1) : 0);
+}
+} // namespace detail
+
+#define SAGE_TYPE_CHECK(cond, api, types)                                                                    \
+    static_assert(cond, api " does not support this data type on this device; it takes " types               \
+                            ". For bfloat16_t, Cast to float first (Cast(dstFloat, src, RoundMode::CAST_NONE, n)).")
+
+// ---- binary: dst = src0 op src1 --------------------------------------------------------------
+#define SAGE_BINARY(Name, Cond, Types)                                                                      \
+    template <typename T, bool isSetMask = true>                                                            \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                                const int32_t& count, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) { \
+        SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
+        ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src0.ref(), \
+                                  &src1.ref(), 0.0, count < 0 ? 0 : uint64_t(count), loc);                  \
+    }                                                                                                       \
+    template <typename T, bool isSetMask = true>                                                            \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                                const uint64_t mask[], const int32_t repeatTime, const BinaryRepeatParams& p,  \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
+        uint64_t m[2] = {mask[0], sizeof(T) == 2 ? mask[1] : 0};                                             \
+        ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src0.ref(), \
+                                   &src1.ref(), 0.0, detail::binaryForm(m, uint32_t(repeatTime), p),         \
+                                   ::sage::npu::rt::maskCounter(), loc);                                    \
+    }                                                                                                       \
+    template <typename T, bool isSetMask = true>                                                            \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                                uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams& p,        \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
+        uint64_t m[2];                                                                                      \
+        detail::contMask(mask, m);                                                                          \
+        ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src0.ref(), \
+                                   &src1.ref(), 0.0, detail::binaryForm(m, uint32_t(repeatTime), p),         \
+                                   ::sage::npu::rt::maskCounter(), loc);                                    \
+    }
+
+SAGE_BINARY(Add, detail::kArith<T>, "half, float, int16_t, int32_t")
+SAGE_BINARY(Sub, detail::kArith<T>, "half, float, int16_t, int32_t")
+SAGE_BINARY(Mul, detail::kArith<T>, "half, float, int16_t, int32_t")
+SAGE_BINARY(Div, detail::kFloat<T>, "half, float")
+SAGE_BINARY(Max, detail::kArith<T>, "half, float, int16_t, int32_t")
+SAGE_BINARY(Min, detail::kArith<T>, "half, float, int16_t, int32_t")
+SAGE_BINARY(And, (detail::isOneOf<T, int16_t, uint16_t>()), "int16_t, uint16_t")
+SAGE_BINARY(Or, (detail::isOneOf<T, int16_t, uint16_t>()), "int16_t, uint16_t")
+#undef SAGE_BINARY
+
+// ---- tensor-scalar: dst = src op scalar ------------------------------------------------------
+#define SAGE_SCALAR(Name, Cond, Types)                                                                      \
+    template <typename T, typename U = T, bool isSetMask = true>                                            \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalar,       \
+                                const int32_t& count, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) { \
+        SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
+        ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
+                                  nullptr, double(static_cast<float>(static_cast<T>(scalar))),               \
+                                  count < 0 ? 0 : uint64_t(count), loc);                                    \
+    }                                                                                                       \
+    template <typename T, typename U = T, bool isSetMask = true>                                            \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalar,       \
+                                uint64_t mask, const int32_t repeatTime, const UnaryRepeatParams& p,         \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
+        uint64_t m[2];                                                                                      \
+        detail::contMask(mask, m);                                                                          \
+        ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),  \
+                                   nullptr, double(static_cast<float>(static_cast<T>(scalar))),              \
+                                   detail::unaryForm(m, uint32_t(repeatTime), p),                           \
+                                   ::sage::npu::rt::maskCounter(), loc);                                    \
+    }                                                                                                       \
+    template <typename T, typename U = T, bool isSetMask = true>                                            \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalar,       \
+                                const uint64_t mask[], const int32_t repeatTime, const UnaryRepeatParams& p, \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
+        uint64_t m[2] = {mask[0], sizeof(T) == 2 ? mask[1] : 0};                                             \
+        ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),  \
+                                   nullptr, double(static_cast<float>(static_cast<T>(scalar))),              \
+                                   detail::unaryForm(m, uint32_t(repeatTime), p),                           \
+                                   ::sage::npu::rt::maskCounter(), loc);                                    \
+    }
+
+SAGE_SCALAR(Adds, detail::kArith<T>, "half, float, int16_t, int32_t")
+SAGE_SCALAR(Muls, detail::kArith<T>, "half, float, int16_t, int32_t")
+SAGE_SCALAR(Maxs, detail::kArith<T>, "half, float, int16_t, int32_t")
+SAGE_SCALAR(Mins, detail::kArith<T>, "half, float, int16_t, int32_t")
+SAGE_SCALAR(LeakyRelu, detail::kFloat<T>, "half, float")
+SAGE_SCALAR(ShiftLeft, (detail::isOneOf<T, int16_t, uint16_t, int32_t, uint32_t>()), "16/32-bit integers")
+SAGE_SCALAR(ShiftRight, (detail::isOneOf<T, int16_t, uint16_t, int32_t, uint32_t>()), "16/32-bit integers")
+#undef SAGE_SCALAR
+
+// ---- unary: dst = f(src) ---------------------------------------------------------------------
+#define SAGE_UNARY(Name, Cond, Types)                                                                       \
+    template <typename T, bool isSetMask = true>                                                            \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,  \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
+        ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
+                                  nullptr, 0.0, count < 0 ? 0 : uint64_t(count), loc);                      \
+    }                                                                                                       \
+    template <typename T, bool isSetMask = true>                                                            \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,         \
+                                const int32_t repeatTime, const UnaryRepeatParams& p,                       \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
+        uint64_t m[2];                                                                                      \
+        detail::contMask(mask, m);                                                                          \
+        ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),  \
+                                   nullptr, 0.0, detail::unaryForm(m, uint32_t(repeatTime), p),             \
+                                   ::sage::npu::rt::maskCounter(), loc);                                    \
+    }                                                                                                       \
+    template <typename T, bool isSetMask = true>                                                            \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], \
+                                const int32_t repeatTime, const UnaryRepeatParams& p,                       \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
+        uint64_t m[2] = {mask[0], sizeof(T) == 2 ? mask[1] : 0};                                             \
+        ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),  \
+                                   nullptr, 0.0, detail::unaryForm(m, uint32_t(repeatTime), p),             \
+                                   ::sage::npu::rt::maskCounter(), loc);                                    \
+    }
+
+SAGE_UNARY(Exp, detail::kFloat<T>, "half, float")
+SAGE_UNARY(Ln, detail::kFloat<T>, "half, float")
+SAGE_UNARY(Abs, detail::kFloat<T>, "half, float")
+SAGE_UNARY(Relu, (detail::isOneOf<T, half, float, int32_t>()), "half, float, int32_t")
+SAGE_UNARY(Sqrt, detail::kFloat<T>, "half, float")
+SAGE_UNARY(Rsqrt, detail::kFloat<T>, "half, float")
+SAGE_UNARY(Reciprocal, detail::kFloat<T>, "half, float")
+SAGE_UNARY(Not, (detail::isOneOf<T, int16_t, uint16_t>()), "int16_t, uint16_t")
+SAGE_UNARY(Neg, (detail::isOneOf<T, half, float, int16_t, int32_t>()), "half, float, int16_t, int32_t")
+#undef SAGE_UNARY
+
+// Advanced API (high-level library): composite activations. The optional shared temporary
+// buffer is accepted for compatibility; the simulator needs none.
+#define SAGE_ADVANCED(Name)                                                                                 \
+    template <typename T, bool isReuseSource = false>                                                       \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,  \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        SAGE_TYPE_CHECK(detail::kFloat<T>, #Name, "half, float");                                           \
+        ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
+                                  nullptr, 0.0, count, loc);                                                \
+    }                                                                                                       \
+    template <typename T, bool isReuseSource = false>                                                       \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
+                                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,           \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        (void)sharedTmpBuffer;                                                                              \
+        SAGE_TYPE_CHECK(detail::kFloat<T>, #Name, "half, float");                                           \
+        ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
+                                  nullptr, 0.0, count, loc);                                                \
+    }
+SAGE_ADVANCED(Sigmoid)
+SAGE_ADVANCED(Tanh)
+SAGE_ADVANCED(Gelu)
+SAGE_ADVANCED(Silu)
+SAGE_ADVANCED(Softplus)
+#undef SAGE_ADVANCED
+
+// Log (advanced API) is Ln.
+template <typename T>
+__aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Ln(dst, src, int32_t(count), loc);
+}
+
+// ---- Duplicate: fill with a scalar ----------------------------------------------------------
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalar, const int32_t& count,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    SAGE_TYPE_CHECK(detail::kBits<T>, "Duplicate", "16- and 32-bit types");
+    double v;
+    if constexpr (std::is_integral_v<T>) v = double(scalar); else v = double(static_cast<float>(scalar));
+    ::sage::npu::rt::vecCount(::sage::npu::VecOp::Duplicate, ::sage::npu::dtypeOf<T>, dst.ref(), dst.ref(), nullptr,
+                              v, count < 0 ? 0 : uint64_t(count), loc);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalar, uint64_t mask, const uint8_t repeatTime,
+                                 const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    SAGE_TYPE_CHECK(detail::kBits<T>, "Duplicate", "16- and 32-bit types");
+    uint64_t m[2];
+    detail::contMask(mask, m);
+    UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
+    double v;
+    if constexpr (std::is_integral_v<T>) v = double(scalar); else v = double(static_cast<float>(scalar));
+    ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Duplicate, ::sage::npu::dtypeOf<T>, dst.ref(), dst.ref(), nullptr,
+                               v, detail::unaryForm(m, repeatTime, p), ::sage::npu::rt::maskCounter(), loc);
+}
+
+// ---- mask control ----------------------------------------------------------------------------
+__aicore__ inline void SetMaskCount() { ::sage::npu::rt::setMaskCounter(true); }
+__aicore__ inline void SetMaskNorm() { ::sage::npu::rt::setMaskCounter(false); }
+template <typename T, int mode = 0> __aicore__ inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
+    ::sage::npu::rt::setVectorMask(maskHigh, maskLow);
+}
+template <typename T, int mode = 0> __aicore__ inline void SetVectorMask(int32_t len) {
+    uint64_t m[2];
+    detail::contMask(uint64_t(len), m);
+    ::sage::npu::rt::setVectorMask(m[1], m[0]);
+}
+__aicore__ inline void ResetMask() { ::sage::npu::rt::setVectorMask(~0ull, ~0ull); }
+
+} // namespace AscendC

@@ -1,0 +1,103 @@
+#include "CoreContext.h"
+
+#include "SimImpl.h"
+
+#include <algorithm>
+
+namespace sage::npu {
+
+Mem memOf(Pos p) {
+    switch (p) {
+    case Pos::A1: case Pos::B1: case Pos::C1: return Mem::L1;
+    case Pos::A2: return Mem::L0A;
+    case Pos::B2: return Mem::L0B;
+    case Pos::CO1: return Mem::L0C;
+    case Pos::C2: return Mem::BT;
+    default: return Mem::UB;  // VECIN, VECOUT, VECCALC, CO2
+    }
+}
+
+const char* memName(Mem m) {
+    static const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C", "BT"};
+    return names[size_t(m)];
+}
+
+const char* posName(Pos p) {
+    static const char* names[] = {"GM", "VECIN", "VECOUT", "VECCALC", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2"};
+    return names[size_t(p)];
+}
+
+// Which pipe fills a buffer of this position, and which one drains it: the pairs the
+// framework syncs on EnQue/DeQue (forward) and FreeTensor/AllocTensor (backward).
+PipeId producerPipe(Pos p, bool splitArch) {
+    switch (p) {
+    case Pos::VECIN: case Pos::A1: case Pos::B1: case Pos::C1: return PipeId::MTE2;
+    case Pos::A2: case Pos::B2: case Pos::C2: return PipeId::MTE1;
+    case Pos::CO1: return PipeId::M;
+    case Pos::CO2: return splitArch ? PipeId::FIX : PipeId::V;
+    default: return PipeId::V;  // VECOUT, VECCALC
+    }
+}
+
+PipeId consumerPipe(Pos p, bool) {
+    switch (p) {
+    case Pos::VECOUT: case Pos::CO2: return PipeId::MTE3;
+    case Pos::A1: case Pos::B1: case Pos::C1: return PipeId::MTE1;
+    case Pos::A2: case Pos::B2: case Pos::C2: return PipeId::M;
+    case Pos::CO1: return PipeId::FIX;
+    default: return PipeId::V;  // VECIN, VECCALC
+    }
+}
+
+CoreContext::CoreContext(Simulation::Impl& s, const DeviceProfile& p) : sim(s), prof(p) {
+    capacity[size_t(Mem::UB)] = p.ubUsableBytes;
+    capacity[size_t(Mem::L1)] = p.l1Bytes;
+    capacity[size_t(Mem::L0A)] = p.l0aBytes;
+    capacity[size_t(Mem::L0B)] = p.l0bBytes;
+    capacity[size_t(Mem::L0C)] = p.l0cBytes;
+    capacity[size_t(Mem::BT)] = 1024;
+    for (size_t m = 0; m < size_t(Mem::Count); ++m) {
+        mem[m].assign(capacity[m] + 64, 0);  // a little slack so a rounded-up tail read stays in bounds
+        shadow[m].resize(capacity[m] / 32 + 2);
+    }
+    dcacheTags.assign(std::max<uint32_t>(1, p.dcacheLines), ~0ull);
+}
+
+void CoreContext::reset(uint32_t b, uint32_t c, double share) {
+    block = b;
+    core = c;
+    allocTop.fill(0);
+    for (auto& a : allocations) a.clear();
+    outstandingAllocs.fill(0);
+    queues.clear();
+    bufs.clear();
+    flags.fill(Flag{});
+    nextEventId.fill(0);
+    pipes.fill(PipeClock{});
+    scalarTime = 0;
+    scalarSegOpen = false;
+    portFree = 0;
+    auto cap = [share](double bpc) { return share > 0 && share < bpc ? share : bpc; };
+    gmReadBpc = cap(prof.gmToUbBytesPerCycle);
+    gmWriteBpc = cap(prof.ubToGmBytesPerCycle);
+    gmL1Bpc = cap(prof.gmToL1BytesPerCycle);
+    l0cGmBpc = cap(prof.l0cToGmBytesPerCycle);
+    std::fill(dcacheTags.begin(), dcacheTags.end(), ~0ull);
+    for (auto& c2 : clock) c2.fill(0);
+    for (size_t m = 0; m < size_t(Mem::Count); ++m) {
+        std::fill(shadow[m].begin(), shadow[m].begin() + std::min<size_t>(shadowHigh[m], shadow[m].size()),
+                  ShadowBlock{});
+        shadowHigh[m] = 0;
+    }
+    maskCounter = false;
+    vectorMask[0] = vectorMask[1] = ~0ull;
+    atomicMode = 0;
+}
+
+uint64_t CoreContext::endCycle() const {
+    uint64_t end = scalarTime;
+    for (const auto& p : pipes) end = std::max(end, std::max(p.lastDone, p.free));
+    return end;
+}
+
+} // namespace sage::npu

@@ -1,0 +1,28 @@
+// The functional semantics of vector instructions, independent of checks and timing.
+// half and bfloat16 are computed in float and rounded back after every instruction, which is
+// correctly rounded for + - * / and matches the hardware's per-instruction rounding.
+#pragma once
+
+#include "kernel_runtime.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sage::npu::vecmath {
+
+// dst[i] = op(a[i], b[i] or scalar) for n contiguous elements. `b` is null for unary and
+// tensor-scalar ops. Buffers may alias exactly (dst == a).
+void elementwise(VecOp op, DType t, uint8_t* dst, const uint8_t* a, const uint8_t* b, double scalar, size_t n);
+void cast(DType dt, DType st, uint8_t* dst, const uint8_t* src, int roundMode, size_t n);
+// Reduces n elements: a binary tree inside each group of `groupElems`, then the same over the
+// group results. Returns the value in double; `index` gets the first arg-max/min position.
+double reduce(ReduceOp op, DType t, const uint8_t* src, size_t n, size_t groupElems, uint32_t* index);
+void storeScalar(DType t, uint8_t* dst, double v);
+void storeIndex(DType t, uint8_t* dst, uint32_t index);
+double loadScalar(DType t, const uint8_t* src);
+void accumulate(DType t, uint8_t* dst, const uint8_t* src, size_t n, int mode);  // mode: 1 add, 2 max, 3 min
+// dst gets one bit per element.
+void compare(DType t, uint8_t* dstBits, const uint8_t* a, const uint8_t* b, double scalar, int cmpMode, size_t n);
+void select(DType t, uint8_t* dst, const uint8_t* bits, const uint8_t* a, const uint8_t* b, double scalar, size_t n);
+
+} // namespace sage::npu::vecmath
