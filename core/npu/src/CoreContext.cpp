@@ -76,7 +76,7 @@ void CoreContext::reset(uint32_t b, uint32_t c, double share) {
     pipes.fill(PipeClock{});
     scalarTime = 0;
     scalarSegOpen = false;
-    portFree = 0;
+    portBusy.clear();
     auto cap = [share](double bpc) { return share > 0 && share < bpc ? share : bpc; };
     gmReadBpc = cap(prof.gmToUbBytesPerCycle);
     gmWriteBpc = cap(prof.ubToGmBytesPerCycle);
@@ -92,6 +92,27 @@ void CoreContext::reset(uint32_t b, uint32_t c, double share) {
     maskCounter = false;
     vectorMask[0] = vectorMask[1] = ~0ull;
     atomicMode = 0;
+}
+
+uint64_t CoreContext::reservePort(uint64_t ready, uint64_t cycles) {
+    // Forget intervals no future transfer can overlap: every port user is an in-order pipe.
+    uint64_t horizon = ~0ull;
+    for (PipeId p : {PipeId::MTE2, PipeId::MTE3, PipeId::FIX})
+        if (pipes[size_t(p)].instructions) horizon = std::min(horizon, pipes[size_t(p)].free);
+    if (horizon != ~0ull)
+        while (!portBusy.empty() && portBusy.begin()->second <= horizon) portBusy.erase(portBusy.begin());
+    uint64_t t = ready;
+    auto it = portBusy.upper_bound(t);
+    if (it != portBusy.begin()) {
+        auto prev = std::prev(it);
+        if (prev->second > t) t = prev->second;
+    }
+    while (it != portBusy.end() && it->first < t + cycles) {  // does not fit before the next interval
+        t = std::max(t, it->second);
+        ++it;
+    }
+    portBusy.emplace(t, t + cycles);
+    return t + cycles;
 }
 
 uint64_t CoreContext::endCycle() const {

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <deque>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -118,7 +119,11 @@ public:
     uint32_t scalarSegLine = 0;
     uint16_t scalarSegFile = 0;
     bool scalarSegOpen = false;
-    uint64_t portFree = 0;  // the core's GM port, shared by MTE2/MTE3/FIX
+    // The core's GM port, shared by MTE2/MTE3/FIX: busy intervals [start, end). A transfer takes
+    // the earliest gap after it is ready, so a later-issued copy can use the port while an
+    // earlier-issued one still waits for its data (as independent DMA queues do).
+    std::map<uint64_t, uint64_t> portBusy;
+    uint64_t reservePort(uint64_t ready, uint64_t cycles);
     double gmReadBpc = 0, gmWriteBpc = 0, gmL1Bpc = 0, l0cGmBpc = 0;
     std::vector<uint64_t> dcacheTags;
 

@@ -62,11 +62,7 @@ IssueResult Simulation::Impl::issue(PipeId pipe, const char* op, uint64_t occupa
     PipeClock& p = c.pipes[size_t(pipe)];
     uint64_t start = std::max({c.scalarTime, p.free, p.barrier});
     uint64_t busyEnd = start + occupancy;
-    if (portCycles > 0) {
-        uint64_t xferStart = std::max(busyEnd, c.portFree);
-        c.portFree = xferStart + portCycles;
-        busyEnd = c.portFree;
-    }
+    if (portCycles > 0) busyEnd = c.reservePort(busyEnd, portCycles);
     uint64_t done = busyEnd + latency;
     p.free = busyEnd;
     p.lastDone = std::max(p.lastDone, done);

@@ -1,0 +1,155 @@
+// Timing properties of the cost model that users rely on when they optimise.
+#include "NpuHarness.h"
+
+using namespace AscendC;
+
+namespace {
+
+struct AddTiling {
+    uint32_t total;     // elements
+    uint32_t tile;      // elements per tile
+    uint32_t buffers;   // 1 = single, 2 = double buffering
+    uint32_t extraExp;  // extra vector work per tile, to make the kernel compute-bound
+};
+
+class AddKernel {
+public:
+    __aicore__ void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, const AddTiling& t) {
+        t_ = t;
+        blockLen_ = t.total / GetBlockNum();
+        uint64_t off = uint64_t(blockLen_) * GetBlockIdx();
+        xGm.SetGlobalBuffer((__gm__ float*)x + off, blockLen_);
+        yGm.SetGlobalBuffer((__gm__ float*)y + off, blockLen_);
+        zGm.SetGlobalBuffer((__gm__ float*)z + off, blockLen_);
+        pipe.InitBuffer(inX, t.buffers, t.tile * sizeof(float));
+        pipe.InitBuffer(inY, t.buffers, t.tile * sizeof(float));
+        pipe.InitBuffer(outZ, t.buffers, t.tile * sizeof(float));
+    }
+    __aicore__ void Process() {
+        for (uint32_t i = 0; i < blockLen_ / t_.tile; ++i) {
+            LocalTensor<float> x = inX.AllocTensor<float>(), y = inY.AllocTensor<float>();
+            DataCopy(x, xGm[i * t_.tile], t_.tile);
+            DataCopy(y, yGm[i * t_.tile], t_.tile);
+            inX.EnQue(x);
+            inY.EnQue(y);
+            x = inX.DeQue<float>();
+            y = inY.DeQue<float>();
+            LocalTensor<float> z = outZ.AllocTensor<float>();
+            Add(z, x, y, t_.tile);
+            for (uint32_t k = 0; k < t_.extraExp; ++k) Exp(z, z, t_.tile);
+            outZ.EnQue(z);
+            inX.FreeTensor(x);
+            inY.FreeTensor(y);
+            z = outZ.DeQue<float>();
+            DataCopy(zGm[i * t_.tile], z, t_.tile);
+            outZ.FreeTensor(z);
+        }
+    }
+
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> inX, inY;
+    TQue<TPosition::VECOUT, 2> outZ;
+    GlobalTensor<float> xGm, yGm, zGm;
+    AddTiling t_{};
+    uint32_t blockLen_ = 0;
+};
+
+extern "C" __global__ __aicore__ void timed_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, AddTiling t) {
+    AddKernel k;
+    k.Init(x, y, z, t);
+    k.Process();
+}
+
+uint64_t cyclesOf(const AddTiling& t, uint32_t blockDim) {
+    NpuHarness h;
+    float* x = h.gm<float>(t.total);
+    float* y = h.gm<float>(t.total);
+    float* z = h.gm<float>(t.total);
+    ICPU_RUN_KF(timed_add, blockDim, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)z, t);
+    if (!h.last().diagnostics.empty()) qWarning("%s", h.describe().c_str());
+    return h.last().totalCycles - h.last().launchOverheadCycles;
+}
+
+} // namespace
+
+class TestNpuTiming : public QObject {
+    Q_OBJECT
+private slots:
+    void doubleBufferingSpeedsUpAnMte2BoundKernel() {
+        AddTiling t{1 << 20, 4096, 1, 0};
+        uint64_t single = cyclesOf(t, 1);
+        t.buffers = 2;
+        uint64_t dbl = cyclesOf(t, 1);
+        double ratio = double(single) / double(dbl);
+        qInfo("MTE2-bound add: single %llu, double %llu cycles, ratio %.2f", (unsigned long long)single,
+              (unsigned long long)dbl, ratio);
+        QVERIFY2(ratio >= 1.3 && ratio <= 2.0, qPrintable(QString::number(ratio)));
+    }
+    void doubleBufferingGainsLittleWhenComputeBound() {
+        AddTiling t{1 << 18, 4096, 1, 64};
+        uint64_t single = cyclesOf(t, 1);
+        t.buffers = 2;
+        uint64_t dbl = cyclesOf(t, 1);
+        double ratio = double(single) / double(dbl);
+        qInfo("compute-bound: single %llu, double %llu cycles, ratio %.2f", (unsigned long long)single,
+              (unsigned long long)dbl, ratio);
+        QVERIFY2(ratio >= 1.0 && ratio < 1.15, qPrintable(QString::number(ratio)));
+        AddTiling m{1 << 18, 4096, 1, 0};
+        uint64_t memSingle = cyclesOf(m, 1);
+        m.buffers = 2;
+        double memRatio = double(memSingle) / double(cyclesOf(m, 1));
+        QVERIFY2(ratio < memRatio - 0.25, "the gain must shrink as compute dominates");
+    }
+    void moreBlocksHalveCyclesUntilTheChipBandwidthCaps() {
+        AddTiling t{1 << 22, 4096, 2, 0};
+        uint64_t prev = cyclesOf(t, 1);
+        for (uint32_t blocks : {2u, 4u, 8u}) {
+            uint64_t c = cyclesOf(t, blocks);
+            double ratio = double(c) / double(prev);
+            qInfo("blockDim %u: %llu cycles (x%.2f of half the blocks)", blocks, (unsigned long long)c, ratio);
+            QVERIFY2(ratio > 0.45 && ratio < 0.6, qPrintable(QString::number(ratio)));
+            prev = c;
+        }
+        uint64_t c16 = cyclesOf(t, 16), c32 = cyclesOf(t, 32);
+        qInfo("blockDim 16: %llu, 32: %llu cycles", (unsigned long long)c16, (unsigned long long)c32);
+        QVERIFY2(double(c32) / double(c16) > 0.85, "beyond the chip bandwidth more blocks must not keep halving");
+    }
+    void blocksBeyondTheCoreCountRunInWaves() {
+        AddTiling t{48 * 2 * 4096, 4096, 2, 0};
+        NpuHarness h;
+        float* x = h.gm<float>(t.total);
+        float* y = h.gm<float>(t.total);
+        float* z = h.gm<float>(t.total);
+        ICPU_RUN_KF(timed_add, 96, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)z, t);
+        const auto& r = h.last();
+        QCOMPARE(r.coresUsed, 48u);
+        for (const auto& c : r.cores) QCOMPARE(c.blocks, 2u);
+    }
+    void timelineEventsCarrySourceLinesAndPipes() {
+        NpuHarness h;
+        AddTiling t{8192, 4096, 2, 0};
+        float* x = h.gm<float>(t.total);
+        float* y = h.gm<float>(t.total);
+        float* z = h.gm<float>(t.total);
+        ICPU_RUN_KF(timed_add, 1, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)z, t);
+        const auto& r = h.last();
+        uint32_t addLine = lineOf(__FILE__, "Add(z, x, y, t_.tile)");
+        bool sawAdd = false, sawMte2 = false, sawMte3 = false;
+        for (const auto& e : r.events) {
+            QVERIFY(e.end >= e.start);
+            if (std::string(e.op) == "Add") {
+                sawAdd = true;
+                QCOMPARE(e.line, addLine);
+                QCOMPARE(int(e.pipe), int(sage::npu::PipeId::V));
+            }
+            sawMte2 |= e.pipe == uint8_t(sage::npu::PipeId::MTE2) && e.bytes == 4096 * sizeof(float);
+            sawMte3 |= e.pipe == uint8_t(sage::npu::PipeId::MTE3);
+        }
+        QVERIFY(sawAdd && sawMte2 && sawMte3);
+        QVERIFY(r.cores[0].pipes.busy[size_t(sage::npu::PipeId::MTE2)] > 0);
+    }
+};
+
+QTEST_MAIN(TestNpuTiming)
+#include "test_npu_timing.moc"
