@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("sage ") + SAGE_VERSION);
     app.require_subcommand(1);
     sage::cli::registerDevicesCommand(app);
+    sage::cli::registerTasksCommand(app);
+    sage::cli::registerEvalCommand(app);
     sage::cli::registerMemoryCommand(app);
     try {
         app.parse(argc, argv);

@@ -7,6 +7,10 @@ namespace sage::cli {
 
 // Adds `sage devices` (list device profiles).
 void registerDevicesCommand(CLI::App& app);
+// Adds `sage tasks` (list the task suite).
+void registerTasksCommand(CLI::App& app);
+// Adds `sage eval` (compile, run, verify, profile).
+void registerEvalCommand(CLI::App& app);
 // Adds `sage memory` (experience store curation); app/cli/memory_command.cpp.
 void registerMemoryCommand(CLI::App& app);
 

@@ -1,0 +1,26 @@
+#include "cli/task_options.h"
+
+#include "sage_toolchain/ToolPaths.h"
+
+#include <iostream>
+
+namespace sage::cli {
+
+eval::TaskSet TaskOptions::load() const {
+    std::vector<std::string> dirs = {toolchain::ToolPaths::fromEnvironment().tasksDir()};
+    dirs.insert(dirs.end(), extraDirs.begin(), extraDirs.end());
+    auto set = eval::TaskSet::load(dirs);
+    for (const auto& e : set.errors) std::cerr << "sage: warning: skipped task: " << e << "\n";
+    return set;
+}
+
+const eval::Task& TaskOptions::find(const eval::TaskSet& set, const std::string& name) const {
+    if (const auto* t = set.find(name)) return *t;
+    std::string known;
+    for (const auto& t : set.tasks) known += (known.empty() ? "" : ", ") + t.name;
+    std::cerr << "sage: error: no task named '" << name << "'. Known tasks: " << known
+              << ". Add folders with --tasks DIR.\n";
+    throw CLI::RuntimeError(2);
+}
+
+} // namespace sage::cli

@@ -1,0 +1,108 @@
+// The result of one evaluation: compile -> run -> verify -> profile. Serialises to the JSON that
+// `sage eval --json` prints (docs/cli.md documents every key).
+#pragma once
+
+#include "sage_toolchain/Diagnostic.h"
+#include "sage_toolchain/RunJob.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace sage::eval {
+
+struct CompileSection {
+    bool ok = false;
+    bool cached = false;
+    double seconds = 0;
+    std::vector<toolchain::Diagnostic> diagnostics;
+};
+
+struct CaseRun {
+    std::string caseName;
+    uint64_t seed = 0;
+    std::string status, message;
+    double seconds = 0;
+};
+
+struct RunSection {
+    std::string status = "not_run";  // ok | sim_error | race | crash | timeout | oom | rejected | error | cancelled | not_run
+    std::string message;
+    std::vector<toolchain::Diagnostic> diagnostics;  // simulator diagnostics, deduplicated
+    std::vector<CaseRun> runs;
+    double seconds = 0;
+    bool networkIsolated = false;
+};
+
+struct Mismatch {
+    std::vector<int64_t> index;
+    double expected = 0, actual = 0, absError = 0, relError = 0;
+};
+
+struct OutputCheck {
+    std::string name;
+    bool pass = false;
+    std::string reason;  // why it failed, in one sentence
+    double maxAbsError = 0, maxRelError = 0;
+    uint64_t checked = 0, mismatches = 0;
+    double atol = 0, rtol = 0;
+    std::vector<Mismatch> firstMismatches;  // at most 32
+    std::vector<uint64_t> histogram;        // abs-error decades, see kHistogramEdges
+    std::vector<double> errorSample;        // abs error at up to 2048 evenly spaced elements (for plots)
+};
+
+struct CaseCheck {
+    std::string caseName;
+    uint64_t seed = 0;
+    bool pass = false;
+    std::vector<OutputCheck> outputs;
+};
+
+struct VerifySection {
+    bool ran = false;
+    bool pass = false;
+    std::vector<CaseCheck> cases;
+};
+
+struct LineCost {
+    int line = 0;
+    uint64_t cycles = 0;
+    uint64_t events = 0;
+};
+
+struct ProfileSection {
+    bool present = false;
+    std::string caseName;
+    uint64_t totalCycles = 0;
+    double timeUs = 0;
+    double clockMhz = 0;
+    std::map<std::string, double> pipeRatios;   // vec_ratio, mac_ratio, scalar_ratio, mte1/2/3_ratio, fixpipe_ratio
+    std::map<std::string, uint64_t> pipeCycles;  // busy cycles summed over cores
+    double memoryBound = 0;
+    std::vector<uint64_t> coreCycles;
+    double imbalance = 0;
+    double pipeOverlap = 0;
+    uint64_t rooflineCycles = 0;
+    double rooflineFraction = 0;
+    std::string bottleneck, advice;
+    uint64_t gmBytes = 0;
+    uint32_t blockDim = 0, coresUsed = 0;
+    std::vector<LineCost> lines;                 // hottest first
+    std::vector<toolchain::LaunchResult> launches;  // with timeline events
+};
+
+struct Evaluation {
+    std::string task, device, kernel;
+    CompileSection compile;
+    RunSection run;
+    VerifySection verify;
+    ProfileSection profile;
+    double seconds = 0;
+    bool success() const { return compile.ok && run.status == "ok" && verify.pass; }
+    nlohmann::json toJson() const;
+};
+
+extern const std::vector<double> kHistogramEdges;  // abs error upper edges; last bin: > last edge; then NaN/Inf
+
+} // namespace sage::eval

@@ -1,0 +1,77 @@
+// A task: resources/tasks/<name>/ with task.json, reference.cpp, baseline.cpp (and optionally
+// tuned.cpp). See docs/tasks.md for the format.
+#pragma once
+
+#include "sage_toolchain/RunJob.h"
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sage::eval {
+
+struct TaskError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct TensorDecl {
+    std::string name;
+    std::string dtype;
+    std::vector<std::string> shape;  // each an integer or an expression of shape symbols
+};
+
+struct InitSpec {
+    std::string dist = "uniform";  // uniform | normal | randint | constant
+    double low = -1, high = 1;     // uniform / randint bounds; normal: mean = low, std = high
+    double value = 0;              // constant
+};
+
+struct TaskCase {
+    std::string name;
+    std::map<std::string, int64_t> dims;
+    bool perf = false;
+};
+
+struct Tolerance {
+    double atol = 0, rtol = 0;
+};
+
+struct Task {
+    std::string name, category, description, split;
+    std::string dir;
+    std::vector<TensorDecl> inputs, outputs;
+    std::map<std::string, double> attrs;
+    std::vector<TaskCase> cases;
+    std::map<std::string, InitSpec> init;
+    std::optional<Tolerance> tolerance;  // absent: per-dtype defaults
+    std::vector<uint64_t> seeds = {0, 1, 2};
+    toolchain::LaunchSpec launch;
+    std::string tilingStruct;  // struct name for GET_TILING_DATA when the kernel file has no host side
+    std::string referenceSource, baselineSource, tunedSource;
+    std::string taskJsonText;  // for cache keys
+
+    static Task loadDirectory(const std::string& dir);  // throws TaskError "<file>: field '<f>': ..."
+    const TaskCase& perfCase() const;
+    const TaskCase* findCase(const std::string& name) const;
+    Tolerance toleranceFor(const std::string& dtype) const;
+    std::vector<int64_t> shapeOf(const TensorDecl& t, const TaskCase& c) const;
+    std::vector<toolchain::TensorSpec> tensorsFor(const TaskCase& c) const;
+    // Macros force-included before a candidate: DTYPE_<NAME>, SAGE_TILING_TYPE and, when the
+    // file does not define it, the tiling struct of the launch spec.
+    std::string preludeFor(const std::string& source) const;
+};
+
+Tolerance defaultTolerance(const std::string& dtype);
+bool isSupportedDtype(const std::string& dtype);
+
+// All tasks under one or more directories, sorted by name; a bad task is reported, not fatal.
+struct TaskSet {
+    std::vector<Task> tasks;
+    std::vector<std::string> errors;  // one line per rejected task folder
+    static TaskSet load(const std::vector<std::string>& dirs);
+    const Task* find(const std::string& name) const;
+};
+
+} // namespace sage::eval

@@ -1,0 +1,248 @@
+#include "sage_eval/Evaluator.h"
+
+#include "sage_eval/ProfileAnalyzer.h"
+#include "sage_eval/TensorData.h"
+#include "sage_eval/Verifier.h"
+#include "sage_toolchain/Hash.h"
+#include "sage_toolchain/SourcePolicy.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace sage::eval {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+nlohmann::json deviceJson(const toolchain::ToolPaths& paths, const std::string& id) {
+    std::ifstream in(paths.devicesDir() + "/" + id + ".json");
+    return nlohmann::json::parse(in);
+}
+
+int statusRank(const std::string& s) {  // which failure describes an evaluation best
+    static const std::map<std::string, int> rank = {{"ok", 0},      {"race", 1},  {"sim_error", 2}, {"error", 3},
+                                                    {"oom", 4},     {"crash", 5}, {"timeout", 6},   {"cancelled", 7}};
+    auto it = rank.find(s);
+    return it == rank.end() ? 3 : it->second;
+}
+
+} // namespace
+
+Evaluator::Evaluator(toolchain::ToolPaths paths, toolchain::DeviceCatalog devices)
+    : paths_(paths), devices_(std::move(devices)), compiler_(paths), sandbox_(paths) {}
+
+Evaluator Evaluator::fromEnvironment() {
+    auto paths = toolchain::ToolPaths::fromEnvironment();
+    return Evaluator(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
+}
+
+std::map<Evaluator::RefKey, std::map<std::string, std::vector<double>>> Evaluator::references(
+    const Task& task, const std::vector<RefKey>& runs, const EvalRequest& req, std::string& error) const {
+    std::map<RefKey, std::map<std::string, std::vector<double>>> out;
+    std::vector<toolchain::SandboxInput> missing;
+    std::vector<RefKey> missingKeys;
+    std::vector<fs::path> missingDirs;
+    for (const auto& key : runs) {
+        const TaskCase& c = *task.findCase(key.first);
+        std::string hash = toolchain::ContentHash()
+                               .add(task.referenceSource)
+                               .add(task.taskJsonText)
+                               .add(c.name)
+                               .add(std::to_string(key.second))
+                               .add("reference-v1")
+                               .hex();
+        fs::path dir = fs::path(paths_.cacheDir) / "reference" / hash;
+        bool cached = true;
+        for (const auto& o : task.outputs) {
+            std::ifstream in(dir / (o.name + ".f64"), std::ios::binary);
+            if (!in) {
+                cached = false;
+                break;
+            }
+            std::vector<double> v(toolchain::elementCount(task.shapeOf(o, c)));
+            in.read(reinterpret_cast<char*>(v.data()), std::streamsize(v.size() * sizeof(double)));
+            if (uint64_t(in.gcount()) != v.size() * sizeof(double)) {
+                cached = false;
+                break;
+            }
+            out[key][o.name] = std::move(v);
+        }
+        if (cached) continue;
+        out.erase(key);
+        toolchain::SandboxInput in;
+        in.spec.id = c.name + "/seed" + std::to_string(key.second);
+        in.spec.tensors = task.tensorsFor(c);
+        in.spec.dims = c.dims;
+        in.spec.attrs = task.attrs;
+        for (const auto& t : task.inputs) in.inputs[t.name] = generateInput(task, c, key.second, t);
+        missing.push_back(std::move(in));
+        missingKeys.push_back(key);
+        missingDirs.push_back(dir);
+    }
+    if (missing.empty()) return out;
+    toolchain::CompileRequest cr;
+    cr.source = task.referenceSource;
+    cr.displayName = "reference.cpp";
+    cr.deviceId = "host";
+    cr.isReference = true;
+    auto compiled = compiler_.compile(cr);
+    if (!compiled.ok) {
+        error = "the task's reference.cpp does not compile: " +
+                (compiled.diagnostics.empty() ? std::string("?")
+                                              : "line " + std::to_string(compiled.diagnostics[0].line) + ": " +
+                                                    compiled.diagnostics[0].message);
+        return {};
+    }
+    toolchain::RunJob job;
+    job.mode = "reference";
+    job.sharedObject = compiled.sharedObject;
+    job.device = deviceJson(paths_, req.deviceId);
+    toolchain::SandboxOptions opts;
+    opts.timeoutSeconds = std::max(120.0, req.timeoutSeconds);
+    opts.cancel = req.cancel;
+    auto report = sandbox_.run(job, missing, opts);
+    for (size_t i = 0; i < report.runs.size(); ++i) {
+        const auto& r = report.runs[i];
+        if (r.status != "ok") {
+            error = "the task's reference failed (" + r.status + "): " + r.message;
+            return {};
+        }
+        fs::create_directories(missingDirs[i]);
+        for (const auto& [name, bytes] : r.outputs) {
+            std::vector<double> v(bytes.size() / sizeof(double));
+            std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
+            std::ofstream(missingDirs[i] / (name + ".f64"), std::ios::binary)
+                .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+            out[missingKeys[i]][name] = std::move(v);
+        }
+    }
+    return out;
+}
+
+Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
+    const auto t0 = Clock::now();
+    Evaluation ev;
+    ev.task = task.name;
+    ev.device = req.deviceId;
+    ev.kernel = req.kernelName;
+    const npu::DeviceProfile& device = devices_.get(req.deviceId);
+
+    // 1. Check the source against the kernel policy.
+    auto rejected = toolchain::SourcePolicy::check(req.source, req.kernelName);
+    if (!rejected.empty()) {
+        ev.compile.diagnostics = rejected;
+        ev.run.status = "rejected";
+        ev.run.message = rejected.front().message;
+        ev.seconds = since(t0);
+        return ev;
+    }
+    // 2. Compile.
+    toolchain::CompileRequest cr;
+    cr.source = req.source;
+    cr.displayName = req.kernelName;
+    cr.prelude = task.preludeFor(req.source);
+    cr.npuArch = device.npuArch;
+    cr.deviceId = device.id;
+    auto compiled = compiler_.compile(cr);
+    ev.compile.ok = compiled.ok;
+    ev.compile.cached = compiled.cached;
+    ev.compile.seconds = compiled.seconds;
+    ev.compile.diagnostics = compiled.diagnostics;
+    if (!compiled.ok) {
+        ev.run.message = "not run: the kernel does not compile";
+        ev.seconds = since(t0);
+        return ev;
+    }
+    // 3. Run every case on `seeds` seeds; the perf case's first seed records the timeline.
+    const auto tRun = Clock::now();
+    std::vector<RefKey> keys;
+    std::vector<toolchain::SandboxInput> inputs;
+    size_t nSeeds = std::clamp<size_t>(req.seeds, 1, task.seeds.size());
+    for (const auto& c : task.cases)
+        for (size_t s = 0; s < nSeeds; ++s) {
+            toolchain::SandboxInput in;
+            in.spec.id = c.name + "/seed" + std::to_string(task.seeds[s]);
+            in.spec.tensors = task.tensorsFor(c);
+            in.spec.dims = c.dims;
+            in.spec.attrs = task.attrs;
+            in.spec.timeline = req.profile && c.perf && s == 0;
+            for (const auto& t : task.inputs) in.inputs[t.name] = generateInput(task, c, task.seeds[s], t);
+            inputs.push_back(std::move(in));
+            keys.push_back({c.name, task.seeds[s]});
+        }
+    toolchain::RunJob job;
+    job.mode = "kernel";
+    job.sharedObject = compiled.sharedObject;
+    job.device = deviceJson(paths_, req.deviceId);
+    job.launch = task.launch;
+    job.maxEvents = req.maxEvents;
+    toolchain::SandboxOptions opts;
+    opts.timeoutSeconds = req.timeoutSeconds;
+    opts.cancel = req.cancel;
+    auto report = sandbox_.run(job, inputs, opts);
+    ev.run.networkIsolated = report.networkIsolated;
+    ev.run.status = "ok";
+    std::set<std::tuple<std::string, int, std::string>> seen;
+    for (size_t i = 0; i < report.runs.size(); ++i) {
+        const auto& r = report.runs[i];
+        ev.run.runs.push_back({keys[i].first, keys[i].second, r.status, r.message, r.seconds});
+        if (statusRank(r.status) > statusRank(ev.run.status)) {
+            ev.run.status = r.status;
+            ev.run.message = r.message;
+        }
+        for (const auto& l : r.launches)
+            for (const auto& d : l.diagnostics)
+                if (seen.insert({d.kind, d.line, d.severity}).second) ev.run.diagnostics.push_back(d);
+    }
+    ev.run.seconds = since(tRun);
+
+    // 4. Verify every run that completed.
+    std::string refError;
+    auto refs = references(task, keys, req, refError);
+    if (!refError.empty()) {
+        ev.run.status = ev.run.status == "ok" ? "error" : ev.run.status;
+        ev.run.message = refError;
+    }
+    ev.verify.ran = ev.run.status == "ok" && refError.empty();
+    ev.verify.pass = ev.verify.ran;
+    if (ev.verify.ran) {
+        for (size_t i = 0; i < report.runs.size(); ++i) {
+            const TaskCase& c = *task.findCase(keys[i].first);
+            CaseCheck cc;
+            cc.caseName = c.name;
+            cc.seed = keys[i].second;
+            cc.pass = true;
+            for (const auto& o : task.outputs) {
+                auto tol = task.toleranceFor(o.dtype);
+                auto it = report.runs[i].outputs.find(o.name);
+                std::vector<double> actual = it == report.runs[i].outputs.end() ? std::vector<double>{}
+                                                                                 : decode(o.dtype, it->second);
+                auto check = verifyOutput(o.name, o.dtype, task.shapeOf(o, c), refs[keys[i]][o.name], actual,
+                                          tol.atol, tol.rtol);
+                cc.pass &= check.pass;
+                cc.outputs.push_back(std::move(check));
+            }
+            ev.verify.pass &= cc.pass;
+            ev.verify.cases.push_back(std::move(cc));
+        }
+    }
+    // 5. Profile the perf case.
+    if (req.profile) {
+        const TaskCase& perf = task.perfCase();
+        for (size_t i = 0; i < report.runs.size(); ++i) {
+            if (keys[i].first != perf.name || keys[i].second != task.seeds[0] || report.runs[i].status != "ok") continue;
+            uint64_t bytes = 0;
+            for (const auto& t : task.tensorsFor(perf)) bytes += toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype);
+            ev.profile = analyzeProfile(report.runs[i].launches, device, bytes, perf.name);
+        }
+    }
+    ev.seconds = since(t0);
+    return ev;
+}
+
+} // namespace sage::eval

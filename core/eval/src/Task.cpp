@@ -1,0 +1,309 @@
+#include "sage_eval/Task.h"
+
+#include "sage_toolchain/Expression.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace sage::eval {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string readText(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+class Fields {
+public:
+    explicit Fields(std::string file) : file_(std::move(file)) {}
+    [[noreturn]] void fail(const std::string& field, const std::string& what) const {
+        throw TaskError(file_ + ": field '" + field + "': " + what);
+    }
+    const json& need(const json& obj, const std::string& key, const std::string& path) const {
+        if (!obj.is_object() || !obj.contains(key)) fail(path, "missing");
+        return obj.at(key);
+    }
+    std::string text(const json& obj, const std::string& key, const std::string& path) const {
+        const json& v = need(obj, key, path);
+        if (!v.is_string() || v.get<std::string>().empty()) fail(path, "must be a non-empty string");
+        return v.get<std::string>();
+    }
+    double number(const json& v, const std::string& path) const {
+        if (!v.is_number()) fail(path, "must be a number, got " + v.dump());
+        return v.get<double>();
+    }
+
+private:
+    std::string file_;
+};
+
+const std::regex kName(R"(^[A-Za-z_][A-Za-z0-9_]*$)");
+
+} // namespace
+
+bool isSupportedDtype(const std::string& d) {
+    return d == "float16" || d == "bfloat16" || d == "float32" || d == "int32" || d == "int8";
+}
+
+Tolerance defaultTolerance(const std::string& dtype) {
+    if (dtype == "float32") return {1e-4, 1e-4};
+    if (dtype == "float16" || dtype == "bfloat16") return {1e-2, 1e-2};
+    return {0, 0};  // integers must match exactly
+}
+
+Task Task::loadDirectory(const std::string& dirPath) {
+    const fs::path dir(dirPath);
+    const std::string file = (dir / "task.json").string();
+    Task t;
+    t.dir = dirPath;
+    if (!fs::exists(file)) throw TaskError(file + ": missing (every task folder needs a task.json)");
+    t.taskJsonText = readText(file);
+    json j;
+    try {
+        j = json::parse(t.taskJsonText);
+    } catch (const json::parse_error& e) {
+        throw TaskError(file + ": not valid JSON: " + e.what());
+    }
+    Fields f(file);
+    if (!j.is_object()) f.fail("(top level)", "must be a JSON object");
+    t.name = f.text(j, "name", "name");
+    if (!std::regex_match(t.name, kName)) f.fail("name", "must be an identifier (letters, digits, _)");
+    t.category = f.text(j, "category", "category");
+    t.description = f.text(j, "description", "description");
+    t.split = f.text(j, "split", "split");
+    if (t.split != "train" && t.split != "test") f.fail("split", "must be \"train\" or \"test\"");
+
+    std::set<std::string> names;
+    auto tensors = [&](const char* key, std::vector<TensorDecl>& out) {
+        const json& arr = f.need(j, key, key);
+        if (!arr.is_array() || arr.empty()) f.fail(key, "must be a non-empty array of tensors");
+        for (size_t i = 0; i < arr.size(); ++i) {
+            std::string p = std::string(key) + "[" + std::to_string(i) + "]";
+            TensorDecl d;
+            d.name = f.text(arr[i], "name", p + ".name");
+            if (!std::regex_match(d.name, kName)) f.fail(p + ".name", "must be an identifier");
+            if (!names.insert(d.name).second) f.fail(p + ".name", "'" + d.name + "' is used twice");
+            d.dtype = f.text(arr[i], "dtype", p + ".dtype");
+            if (!isSupportedDtype(d.dtype))
+                f.fail(p + ".dtype", "'" + d.dtype + "' is not one of float16, bfloat16, float32, int32, int8");
+            const json& shape = f.need(arr[i], "shape", p + ".shape");
+            if (!shape.is_array() || shape.empty()) f.fail(p + ".shape", "must be a non-empty array");
+            for (const auto& s : shape) {
+                if (s.is_number_integer() && s.get<int64_t>() > 0) d.shape.push_back(std::to_string(s.get<int64_t>()));
+                else if (s.is_string() && !s.get<std::string>().empty()) d.shape.push_back(s.get<std::string>());
+                else f.fail(p + ".shape", "entries must be positive integers or symbol names, got " + s.dump());
+            }
+            out.push_back(d);
+        }
+    };
+    tensors("inputs", t.inputs);
+    tensors("outputs", t.outputs);
+
+    if (j.contains("attrs")) {
+        if (!j["attrs"].is_object()) f.fail("attrs", "must be an object of named numbers");
+        for (auto& [k, v] : j["attrs"].items()) t.attrs[k] = f.number(v, "attrs." + k);
+    }
+    const json& cases = f.need(j, "cases", "cases");
+    if (!cases.is_array() || cases.empty()) f.fail("cases", "must be a non-empty array");
+    bool anyPerf = false;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        std::string p = "cases[" + std::to_string(i) + "]";
+        TaskCase c;
+        c.name = f.text(cases[i], "name", p + ".name");
+        const json& dims = f.need(cases[i], "dims", p + ".dims");
+        if (!dims.is_object()) f.fail(p + ".dims", "must be an object of symbol -> integer");
+        for (auto& [k, v] : dims.items()) {
+            if (!v.is_number_integer() || v.get<int64_t>() <= 0) f.fail(p + ".dims." + k, "must be a positive integer");
+            c.dims[k] = v.get<int64_t>();
+        }
+        c.perf = cases[i].value("perf", false);
+        anyPerf |= c.perf;
+        t.cases.push_back(c);
+    }
+    if (!anyPerf) f.fail("cases", "at least one case must be marked \"perf\": true");
+    // Every shape must evaluate in every case.
+    for (const auto& c : t.cases)
+        for (const auto* list : {&t.inputs, &t.outputs})
+            for (const auto& d : *list) try {
+                    t.shapeOf(d, c);
+                } catch (const std::exception& e) {
+                    f.fail("cases." + c.name, std::string("shape of '") + d.name + "': " + e.what());
+                }
+    if (j.contains("init")) {
+        if (!j["init"].is_object()) f.fail("init", "must be an object keyed by input name");
+        for (auto& [k, v] : j["init"].items()) {
+            std::string p = "init." + k;
+            bool known = std::any_of(t.inputs.begin(), t.inputs.end(), [&](const TensorDecl& d) { return d.name == k; });
+            if (!known) f.fail(p, "'" + k + "' is not an input");
+            InitSpec s;
+            s.dist = v.value("dist", "uniform");
+            if (s.dist != "uniform" && s.dist != "normal" && s.dist != "randint" && s.dist != "constant")
+                f.fail(p + ".dist", "must be uniform, normal, randint or constant");
+            if (s.dist == "normal") {
+                s.low = v.contains("mean") ? f.number(v["mean"], p + ".mean") : 0.0;
+                s.high = v.contains("std") ? f.number(v["std"], p + ".std") : 1.0;
+            } else if (s.dist == "constant") {
+                s.value = f.number(f.need(v, "value", p + ".value"), p + ".value");
+            } else {
+                s.low = f.number(f.need(v, "low", p + ".low"), p + ".low");
+                s.high = f.number(f.need(v, "high", p + ".high"), p + ".high");
+                if (s.high < s.low) f.fail(p, "high must be >= low");
+            }
+            t.init[k] = s;
+        }
+    }
+    if (j.contains("tolerance")) {
+        const json& tol = j["tolerance"];
+        Tolerance x;
+        x.atol = f.number(f.need(tol, "atol", "tolerance.atol"), "tolerance.atol");
+        x.rtol = f.number(f.need(tol, "rtol", "tolerance.rtol"), "tolerance.rtol");
+        if (x.atol < 0 || x.rtol < 0) f.fail("tolerance", "atol and rtol must be >= 0");
+        t.tolerance = x;
+    }
+    if (j.contains("seeds")) {
+        if (!j["seeds"].is_array() || j["seeds"].size() < 1) f.fail("seeds", "must be a non-empty array of integers");
+        t.seeds = j["seeds"].get<std::vector<uint64_t>>();
+    }
+    if (j.contains("launch")) {
+        const json& l = j["launch"];
+        t.launch.present = true;
+        t.launch.entry = f.text(l, "entry", "launch.entry");
+        const json& args = f.need(l, "args", "launch.args");
+        if (!args.is_array()) f.fail("launch.args", "must be an array of tensor names, \"workspace\" or \"tiling\"");
+        for (const auto& a : args) {
+            std::string s = a.is_string() ? a.get<std::string>() : "";
+            bool ok = s == "workspace" || s == "tiling" || names.count(s);
+            if (!ok) f.fail("launch.args", "unknown argument " + a.dump() + " (tensor names, \"workspace\", \"tiling\")");
+            t.launch.args.push_back(s);
+        }
+        const json& bd = f.need(l, "block_dim", "launch.block_dim");
+        t.launch.blockDim = bd.is_string() ? bd.get<std::string>() : bd.dump();
+        t.launch.tilingKey = l.value("tiling_key", uint64_t(0));
+        if (l.contains("tiling")) {
+            const json& tl = l["tiling"];
+            t.tilingStruct = tl.value("struct", "TilingData");
+            for (const auto& fld : f.need(tl, "fields", "launch.tiling.fields")) {
+                std::string n = f.text(fld, "name", "launch.tiling.fields.name");
+                std::string type = f.text(fld, "type", "launch.tiling.fields." + n + ".type");
+                const json& v = f.need(fld, "value", "launch.tiling.fields." + n + ".value");
+                t.launch.tiling.emplace_back(type, v.is_string() ? v.get<std::string>() : v.dump());
+                t.launch.tilingNames.push_back(n);
+            }
+        }
+    }
+    t.referenceSource = readText(dir / "reference.cpp");
+    if (t.referenceSource.empty()) throw TaskError((dir / "reference.cpp").string() + ": missing or empty");
+    t.baselineSource = readText(dir / "baseline.cpp");
+    if (t.baselineSource.empty()) throw TaskError((dir / "baseline.cpp").string() + ": missing or empty");
+    if (fs::exists(dir / "tuned.cpp")) t.tunedSource = readText(dir / "tuned.cpp");
+    return t;
+}
+
+const TaskCase& Task::perfCase() const {
+    for (const auto& c : cases)
+        if (c.perf) return c;
+    return cases.front();
+}
+
+const TaskCase* Task::findCase(const std::string& n) const {
+    for (const auto& c : cases)
+        if (c.name == n) return &c;
+    return nullptr;
+}
+
+Tolerance Task::toleranceFor(const std::string& dtype) const { return tolerance ? *tolerance : defaultTolerance(dtype); }
+
+std::vector<int64_t> Task::shapeOf(const TensorDecl& d, const TaskCase& c) const {
+    std::vector<int64_t> out;
+    for (const auto& s : d.shape) {
+        double v = toolchain::evaluate(s, [&](const std::string& n) -> std::optional<double> {
+            auto it = c.dims.find(n);
+            if (it != c.dims.end()) return double(it->second);
+            auto a = attrs.find(n);
+            if (a != attrs.end()) return a->second;
+            return std::nullopt;
+        });
+        if (v < 1) throw toolchain::ExpressionError("dimension '" + s + "' is " + std::to_string(int64_t(v)));
+        out.push_back(int64_t(v));
+    }
+    return out;
+}
+
+std::vector<toolchain::TensorSpec> Task::tensorsFor(const TaskCase& c) const {
+    std::vector<toolchain::TensorSpec> out;
+    for (const auto& d : inputs) out.push_back({d.name, d.dtype, shapeOf(d, c), false, ""});
+    for (const auto& d : outputs) out.push_back({d.name, d.dtype, shapeOf(d, c), true, ""});
+    return out;
+}
+
+std::string Task::preludeFor(const std::string& source) const {
+    static const std::map<std::string, std::string> cxx = {
+        {"float16", "half"}, {"bfloat16", "bfloat16_t"}, {"float32", "float"}, {"int32", "int32_t"}, {"int8", "int8_t"}};
+    std::string p = "// Generated by sage for task '" + name + "'.\n";
+    for (const auto* list : {&inputs, &outputs})
+        for (const auto& d : *list) {
+            std::string up = d.name;
+            std::transform(up.begin(), up.end(), up.begin(), ::toupper);
+            p += "#define DTYPE_" + up + " " + cxx.at(d.dtype) + "\n";
+        }
+    static const std::regex defined(R"(BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\))");
+    std::smatch m;
+    if (std::regex_search(source, m, defined)) {
+        p += "#define SAGE_TILING_TYPE " + m[1].str() + "\n";
+    } else if (!tilingStruct.empty()) {
+        p += "#define SAGE_TILING_TYPE " + tilingStruct + "\n";
+        std::regex own("struct\\s+" + tilingStruct + "\\b");
+        if (!std::regex_search(source, own)) {
+            p += "#include <cstdint>\nstruct " + tilingStruct + " {\n";
+            for (size_t i = 0; i < launch.tiling.size(); ++i)
+                p += "    " + launch.tiling[i].first + " " + launch.tilingNames[i] + ";\n";
+            p += "};\n";
+        }
+    }
+    return p;
+}
+
+TaskSet TaskSet::load(const std::vector<std::string>& dirs) {
+    TaskSet set;
+    for (const auto& d : dirs) {
+        std::error_code ec;
+        if (!fs::is_directory(d, ec)) {
+            set.errors.push_back(d + ": task directory not found");
+            continue;
+        }
+        std::vector<fs::path> folders;
+        for (const auto& e : fs::directory_iterator(d))
+            if (e.is_directory()) folders.push_back(e.path());
+        std::sort(folders.begin(), folders.end());
+        for (const auto& f : folders) try {
+                Task t = Task::loadDirectory(f.string());
+                if (set.find(t.name)) {
+                    set.errors.push_back(f.string() + ": task name '" + t.name + "' is already used by another folder");
+                    continue;
+                }
+                set.tasks.push_back(std::move(t));
+            } catch (const std::exception& e) {
+                set.errors.push_back(e.what());
+            }
+    }
+    std::sort(set.tasks.begin(), set.tasks.end(), [](const Task& a, const Task& b) { return a.name < b.name; });
+    return set;
+}
+
+const Task* TaskSet::find(const std::string& n) const {
+    for (const auto& t : tasks)
+        if (t.name == n) return &t;
+    return nullptr;
+}
+
+} // namespace sage::eval

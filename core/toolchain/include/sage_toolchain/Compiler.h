@@ -1,0 +1,55 @@
+// Compiles a candidate kernel file into a shared object with the host compiler, linked against
+// the simulator runtime. Results (success or diagnostics) are cached by content: the source,
+// the prelude, the device, the flags, the compiler and the kernel headers.
+#pragma once
+
+#include "Diagnostic.h"
+#include "ToolPaths.h"
+
+#include <string>
+#include <vector>
+
+namespace sage::toolchain {
+
+struct CompileRequest {
+    std::string source;        // the candidate file's text, compiled unmodified
+    std::string displayName;   // the name diagnostics use, e.g. "kernel.cpp"
+    std::string prelude;       // task-generated macros (DTYPE_X, tiling type), force-included
+    int npuArch = 2201;        // __NPU_ARCH__ of the target device
+    std::string deviceId;
+    bool isReference = false;  // compile a task reference (sage_reference.h) instead of a kernel
+    std::vector<std::string> extraFlags;
+};
+
+struct CompileResult {
+    bool ok = false;
+    bool cached = false;
+    double seconds = 0;
+    std::string sharedObject;  // path of the .so when ok
+    std::string cacheKey;
+    std::vector<Diagnostic> diagnostics;
+};
+
+class Compiler {
+public:
+    explicit Compiler(ToolPaths paths);
+    // Never throws for a bad candidate: problems come back as diagnostics. Throws std::runtime_error
+    // only when the toolchain itself is unusable (no compiler, cache not writable).
+    CompileResult compile(const CompileRequest& req) const;
+    std::string cacheKey(const CompileRequest& req) const;
+    const ToolPaths& paths() const { return paths_; }
+
+private:
+    std::vector<std::string> flags(const CompileRequest& req) const;
+    ToolPaths paths_;
+    std::string headerDigest_;
+};
+
+// Maps GCC's JSON diagnostics (and, for errors inside headers, the instantiation context from a
+// text-format pass) onto the candidate's lines.
+std::vector<Diagnostic> parseGccJsonDiagnostics(const std::string& json, const std::string& candidatePath,
+                                                const std::string& displayName);
+// "file:line:col:   required from here" lines from GCC's text output that point into the candidate.
+std::vector<std::pair<int, int>> instantiationSites(const std::string& text, const std::string& candidatePath);
+
+} // namespace sage::toolchain

@@ -1,0 +1,46 @@
+// Runs a job in the sandboxed runner process: a private temporary directory, resource limits,
+// a wall-clock timeout that kills the whole process group, no stdin, a fresh network namespace
+// when permitted, and seccomp inside. A crashing or hanging kernel never harms the caller.
+#pragma once
+
+#include "Process.h"
+#include "RunJob.h"
+#include "ToolPaths.h"
+
+#include <atomic>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sage::toolchain {
+
+struct SandboxOptions {
+    double timeoutSeconds = 60;
+    uint64_t addressSpaceBytes = 8ull << 30;
+    uint64_t fileSizeBytes = 2ull << 30;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct SandboxInput {
+    RunSpec spec;  // tensor files are names relative to the sandbox directory (set by the caller or defaulted)
+    std::map<std::string, std::vector<uint8_t>> inputs;  // raw bytes per input tensor
+};
+
+struct SandboxReport {
+    std::vector<RunResult> runs;
+    bool networkIsolated = false;
+    double seconds = 0;
+    std::string stderrTail;  // the runner's stderr (bounded), for crash reports
+};
+
+class Sandbox {
+public:
+    explicit Sandbox(ToolPaths paths) : paths_(std::move(paths)) {}
+    // job.runs is replaced by the specs of `inputs`; outputs come back as raw bytes.
+    SandboxReport run(RunJob job, const std::vector<SandboxInput>& inputs, const SandboxOptions& opts) const;
+
+private:
+    ToolPaths paths_;
+};
+
+} // namespace sage::toolchain

@@ -1,0 +1,16 @@
+// The runner's two jobs: run a task reference on double copies of the inputs, or run a
+// candidate kernel on the simulated device. Each returns the run's result as JSON.
+#pragma once
+
+#include "sage_npu/DeviceProfile.h"
+#include "sage_toolchain/RunJob.h"
+
+namespace sage::runner {
+
+// Blocks network and process creation for the rest of the process (seccomp), where available.
+void installSandboxFilter();
+nlohmann::json runReference(void* so, const toolchain::RunSpec& run);
+nlohmann::json runKernel(void* so, const toolchain::RunJob& job, const toolchain::RunSpec& run,
+                         const npu::DeviceProfile& profile);
+
+} // namespace sage::runner

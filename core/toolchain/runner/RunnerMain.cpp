@@ -1,0 +1,73 @@
+// sage-runner: executes one evaluation job inside the sandbox the parent prepared (its own
+// process, limits, private directory). Reads job.json, writes result_<i>.json and the output
+// tensors of each run as it finishes, so a crash loses only the run that crashed.
+//
+// Exit codes: 0 done (see the results), 2 bad job, 3 out of memory.
+#include "RunnerContexts.h"
+
+#include "sage_toolchain/DeviceCatalog.h"
+#include "sage_toolchain/RunJob.h"
+
+#include <dlfcn.h>
+#include <fstream>
+#include <iostream>
+#include <new>
+#include <sstream>
+
+using namespace sage;
+using nlohmann::json;
+
+namespace {
+
+void writeJson(const std::string& path, const json& j) {
+    std::ofstream out(path + ".part");
+    out << j.dump();
+    out.close();
+    std::rename((path + ".part").c_str(), path.c_str());
+}
+
+int runAll(const toolchain::RunJob& job) {
+    void* so = dlopen(job.sharedObject.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!so) {
+        std::cerr << "sage-runner: cannot load " << job.sharedObject << ": " << dlerror() << "\n";
+        return 2;
+    }
+    npu::DeviceProfile profile = toolchain::DeviceCatalog::fromJson(job.device, "job device");
+    runner::installSandboxFilter();
+    for (size_t i = 0; i < job.runs.size(); ++i) {
+        json result;
+        try {
+            result = job.mode == "reference" ? runner::runReference(so, job.runs[i])
+                                             : runner::runKernel(so, job, job.runs[i], profile);
+        } catch (const std::bad_alloc&) {
+            result = {{"status", "oom"}, {"message", "the run ran out of memory (allocation failed)"}};
+        } catch (const std::exception& e) {
+            result = {{"status", "error"}, {"message", e.what()}};
+        }
+        result["id"] = job.runs[i].id;
+        writeJson("result_" + std::to_string(i) + ".json", result);
+        if (result["status"] == "oom") return 3;
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::string jobPath = argc > 1 ? argv[1] : "job.json";
+    toolchain::RunJob job;
+    try {
+        std::ifstream in(jobPath);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        job = toolchain::runJobFromJson(json::parse(ss.str()));
+    } catch (const std::exception& e) {
+        std::cerr << "sage-runner: bad job " << jobPath << ": " << e.what() << "\n";
+        return 2;
+    }
+    try {
+        return runAll(job);
+    } catch (const std::bad_alloc&) {
+        return 3;
+    }
+}

@@ -1,0 +1,214 @@
+#include "sage_toolchain/Compiler.h"
+
+#include "sage_toolchain/Hash.h"
+#include "sage_toolchain/Process.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
+#include <sstream>
+
+namespace sage::toolchain {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string readFile(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+void writeFile(const fs::path& p, const std::string& text) {
+    std::ofstream out(p, std::ios::binary);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write " + p.string() + " (is the cache directory writable?)");
+}
+
+// Digest of every kernel header, so that a changed API invalidates cached kernels.
+std::string digestHeaders(const std::string& dir) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (const auto& e : fs::recursive_directory_iterator(dir, ec))
+        if (e.is_regular_file() && e.path().extension() == ".h") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    ContentHash h;
+    for (const auto& f : files) h.add(f.filename().string()).add(readFile(f));
+    return h.hex();
+}
+
+std::string uniqueSuffix() {
+    static std::mt19937_64 rng(std::random_device{}());
+    return std::to_string(::getpid()) + "." + std::to_string(rng());
+}
+
+} // namespace
+
+Compiler::Compiler(ToolPaths paths) : paths_(std::move(paths)), headerDigest_(digestHeaders(paths_.npuInclude)) {}
+
+std::vector<std::string> Compiler::flags(const CompileRequest& req) const {
+    std::vector<std::string> f = {"-std=c++20", "-O1", "-fPIC", "-shared", "-I" + paths_.npuInclude,
+                                  "-include", "prelude.h"};
+    if (!req.isReference) f.push_back("-D__NPU_ARCH__=" + std::to_string(req.npuArch));
+    for (const auto& x : req.extraFlags) f.push_back(x);
+    return f;
+}
+
+std::string Compiler::cacheKey(const CompileRequest& req) const {
+    ContentHash h;
+    h.add(req.source).add(req.prelude).add(req.deviceId).add(std::to_string(req.npuArch));
+    h.add(req.isReference ? "reference" : "kernel").add(paths_.compiler).add(headerDigest_);
+    for (const auto& f : flags(req)) h.add(f);
+    return h.hex();
+}
+
+CompileResult Compiler::compile(const CompileRequest& req) const {
+    auto t0 = std::chrono::steady_clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+    CompileResult res;
+    res.cacheKey = cacheKey(req);
+    const fs::path dir = fs::path(paths_.cacheDir) / "kernels" / res.cacheKey;
+    const std::string display = req.displayName.empty() ? "kernel.cpp" : req.displayName;
+    std::error_code ec;
+    if (fs::exists(dir / "result.json", ec)) {
+        try {
+            json j = json::parse(readFile(dir / "result.json"));
+            res.ok = j.at("ok").get<bool>();
+            for (const auto& d : j.at("diagnostics")) res.diagnostics.push_back(diagnosticFromJson(d));
+            res.sharedObject = res.ok ? (dir / "kernel.so").string() : "";
+            res.cached = true;
+            res.seconds = elapsed();
+            if (!res.ok || fs::exists(res.sharedObject, ec)) return res;
+        } catch (const std::exception&) {
+            // A damaged cache entry is rebuilt below.
+        }
+        res = CompileResult{};
+        res.cacheKey = cacheKey(req);
+    }
+    fs::create_directories(dir.parent_path(), ec);
+    if (ec) throw std::runtime_error("cannot create the compile cache " + dir.parent_path().string() + ": " + ec.message());
+    const fs::path work = dir.string() + ".tmp." + uniqueSuffix();
+    fs::create_directories(work);
+    const std::string srcName = req.isReference ? "reference.cpp" : "kernel.cpp";
+    writeFile(work / srcName, req.source);
+    writeFile(work / "prelude.h", req.prelude);
+
+    ProcessSpec spec;
+    spec.argv = {paths_.compiler};
+    for (const auto& f : flags(req)) spec.argv.push_back(f);
+    spec.argv.insert(spec.argv.end(), {"-fdiagnostics-format=json", srcName, "-o", "kernel.so", "-L" + paths_.libDir,
+                                       "-Wl,-rpath," + paths_.libDir, "-lsage_npu"});
+    spec.workDir = work.string();
+    spec.timeoutSeconds = 120;
+    spec.captureLimit = 4 << 20;
+    ProcessResult pr = runProcess(spec);
+    if (!pr.started) throw std::runtime_error("the host compiler could not be started: " + pr.startError);
+    const std::string candidatePath = srcName;
+    res.diagnostics = parseGccJsonDiagnostics(pr.err, candidatePath, display);
+    res.ok = pr.exitCode == 0 && !pr.timedOut;
+    if (pr.timedOut)
+        res.diagnostics.push_back({"compile_error", "error", display, 0, 0, "the compiler took longer than 120 s", {}});
+    // Errors inside our headers (e.g. a dtype static_assert) are moved to the candidate line that
+    // instantiated them, found in a quick text-format pass.
+    bool headerErrors = false;
+    for (const auto& d : res.diagnostics) headerErrors |= d.severity == "error" && d.file != display;
+    if (!res.ok && headerErrors) {
+        ProcessSpec text = spec;
+        text.argv = {paths_.compiler};
+        for (const auto& f : flags(req))
+            if (f != "-shared") text.argv.push_back(f);
+        text.argv.insert(text.argv.end(), {"-fsyntax-only", srcName});
+        ProcessResult tr = runProcess(text);
+        auto sites = instantiationSites(tr.err, candidatePath);
+        size_t k = 0;
+        for (auto& d : res.diagnostics) {
+            if (d.severity != "error" || d.file == display || k >= sites.size()) continue;
+            d.notes.insert(d.notes.begin(), {d.file, d.line, d.column, "the check that failed is here"});
+            d.file = display;
+            d.line = sites[k].first;
+            d.column = sites[k].second;
+            ++k;
+        }
+    }
+    if (!res.ok && res.diagnostics.empty())
+        res.diagnostics.push_back({"compile_error", "error", display, 0, 0,
+                                   "the compiler failed without a diagnostic: " + pr.err.substr(0, 2000), {}});
+    json out = {{"ok", res.ok}, {"diagnostics", json::array()}};
+    for (const auto& d : res.diagnostics) out["diagnostics"].push_back(toJson(d));
+    writeFile(work / "result.json", out.dump());
+    fs::remove(work / "prelude.h", ec);
+    fs::rename(work, dir, ec);
+    if (ec) fs::remove_all(work, ec);  // another process cached the same key first: use theirs
+    res.sharedObject = res.ok ? (dir / "kernel.so").string() : "";
+    res.seconds = elapsed();
+    return res;
+}
+
+std::vector<Diagnostic> parseGccJsonDiagnostics(const std::string& text, const std::string& candidatePath,
+                                                const std::string& displayName) {
+    std::vector<Diagnostic> out;
+    // The linker may add plain text after the JSON array; parse the array only.
+    size_t start = text.find('['), end = text.rfind(']');
+    json arr;
+    if (start != std::string::npos && end != std::string::npos && end > start) {
+        try {
+            arr = json::parse(text.substr(start, end - start + 1));
+        } catch (const std::exception&) {
+        }
+    }
+    auto place = [&](const json& e, std::string& file, int& line, int& col) {
+        file.clear();
+        line = col = 0;
+        if (!e.contains("locations") || e["locations"].empty()) return;
+        const json& caret = e["locations"][0]["caret"];
+        file = caret.value("file", "");
+        line = caret.value("line", 0);
+        col = caret.value("column", 0);
+        if (fs::path(file).filename() == fs::path(candidatePath).filename()) file = displayName;
+        else file = fs::path(file).filename().string();
+    };
+    for (const auto& e : arr) {
+        Diagnostic d;
+        std::string kind = e.value("kind", "error");
+        if (kind == "note") continue;
+        d.severity = kind == "warning" ? "warning" : "error";
+        d.kind = d.severity == "warning" ? "compile_warning" : "compile_error";
+        d.message = e.value("message", "");
+        place(e, d.file, d.line, d.column);
+        for (const auto& c : e.value("children", json::array())) {
+            DiagnosticNote n;
+            place(c, n.file, n.line, n.column);
+            n.message = c.value("message", "");
+            d.notes.push_back(n);
+        }
+        out.push_back(std::move(d));
+    }
+    // Linker errors (undefined references) are plain text.
+    static const std::regex undefinedRef(R"(undefined reference to `([^']+)')");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), undefinedRef); it != std::sregex_iterator(); ++it)
+        out.push_back({"link_error", "error", displayName, 0, 0,
+                       "undefined reference to '" + (*it)[1].str() +
+                           "': the kernel calls a function that is declared but not defined or not supported by the "
+                           "simulator",
+                       {}});
+    return out;
+}
+
+std::vector<std::pair<int, int>> instantiationSites(const std::string& text, const std::string& candidatePath) {
+    std::vector<std::pair<int, int>> sites;
+    const std::string name = fs::path(candidatePath).filename().string();
+    static const std::regex site(R"(([^\s:]+):(\d+):(\d+):\s+required from here)");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), site); it != std::sregex_iterator(); ++it) {
+        if (fs::path((*it)[1].str()).filename() != name) continue;
+        std::pair<int, int> p{std::stoi((*it)[2].str()), std::stoi((*it)[3].str())};
+        if (sites.empty() || sites.back() != p) sites.push_back(p);
+    }
+    return sites;
+}
+
+} // namespace sage::toolchain

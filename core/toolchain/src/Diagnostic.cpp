@@ -1,0 +1,28 @@
+#include "sage_toolchain/Diagnostic.h"
+
+#include <nlohmann/json.hpp>
+
+namespace sage::toolchain {
+
+nlohmann::json toJson(const Diagnostic& d) {
+    nlohmann::json notes = nlohmann::json::array();
+    for (const auto& n : d.notes)
+        notes.push_back({{"file", n.file}, {"line", n.line}, {"column", n.column}, {"message", n.message}});
+    return {{"kind", d.kind},         {"severity", d.severity}, {"file", d.file}, {"line", d.line},
+            {"column", d.column},     {"message", d.message},   {"notes", notes}};
+}
+
+Diagnostic diagnosticFromJson(const nlohmann::json& j) {
+    Diagnostic d;
+    d.kind = j.value("kind", "");
+    d.severity = j.value("severity", "error");
+    d.file = j.value("file", "");
+    d.line = j.value("line", 0);
+    d.column = j.value("column", 0);
+    d.message = j.value("message", "");
+    for (const auto& n : j.value("notes", nlohmann::json::array()))
+        d.notes.push_back({n.value("file", ""), n.value("line", 0), n.value("column", 0), n.value("message", "")});
+    return d;
+}
+
+} // namespace sage::toolchain

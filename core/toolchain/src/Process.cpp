@@ -1,0 +1,142 @@
+#include "sage_toolchain/Process.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace sage::toolchain {
+namespace {
+
+std::string readBounded(const std::string& path, size_t limit) {
+    std::ifstream in(path, std::ios::binary);
+    std::string s(limit, '\0');
+    in.read(s.data(), std::streamsize(limit));
+    s.resize(size_t(in.gcount()));
+    if (in.peek() != EOF) s += "\n[output truncated]";
+    return s;
+}
+
+void setLimit(int resource, uint64_t value) {
+    if (value == 0) return;
+    struct rlimit rl;
+    rl.rlim_cur = rl.rlim_max = value;
+    setrlimit(resource, &rl);
+}
+
+} // namespace
+
+std::string signalName(int sig) {
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    case SIGKILL: return "SIGKILL";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGXFSZ: return "SIGXFSZ";
+    case SIGTERM: return "SIGTERM";
+    default: return "signal " + std::to_string(sig);
+    }
+}
+
+ProcessResult runProcess(const ProcessSpec& spec) {
+    ProcessResult r;
+    if (spec.argv.empty()) {
+        r.startError = "no program given";
+        return r;
+    }
+    const std::string outPath = spec.workDir + "/.stdout", errPath = spec.workDir + "/.stderr";
+    // Everything the child needs is prepared before fork: after fork only syscalls are safe.
+    std::vector<char*> argv;
+    for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    std::vector<std::string> envStore;
+    for (char** e = environ; e && *e; ++e) envStore.emplace_back(*e);
+    for (const auto& e : spec.env) envStore.push_back(e);
+    std::vector<char*> envp;
+    for (auto& e : envStore) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    int errPipe[2];
+    if (pipe2(errPipe, O_CLOEXEC) != 0) {
+        r.startError = std::string("pipe: ") + std::strerror(errno);
+        return r;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    pid_t pid = fork();
+    if (pid < 0) {
+        r.startError = std::string("fork: ") + std::strerror(errno);
+        close(errPipe[0]);
+        close(errPipe[1]);
+        return r;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        int netOk = 0;
+        if (spec.isolateNetwork && unshare(CLONE_NEWNET) == 0) netOk = 1;
+        setLimit(RLIMIT_AS, spec.limits.addressSpaceBytes);
+        setLimit(RLIMIT_CPU, spec.limits.cpuSeconds);
+        setLimit(RLIMIT_FSIZE, spec.limits.fileSizeBytes);
+        setLimit(RLIMIT_NPROC, spec.limits.maxProcesses);
+        setLimit(RLIMIT_CORE, 1);  // no core dumps from crashing kernels
+        if (!spec.workDir.empty() && chdir(spec.workDir.c_str()) != 0) _exit(126);
+        int in = open("/dev/null", O_RDONLY);
+        int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (in < 0 || out < 0 || err < 0) _exit(126);
+        dup2(in, 0);
+        dup2(out, 1);
+        dup2(err, 2);
+        if (write(errPipe[1], &netOk, sizeof netOk) < 0) _exit(126);
+        execve(argv[0], argv.data(), envp.data());
+        int e = errno;
+        if (write(errPipe[1], &e, sizeof e) < 0) _exit(127);
+        _exit(127);
+    }
+    close(errPipe[1]);
+    int netOk = 0, execErr = 0;
+    if (read(errPipe[0], &netOk, sizeof netOk) == sizeof netOk) r.networkIsolated = netOk == 1;
+    if (read(errPipe[0], &execErr, sizeof execErr) == sizeof execErr) {
+        r.startError = "cannot run " + spec.argv[0] + ": " + std::strerror(execErr);
+    }
+    close(errPipe[0]);
+    r.started = r.startError.empty();
+    int status = 0;
+    auto sleep = std::chrono::microseconds(200);
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid) break;
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        bool cancel = spec.cancel && spec.cancel->load();
+        if (elapsed > spec.timeoutSeconds || cancel) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            r.timedOut = !cancel;
+            r.cancelled = cancel;
+            break;
+        }
+        std::this_thread::sleep_for(sleep);
+        if (sleep < std::chrono::milliseconds(10)) sleep *= 2;
+    }
+    kill(-pid, SIGKILL);  // anything the child left behind in its group
+    r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    r.out = readBounded(outPath, spec.captureLimit);
+    r.err = readBounded(errPath, spec.captureLimit);
+    unlink(outPath.c_str());
+    unlink(errPath.c_str());
+    return r;
+}
+
+} // namespace sage::toolchain

@@ -1,0 +1,146 @@
+#include "sage_toolchain/RunJob.h"
+
+namespace sage::toolchain {
+using nlohmann::json;
+
+uint32_t dtypeBytes(const std::string& d) {
+    if (d == "float16" || d == "bfloat16" || d == "int16") return 2;
+    if (d == "float32" || d == "int32") return 4;
+    if (d == "int8" || d == "uint8") return 1;
+    return 0;
+}
+
+uint64_t elementCount(const std::vector<int64_t>& shape) {
+    uint64_t n = 1;
+    for (int64_t s : shape) n *= uint64_t(s < 0 ? 0 : s);
+    return n;
+}
+
+json toJson(const RunJob& j) {
+    json runs = json::array();
+    for (const auto& r : j.runs) {
+        json tensors = json::array();
+        for (const auto& t : r.tensors)
+            tensors.push_back({{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}, {"output", t.output},
+                               {"file", t.file}});
+        runs.push_back({{"id", r.id}, {"tensors", tensors}, {"dims", r.dims}, {"attrs", r.attrs}, {"timeline", r.timeline}});
+    }
+    json tiling = json::array();
+    for (size_t i = 0; i < j.launch.tiling.size(); ++i)
+        tiling.push_back({{"type", j.launch.tiling[i].first}, {"value", j.launch.tiling[i].second},
+                          {"name", i < j.launch.tilingNames.size() ? j.launch.tilingNames[i] : ""}});
+    return {{"mode", j.mode},
+            {"shared_object", j.sharedObject},
+            {"device", j.device},
+            {"max_events", j.maxEvents},
+            {"launch",
+             {{"present", j.launch.present}, {"entry", j.launch.entry}, {"args", j.launch.args},
+              {"block_dim", j.launch.blockDim}, {"tiling_key", j.launch.tilingKey}, {"tiling", tiling},
+              {"workspace_bytes", j.launch.workspaceBytes}}},
+            {"runs", runs}};
+}
+
+RunJob runJobFromJson(const json& j) {
+    RunJob r;
+    r.mode = j.at("mode").get<std::string>();
+    r.sharedObject = j.at("shared_object").get<std::string>();
+    r.device = j.at("device");
+    r.maxEvents = j.value("max_events", size_t(2'000'000));
+    const json& l = j.at("launch");
+    r.launch.present = l.value("present", false);
+    r.launch.entry = l.value("entry", "");
+    r.launch.args = l.value("args", std::vector<std::string>{});
+    r.launch.blockDim = l.value("block_dim", "1");
+    r.launch.tilingKey = l.value("tiling_key", uint64_t(0));
+    r.launch.workspaceBytes = l.value("workspace_bytes", uint64_t(1 << 20));
+    for (const auto& t : l.value("tiling", json::array())) {
+        r.launch.tiling.emplace_back(t.at("type").get<std::string>(), t.at("value").get<std::string>());
+        r.launch.tilingNames.push_back(t.value("name", ""));
+    }
+    for (const auto& run : j.at("runs")) {
+        RunSpec s;
+        s.id = run.at("id").get<std::string>();
+        s.dims = run.value("dims", std::map<std::string, int64_t>{});
+        s.attrs = run.value("attrs", std::map<std::string, double>{});
+        s.timeline = run.value("timeline", false);
+        for (const auto& t : run.at("tensors"))
+            s.tensors.push_back({t.at("name").get<std::string>(), t.at("dtype").get<std::string>(),
+                                 t.at("shape").get<std::vector<int64_t>>(), t.value("output", false),
+                                 t.at("file").get<std::string>()});
+        r.runs.push_back(std::move(s));
+    }
+    return r;
+}
+
+json toJson(const LaunchResult& l, bool withEvents) {
+    json cores = json::array();
+    for (const auto& c : l.cores) {
+        json busy = json::array(), instr = json::array();
+        for (int p = 0; p < 7; ++p) {
+            busy.push_back(c.busy[p]);
+            instr.push_back(c.instructions[p]);
+        }
+        cores.push_back({{"core", c.core}, {"blocks", c.blocks}, {"cycles", c.cycles}, {"busy", busy}, {"instructions", instr}});
+    }
+    json diags = json::array();
+    for (const auto& d : l.diagnostics) diags.push_back(toJson(d));
+    json out = {{"kernel", l.kernel},
+                {"block_dim", l.blockDim},
+                {"cores_used", l.coresUsed},
+                {"cube_kernel", l.cubeKernel},
+                {"aborted", l.aborted},
+                {"events_truncated", l.eventsTruncated},
+                {"total_cycles", l.totalCycles},
+                {"launch_overhead_cycles", l.launchOverheadCycles},
+                {"gm_bytes_read", l.gmBytesRead},
+                {"gm_bytes_written", l.gmBytesWritten},
+                {"vector_repeats", l.vectorRepeats},
+                {"cube_fractals", l.cubeFractals},
+                {"cores", cores},
+                {"diagnostics", diags},
+                {"ops", l.ops}};
+    if (withEvents) {
+        json ev = json::array();
+        for (const auto& e : l.events)
+            ev.push_back({e.core, e.pipe, e.start, e.end, e.op, e.bytes, e.repeats, e.line, e.flow, e.flowRole});
+        out["events"] = std::move(ev);
+    }
+    return out;
+}
+
+LaunchResult launchResultFromJson(const json& j) {
+    LaunchResult l;
+    l.kernel = j.value("kernel", "");
+    l.blockDim = j.value("block_dim", 0u);
+    l.coresUsed = j.value("cores_used", 0u);
+    l.cubeKernel = j.value("cube_kernel", false);
+    l.aborted = j.value("aborted", false);
+    l.eventsTruncated = j.value("events_truncated", false);
+    l.totalCycles = j.value("total_cycles", uint64_t(0));
+    l.launchOverheadCycles = j.value("launch_overhead_cycles", uint64_t(0));
+    l.gmBytesRead = j.value("gm_bytes_read", uint64_t(0));
+    l.gmBytesWritten = j.value("gm_bytes_written", uint64_t(0));
+    l.vectorRepeats = j.value("vector_repeats", uint64_t(0));
+    l.cubeFractals = j.value("cube_fractals", uint64_t(0));
+    for (const auto& c : j.value("cores", json::array())) {
+        CoreRecord r;
+        r.core = c.value("core", 0u);
+        r.blocks = c.value("blocks", 0u);
+        r.cycles = c.value("cycles", uint64_t(0));
+        for (int p = 0; p < 7; ++p) {
+            r.busy[p] = c["busy"][size_t(p)].get<uint64_t>();
+            r.instructions[p] = c["instructions"][size_t(p)].get<uint64_t>();
+        }
+        l.cores.push_back(r);
+    }
+    for (const auto& d : j.value("diagnostics", json::array())) l.diagnostics.push_back(diagnosticFromJson(d));
+    l.ops = j.value("ops", std::vector<std::string>{});
+    if (j.contains("events"))
+        for (const auto& e : j["events"])
+            l.events.push_back({e[0].get<uint32_t>(), e[1].get<uint8_t>(), e[2].get<uint64_t>(), e[3].get<uint64_t>(),
+                                e[4].get<uint16_t>(), e[5].get<uint64_t>(), e[6].get<uint32_t>(), e[7].get<uint32_t>(),
+                                e[8].get<int32_t>(), e[9].get<uint8_t>()});
+    return l;
+}
+
+} // namespace sage::toolchain

@@ -1,0 +1,129 @@
+#include "sage_toolchain/Sandbox.h"
+
+#include "sage_config.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace sage::toolchain {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::vector<uint8_t> readAll(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::string failureStatus(const ProcessResult& pr, std::string& message, const std::string& err) {
+    if (pr.cancelled) {
+        message = "cancelled";
+        return "cancelled";
+    }
+    if (pr.timedOut || pr.signal == SIGXCPU) {
+        message = "the run did not finish in time (wall-clock or CPU limit): an infinite loop or a hang?";
+        return "timeout";
+    }
+    if (pr.exitCode == 3) {
+        message = "the run ran out of memory (an allocation failed under the sandbox's address-space limit)";
+        return "oom";
+    }
+    if (pr.signal) {
+        message = "the kernel crashed with " + signalName(pr.signal) +
+                  (pr.signal == SIGSEGV ? " (invalid memory access: a null or wild pointer?)" : "");
+        return "crash";
+    }
+    message = "the runner failed (exit " + std::to_string(pr.exitCode) + "): " + err.substr(0, 2000);
+    return "error";
+}
+
+} // namespace
+
+SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, const SandboxOptions& opts) const {
+    auto t0 = std::chrono::steady_clock::now();
+    SandboxReport report;
+    std::string tmpl = (fs::temp_directory_path() / "sage-run-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a private temporary directory in " +
+                                                        fs::temp_directory_path().string());
+    const fs::path dir = tmpl;
+    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace);
+    job.runs.clear();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        RunSpec spec = inputs[i].spec;
+        for (auto& t : spec.tensors) {
+            if (t.file.empty()) t.file = (t.output ? "out_" : "in_") + std::to_string(i) + "_" + t.name + ".bin";
+            if (!t.output) {
+                auto it = inputs[i].inputs.find(t.name);
+                if (it == inputs[i].inputs.end()) throw std::runtime_error("no data for input tensor '" + t.name + "'");
+                std::ofstream(dir / t.file, std::ios::binary)
+                    .write(reinterpret_cast<const char*>(it->second.data()), std::streamsize(it->second.size()));
+            }
+        }
+        job.runs.push_back(spec);
+    }
+    std::ofstream(dir / "job.json") << toJson(job).dump();
+
+    ProcessSpec ps;
+    ps.argv = {paths_.binDir + "/sage-runner", "job.json"};
+    ps.workDir = dir.string();
+    ps.timeoutSeconds = opts.timeoutSeconds;
+    // ASan reserves terabytes of address space for its shadow; a limit would break sanitized builds.
+    ps.limits.addressSpaceBytes = SAGE_SANITIZED ? 0 : opts.addressSpaceBytes;
+    ps.limits.cpuSeconds = uint64_t(opts.timeoutSeconds) + 2;
+    ps.limits.fileSizeBytes = opts.fileSizeBytes;
+    ps.limits.maxProcesses = 256;
+    ps.isolateNetwork = true;
+    ps.cancel = opts.cancel;
+    ps.env = {"TMPDIR=" + dir.string(), "HOME=" + dir.string()};
+    ProcessResult pr = runProcess(ps);
+    if (!pr.started) {
+        fs::remove_all(dir);
+        throw std::runtime_error("cannot start the sandboxed runner: " + pr.startError);
+    }
+    report.networkIsolated = pr.networkIsolated;
+    report.stderrTail = pr.err.size() > 4000 ? pr.err.substr(pr.err.size() - 4000) : pr.err;
+    bool failedBefore = false;
+    std::string failStatus, failMessage;
+    for (size_t i = 0; i < job.runs.size(); ++i) {
+        RunResult r;
+        r.id = job.runs[i].id;
+        fs::path resultPath = dir / ("result_" + std::to_string(i) + ".json");
+        if (!failedBefore && fs::exists(resultPath)) {
+            try {
+                auto bytes = readAll(resultPath);
+                json j = json::parse(bytes.begin(), bytes.end());
+                r.status = j.value("status", "error");
+                r.message = j.value("message", "");
+                r.seconds = j.value("seconds", 0.0);
+                for (const auto& l : j.value("launches", json::array())) r.launches.push_back(launchResultFromJson(l));
+            } catch (const std::exception& e) {
+                r.status = "error";
+                r.message = std::string("unreadable runner result: ") + e.what();
+            }
+            for (const auto& t : job.runs[i].tensors)
+                if (t.output && fs::exists(dir / t.file)) r.outputs[t.name] = readAll(dir / t.file);
+        } else {
+            if (!failedBefore) {
+                failStatus = failureStatus(pr, failMessage, pr.err);
+                failedBefore = true;
+                r.status = failStatus;
+                r.message = failMessage;
+            } else {
+                r.status = failStatus;
+                r.message = "not run: an earlier run in the same evaluation ended with '" + failStatus + "'";
+            }
+        }
+        report.runs.push_back(std::move(r));
+    }
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return report;
+}
+
+} // namespace sage::toolchain
