@@ -1,0 +1,240 @@
+// The evaluation pipeline end to end: every status path with its diagnostic, verification's
+// failure modes, the compile cache, the trace export, and the caller surviving every failure.
+#include "sage_eval/Evaluator.h"
+#include "sage_eval/TraceExport.h"
+
+#include <QtTest>
+
+using namespace sage;
+
+namespace {
+
+std::string readFile(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) qFatal("missing test file %s", qPrintable(path));
+    return f.readAll().toStdString();
+}
+
+int lineOf(const std::string& text, const std::string& needle) {
+    size_t pos = text.find(needle);
+    if (pos == std::string::npos) return -1;
+    return int(std::count(text.begin(), text.begin() + long(pos), '\n')) + 1;
+}
+
+} // namespace
+
+class TestEvalPipeline : public QObject {
+    Q_OBJECT
+    QTemporaryDir cache_;
+    std::unique_ptr<eval::Evaluator> evaluator_;
+    eval::TaskSet tasks_;
+
+    const eval::Task& task(const char* name) {
+        const auto* t = tasks_.find(name);
+        if (!t) qFatal("test task %s missing", name);
+        return *t;
+    }
+    eval::Evaluation run(const char* kernel, const char* taskName = "vadd", double timeout = 30) {
+        eval::EvalRequest req;
+        req.source = readFile(QString(SAGE_TEST_DATA_DIR) + "/kernels/" + kernel);
+        req.kernelName = kernel;
+        req.timeoutSeconds = timeout;
+        return evaluator_->evaluate(task(taskName), req);
+    }
+    void assertCallerUnharmed() {
+        auto ev = run("good.cpp");
+        QVERIFY2(ev.success(), ev.toJson().dump().c_str());
+    }
+    static const toolchain::Diagnostic* find(const std::vector<toolchain::Diagnostic>& ds, const std::string& kind) {
+        for (const auto& d : ds)
+            if (d.kind == kind) return &d;
+        return nullptr;
+    }
+    static std::string kernelText(const char* name) { return readFile(QString(SAGE_TEST_DATA_DIR) + "/kernels/" + name); }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(cache_.isValid());
+        auto paths = toolchain::ToolPaths::fromEnvironment();
+        paths.binDir = SAGE_TEST_BIN_DIR;
+        paths.cacheDir = cache_.path().toStdString();
+        evaluator_ = std::make_unique<eval::Evaluator>(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
+        tasks_ = eval::TaskSet::load({std::string(SAGE_TEST_DATA_DIR) + "/tasks"});
+        QVERIFY2(tasks_.errors.empty(), tasks_.errors.empty() ? "" : tasks_.errors[0].c_str());
+    }
+
+    void correctKernelPassesEveryCaseAndSeed() {
+        auto ev = run("good.cpp");
+        QVERIFY2(ev.success(), ev.toJson().dump(1).c_str());
+        QCOMPARE(ev.verify.cases.size(), size_t(9));  // 3 cases x 3 seeds
+        for (const auto& c : ev.verify.cases) QVERIFY(c.pass);
+        QVERIFY(ev.profile.present);
+        QCOMPARE(ev.profile.caseName, std::string("perf"));
+        QVERIFY(ev.profile.totalCycles > 0);
+        QVERIFY(ev.profile.rooflineFraction > 0 && ev.profile.rooflineFraction <= 1);
+        QCOMPARE(ev.profile.bottleneck, std::string("under_parallelized"));
+        QVERIFY(!ev.profile.launches.at(0).events.empty());
+        int computeLine = lineOf(kernelText("good.cpp"), "// COMPUTE");
+        bool hot = false;
+        for (const auto& l : ev.profile.lines) hot |= l.line == computeLine;
+        QVERIFY(hot);
+    }
+    void compileIsCachedByContent() {
+        auto first = run("good.cpp");
+        auto second = run("good.cpp");
+        QVERIFY(second.compile.cached);
+        QVERIFY(second.compile.seconds < 0.05);
+        QVERIFY(second.success());
+        QCOMPARE(second.profile.totalCycles, first.profile.totalCycles);  // deterministic
+    }
+    void compileErrorAtTheRightLine() {
+        auto ev = run("compile_error.cpp");
+        QVERIFY(!ev.compile.ok);
+        QCOMPARE(ev.run.status, std::string("not_run"));
+        QVERIFY(!ev.compile.diagnostics.empty());
+        const auto& d = ev.compile.diagnostics[0];
+        QCOMPARE(d.file, std::string("compile_error.cpp"));
+        QCOMPARE(d.line, lineOf(kernelText("compile_error.cpp"), "// COMPUTE"));
+        QVERIFY(d.column > 0);
+        QVERIFY2(d.message.find("length") != std::string::npos, d.message.c_str());
+    }
+    void unsupportedDtypeIsACompileErrorAtTheCall() {
+        auto ev = run("dtype_error.cpp");
+        QVERIFY(!ev.compile.ok);
+        const auto* d = find(ev.compile.diagnostics, "compile_error");
+        QVERIFY(d);
+        QCOMPARE(d->line, lineOf(kernelText("dtype_error.cpp"), "// COMPUTE"));
+        QVERIFY2(d->message.find("does not support") != std::string::npos, d->message.c_str());
+    }
+    void simulatorErrorWithItsLine() {
+        auto ev = run("sim_error.cpp");
+        QCOMPARE(ev.run.status, std::string("sim_error"));
+        const auto* d = find(ev.run.diagnostics, "deque_empty");
+        QVERIFY(d);
+        QCOMPARE(d->line, lineOf(kernelText("sim_error.cpp"), "// SECOND_DEQUE"));
+        QVERIFY(!ev.verify.ran);
+        assertCallerUnharmed();
+    }
+    void raceWithBothLines() {
+        auto ev = run("race.cpp");
+        QCOMPARE(ev.run.status, std::string("race"));
+        const auto* d = find(ev.run.diagnostics, "race_raw");
+        QVERIFY(d);
+        QCOMPARE(d->line, lineOf(kernelText("race.cpp"), "// COMPUTE"));
+        QVERIFY(!d->notes.empty());
+        QCOMPARE(d->notes[0].line, lineOf(kernelText("race.cpp"), "DataCopyPad(a, gx[off]"));
+        assertCallerUnharmed();
+    }
+    void nullDereferenceIsACrashWithTheSignal() {
+        auto ev = run("crash.cpp");
+        QCOMPARE(ev.run.status, std::string("crash"));
+        QVERIFY2(ev.run.message.find("SIG") != std::string::npos, ev.run.message.c_str());
+        assertCallerUnharmed();
+    }
+    void infiniteLoopTimesOut() {
+        QElapsedTimer t;
+        t.start();
+        auto ev = run("hang.cpp", "vadd", 2.0);
+        QCOMPARE(ev.run.status, std::string("timeout"));
+        QVERIFY(t.elapsed() < 15000);
+        assertCallerUnharmed();
+    }
+    void hugeAllocationIsOom() {
+        auto ev = run("oom.cpp");
+        QCOMPARE(ev.run.status, std::string("oom"));
+        assertCallerUnharmed();
+    }
+    void forbiddenIncludeIsRejectedWithItsLine() {
+        auto ev = run("rejected.cpp");
+        QCOMPARE(ev.run.status, std::string("rejected"));
+        QVERIFY(!ev.compile.ok);
+        const auto* d = find(ev.compile.diagnostics, "rejected_include");
+        QVERIFY(d);
+        QCOMPARE(d->line, lineOf(kernelText("rejected.cpp"), "#include <fstream>"));
+        assertCallerUnharmed();
+    }
+    void offByOneTailIsCaught() {
+        auto ev = run("off_by_one.cpp");
+        QCOMPARE(ev.run.status, std::string("ok"));
+        QVERIFY(!ev.verify.pass);
+        bool sawLast = false;
+        for (const auto& c : ev.verify.cases)
+            for (const auto& o : c.outputs)
+                if (!o.pass) {
+                    QCOMPARE(o.mismatches, uint64_t(1));
+                    QCOMPARE(o.firstMismatches[0].index.back(), int64_t(o.checked - 1));
+                    sawLast = true;
+                }
+        QVERIFY(sawLast);
+    }
+    void precisionLossBeyondToleranceIsCaught() {
+        auto ev = run("half_precision.cpp");
+        QVERIFY(!ev.verify.pass);
+        const auto& o = ev.verify.cases[0].outputs[0];
+        QVERIFY(o.maxRelError > 1e-4 && o.maxRelError < 1e-2);
+        QVERIFY(o.reason.find("rtol=0.0001") != std::string::npos);
+    }
+    void nanWhereReferenceIsFiniteFails() {
+        auto ev = run("nan.cpp");
+        QVERIFY(!ev.verify.pass);
+        const auto& o = ev.verify.cases[0].outputs[0];
+        QVERIFY(std::isnan(o.firstMismatches[0].actual));
+        QCOMPARE(o.firstMismatches[0].index[0], int64_t(7));
+    }
+    void allZeroOutputIsCaughtByTheGuard() {
+        auto zeros = run("zeros.cpp", "vadd_tiny");
+        QVERIFY(!zeros.verify.pass);
+        QVERIFY2(zeros.verify.cases[0].outputs[0].reason.find("trivial-output guard") != std::string::npos,
+                 zeros.verify.cases[0].outputs[0].reason.c_str());
+        QCOMPARE(zeros.verify.cases[0].outputs[0].mismatches, uint64_t(0));  // within the loose tolerance...
+        QVERIFY(run("good.cpp", "vadd_tiny").success());                     // ...which a real kernel passes
+    }
+    void unmodifiedSampleKernelsRunThroughTheLaunchSpec() {
+        eval::EvalRequest req;
+        req.source = task("sample_add").baselineSource;
+        auto ev = evaluator_->evaluate(task("sample_add"), req);
+        QVERIFY2(ev.success(), ev.toJson().dump(1).c_str());
+        QCOMPARE(ev.profile.coresUsed, 8u);
+        req.source = task("leaky_sample").baselineSource;
+        auto leaky = evaluator_->evaluate(task("leaky_sample"), req);
+        QVERIFY2(leaky.success(), leaky.toJson().dump(1).c_str());
+    }
+    void chromeTraceHasTheDocumentedFields() {
+        auto ev = run("good.cpp");
+        nlohmann::json t = nlohmann::json::parse(eval::chromeTrace(ev).dump());
+        QVERIFY(t.contains("traceEvents") && t["traceEvents"].is_array());
+        int x = 0, meta = 0, flowStart = 0, flowEnd = 0;
+        for (const auto& e : t["traceEvents"]) {
+            std::string ph = e.at("ph");
+            if (ph == "X") {
+                ++x;
+                QVERIFY(e.contains("ts") && e.contains("dur") && e.contains("pid") && e.contains("tid"));
+                QVERIFY(e["args"].contains("start_cycle") && e["args"].contains("cycles"));
+            }
+            if (ph == "M") ++meta;
+            if (ph == "s") ++flowStart;
+            if (ph == "f") ++flowEnd;
+        }
+        QVERIFY(x > 10);
+        QVERIFY(meta >= 2 + 2 * 7);
+        QVERIFY(flowStart > 0 && flowStart == flowEnd);
+        QCOMPARE(t["otherData"]["task"].get<std::string>(), std::string("vadd"));
+        std::string csv = eval::opSummaryCsv(ev);
+        QVERIFY(csv.find("aiv_mte2_ratio") != std::string::npos);
+        QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), long(2));
+    }
+    void evaluationJsonHasTheContractKeys() {
+        auto j = run("good.cpp").toJson();
+        for (const char* k : {"compile", "run", "verify", "profile"}) QVERIFY(j.contains(k));
+        QVERIFY(j["compile"].contains("ok") && j["compile"].contains("seconds") && j["compile"].contains("diagnostics"));
+        QVERIFY(j["run"].contains("status") && j["run"].contains("errors"));
+        QVERIFY(j["verify"].contains("pass") && j["verify"]["outputs"].is_array());
+        for (const char* k : {"total_cycles", "time_us", "pipes", "bottleneck", "advice", "roofline_cycles", "roofline_fraction"})
+            QVERIFY2(j["profile"].contains(k), k);
+        for (const char* k : {"vec_ratio", "mac_ratio", "scalar_ratio", "mte1_ratio", "mte2_ratio", "mte3_ratio"})
+            QVERIFY2(j["profile"]["pipes"].contains(k), k);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEvalPipeline)
+#include "test_eval_pipeline.moc"
