@@ -22,6 +22,7 @@ json Evaluation::toJson() const {
     j["kernel"] = kernel;
     j["success"] = success();
     j["seconds"] = seconds;
+    j["phase_seconds"] = phaseSeconds;
     j["compile"] = {{"ok", compile.ok}, {"cached", compile.cached}, {"seconds", compile.seconds},
                     {"diagnostics", diagnostics(compile.diagnostics)}};
     json runs = json::array();

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <unistd.h>
 
 namespace sage::eval {
 namespace fs = std::filesystem;
@@ -41,6 +42,35 @@ Evaluator Evaluator::fromEnvironment() {
     return Evaluator(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
 }
 
+std::string Evaluator::inputFile(const Task& task, const TaskCase& c, uint64_t seed, const TensorDecl& t) const {
+    std::string key = toolchain::ContentHash()
+                          .add(task.taskJsonText)
+                          .add(c.name)
+                          .add(std::to_string(seed))
+                          .add(t.name)
+                          .add("input-v1")
+                          .hex();
+    fs::path path = fs::path(paths_.cacheDir) / "inputs" / (key + ".bin");
+    std::error_code ec;
+    if (fs::exists(path, ec)) return path.string();
+    fs::create_directories(path.parent_path(), ec);
+    auto bytes = generateInput(task, c, seed, t);
+    fs::path tmp = path.string() + ".part" + std::to_string(::getpid());
+    std::ofstream(tmp, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    fs::rename(tmp, path, ec);  // atomic: concurrent evaluations never see a half-written file
+    return path.string();
+}
+
+toolchain::SandboxInput Evaluator::sandboxInput(const Task& task, const TaskCase& c, uint64_t seed) const {
+    toolchain::SandboxInput in;
+    in.spec.id = c.name + "/seed" + std::to_string(seed);
+    in.spec.tensors = task.tensorsFor(c);
+    in.spec.dims = c.dims;
+    in.spec.attrs = task.attrs;
+    for (const auto& t : task.inputs) in.inputFiles[t.name] = inputFile(task, c, seed, t);
+    return in;
+}
+
 std::map<Evaluator::RefKey, std::map<std::string, std::vector<double>>> Evaluator::references(
     const Task& task, const std::vector<RefKey>& runs, const EvalRequest& req, std::string& error) const {
     std::map<RefKey, std::map<std::string, std::vector<double>>> out;
@@ -54,33 +84,23 @@ std::map<Evaluator::RefKey, std::map<std::string, std::vector<double>>> Evaluato
                                .add(task.taskJsonText)
                                .add(c.name)
                                .add(std::to_string(key.second))
-                               .add("reference-v1")
+                               .add("reference-v3")
                                .hex();
         fs::path dir = fs::path(paths_.cacheDir) / "reference" / hash;
         bool cached = true;
         for (const auto& o : task.outputs) {
-            std::ifstream in(dir / (o.name + ".f64"), std::ios::binary);
-            if (!in) {
+            std::ifstream in(dir / (o.name + ".bin"), std::ios::binary);
+            std::vector<uint8_t> bytes(toolchain::elementCount(task.shapeOf(o, c)) * toolchain::dtypeBytes(o.dtype));
+            in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
+            if (!in || uint64_t(in.gcount()) != bytes.size()) {
                 cached = false;
                 break;
             }
-            std::vector<double> v(toolchain::elementCount(task.shapeOf(o, c)));
-            in.read(reinterpret_cast<char*>(v.data()), std::streamsize(v.size() * sizeof(double)));
-            if (uint64_t(in.gcount()) != v.size() * sizeof(double)) {
-                cached = false;
-                break;
-            }
-            out[key][o.name] = std::move(v);
+            out[key][o.name] = decode(o.dtype, bytes);
         }
         if (cached) continue;
         out.erase(key);
-        toolchain::SandboxInput in;
-        in.spec.id = c.name + "/seed" + std::to_string(key.second);
-        in.spec.tensors = task.tensorsFor(c);
-        in.spec.dims = c.dims;
-        in.spec.attrs = task.attrs;
-        for (const auto& t : task.inputs) in.inputs[t.name] = generateInput(task, c, key.second, t);
-        missing.push_back(std::move(in));
+        missing.push_back(sandboxInput(task, c, key.second));
         missingKeys.push_back(key);
         missingDirs.push_back(dir);
     }
@@ -113,12 +133,16 @@ std::map<Evaluator::RefKey, std::map<std::string, std::vector<double>>> Evaluato
             return {};
         }
         fs::create_directories(missingDirs[i]);
-        for (const auto& [name, bytes] : r.outputs) {
-            std::vector<double> v(bytes.size() / sizeof(double));
-            std::memcpy(v.data(), bytes.data(), v.size() * sizeof(double));
-            std::ofstream(missingDirs[i] / (name + ".f64"), std::ios::binary)
-                .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-            out[missingKeys[i]][name] = std::move(v);
+        for (const auto& o : task.outputs) {
+            auto it = r.outputs.find(o.name);
+            if (it == r.outputs.end()) {
+                error = "the task's reference wrote no output '" + o.name + "'";
+                return {};
+            }
+            // The runner computed in double and stored the output cast to its dtype.
+            std::ofstream(missingDirs[i] / (o.name + ".bin"), std::ios::binary)
+                .write(reinterpret_cast<const char*>(it->second.data()), std::streamsize(it->second.size()));
+            out[missingKeys[i]][o.name] = decode(o.dtype, it->second);
         }
     }
     return out;
@@ -133,7 +157,13 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     const npu::DeviceProfile& device = devices_.get(req.deviceId);
 
     // 1. Check the source against the kernel policy.
+    auto phase = Clock::now();
+    auto lap = [&](const char* name) {
+        ev.phaseSeconds[name] += since(phase);
+        phase = Clock::now();
+    };
     auto rejected = toolchain::SourcePolicy::check(req.source, req.kernelName);
+    lap("check");
     if (!rejected.empty()) {
         ev.compile.diagnostics = rejected;
         ev.run.status = "rejected";
@@ -149,6 +179,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     cr.npuArch = device.npuArch;
     cr.deviceId = device.id;
     auto compiled = compiler_.compile(cr);
+    lap("compile");
     ev.compile.ok = compiled.ok;
     ev.compile.cached = compiled.cached;
     ev.compile.seconds = compiled.seconds;
@@ -165,16 +196,12 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     size_t nSeeds = std::clamp<size_t>(req.seeds, 1, task.seeds.size());
     for (const auto& c : task.cases)
         for (size_t s = 0; s < nSeeds; ++s) {
-            toolchain::SandboxInput in;
-            in.spec.id = c.name + "/seed" + std::to_string(task.seeds[s]);
-            in.spec.tensors = task.tensorsFor(c);
-            in.spec.dims = c.dims;
-            in.spec.attrs = task.attrs;
+            toolchain::SandboxInput in = sandboxInput(task, c, task.seeds[s]);
             in.spec.timeline = req.profile && c.perf && s == 0;
-            for (const auto& t : task.inputs) in.inputs[t.name] = generateInput(task, c, task.seeds[s], t);
             inputs.push_back(std::move(in));
             keys.push_back({c.name, task.seeds[s]});
         }
+    lap("inputs");
     toolchain::RunJob job;
     job.mode = "kernel";
     job.sharedObject = compiled.sharedObject;
@@ -200,10 +227,12 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
                 if (seen.insert({d.kind, d.line, d.severity}).second) ev.run.diagnostics.push_back(d);
     }
     ev.run.seconds = since(tRun);
+    lap("run");
 
     // 4. Verify every run that completed.
     std::string refError;
     auto refs = references(task, keys, req, refError);
+    lap("reference");
     if (!refError.empty()) {
         ev.run.status = ev.run.status == "ok" ? "error" : ev.run.status;
         ev.run.message = refError;
@@ -231,6 +260,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
             ev.verify.cases.push_back(std::move(cc));
         }
     }
+    lap("verify");
     // 5. Profile the perf case.
     if (req.profile) {
         const TaskCase& perf = task.perfCase();
@@ -241,6 +271,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
             ev.profile = analyzeProfile(report.runs[i].launches, device, bytes, perf.name);
         }
     }
+    lap("profile");
     ev.seconds = since(t0);
     return ev;
 }

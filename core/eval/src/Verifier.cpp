@@ -1,6 +1,5 @@
 #include "sage_eval/Verifier.h"
 
-#include "sage_eval/TensorData.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,29 +36,30 @@ std::string fmt(double v) {
 } // namespace
 
 OutputCheck verifyOutput(const std::string& name, const std::string& dtype, const std::vector<int64_t>& shape,
-                         const std::vector<double>& reference, const std::vector<double>& actual, double atol,
+                         const std::vector<double>& expected, const std::vector<double>& actual, double atol,
                          double rtol) {
     OutputCheck c;
     c.name = name;
+    c.dtype = dtype;
     c.atol = atol;
     c.rtol = rtol;
     c.histogram.assign(kHistogramEdges.size() + 2, 0);
-    if (actual.size() != reference.size()) {
+    if (actual.size() != expected.size()) {
         c.reason = "output '" + name + "' has " + std::to_string(actual.size()) + " elements, expected " +
-                   std::to_string(reference.size());
+                   std::to_string(expected.size());
         return c;
     }
-    const size_t n = reference.size();
+    const size_t n = expected.size();
     c.checked = n;
     bool allZero = true, constant = true, refVaries = false, refNonZero = false;
     const size_t sampleStep = std::max<size_t>(1, n / 2048);
     for (size_t i = 0; i < n; ++i) {
-        double ref = castTo(dtype, reference[i]);
+        double ref = expected[i];
         double act = actual[i];
         allZero &= act == 0;
         if (i > 0) {
             constant &= act == actual[0] || (std::isnan(act) && std::isnan(actual[0]));
-            refVaries |= castTo(dtype, reference[0]) != ref;
+            refVaries |= expected[0] != ref;
         }
         refNonZero |= ref != 0;
         double absErr, relErr;

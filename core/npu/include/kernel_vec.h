@@ -69,6 +69,20 @@ inline void contMask(uint64_t n, uint64_t out[2]) {
     out[0] = n >= 64 ? ~0ull : ((1ull << n) - 1);
     out[1] = n >= 128 ? ~0ull : (n > 64 ? ((1ull << (n - 64)) - 1) : 0);
 }
+// The mask a repeat-form instruction uses. With isSetMask == false the kernel set the mask
+// register itself (SetVectorMask) and passes MASK_PLACEHOLDER, so the register is used; in counter
+// mode the runtime reads the register anyway.
+template <typename T, bool isSetMask> inline void resolveMask(uint64_t m[2]) {
+    if constexpr (!isSetMask) ::sage::npu::rt::vectorMask(m);
+    if constexpr (sizeof(T) != 2) m[1] = 0;
+}
+// The scalar operand as the runtime receives it: converted to T first (as the hardware takes a
+// T), then widened to double. Integers go straight to double: a float detour would lose every
+// int32 value above 2^24.
+template <typename T, typename U> inline double scalarArg(const U& s) {
+    if constexpr (std::is_integral_v<T>) return double(static_cast<T>(s));
+    else return double(static_cast<float>(static_cast<T>(s)));
+}
 } // namespace detail
 
 #define SAGE_TYPE_CHECK(cond, api, types)                                                                    \
@@ -90,6 +104,7 @@ inline void contMask(uint64_t n, uint64_t out[2]) {
                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         uint64_t m[2] = {mask[0], sizeof(T) == 2 ? mask[1] : 0};                                             \
+        detail::resolveMask<T, isSetMask>(m);                                                               \
         ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src0.ref(), \
                                    &src1.ref(), 0.0, detail::binaryForm(m, uint32_t(repeatTime), p),         \
                                    ::sage::npu::rt::maskCounter(), loc);                                    \
@@ -101,6 +116,7 @@ inline void contMask(uint64_t n, uint64_t out[2]) {
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         uint64_t m[2];                                                                                      \
         detail::contMask(mask, m);                                                                          \
+        detail::resolveMask<T, isSetMask>(m);                                                               \
         ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src0.ref(), \
                                    &src1.ref(), 0.0, detail::binaryForm(m, uint32_t(repeatTime), p),         \
                                    ::sage::npu::rt::maskCounter(), loc);                                    \
@@ -123,7 +139,7 @@ SAGE_BINARY(Or, (detail::isOneOf<T, int16_t, uint16_t>()), "int16_t, uint16_t")
                                 const int32_t& count, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) { \
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
-                                  nullptr, double(static_cast<float>(static_cast<T>(scalar))),               \
+                                  nullptr, detail::scalarArg<T>(scalar),                                     \
                                   count < 0 ? 0 : uint64_t(count), loc);                                    \
     }                                                                                                       \
     template <typename T, typename U = T, bool isSetMask = true>                                            \
@@ -133,8 +149,9 @@ SAGE_BINARY(Or, (detail::isOneOf<T, int16_t, uint16_t>()), "int16_t, uint16_t")
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         uint64_t m[2];                                                                                      \
         detail::contMask(mask, m);                                                                          \
+        detail::resolveMask<T, isSetMask>(m);                                                               \
         ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),  \
-                                   nullptr, double(static_cast<float>(static_cast<T>(scalar))),              \
+                                   nullptr, detail::scalarArg<T>(scalar),                                    \
                                    detail::unaryForm(m, uint32_t(repeatTime), p),                           \
                                    ::sage::npu::rt::maskCounter(), loc);                                    \
     }                                                                                                       \
@@ -144,8 +161,9 @@ SAGE_BINARY(Or, (detail::isOneOf<T, int16_t, uint16_t>()), "int16_t, uint16_t")
                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         uint64_t m[2] = {mask[0], sizeof(T) == 2 ? mask[1] : 0};                                             \
+        detail::resolveMask<T, isSetMask>(m);                                                               \
         ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),  \
-                                   nullptr, double(static_cast<float>(static_cast<T>(scalar))),              \
+                                   nullptr, detail::scalarArg<T>(scalar),                                    \
                                    detail::unaryForm(m, uint32_t(repeatTime), p),                           \
                                    ::sage::npu::rt::maskCounter(), loc);                                    \
     }
@@ -175,6 +193,7 @@ SAGE_SCALAR(ShiftRight, (detail::isOneOf<T, int16_t, uint16_t, int32_t, uint32_t
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         uint64_t m[2];                                                                                      \
         detail::contMask(mask, m);                                                                          \
+        detail::resolveMask<T, isSetMask>(m);                                                               \
         ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),  \
                                    nullptr, 0.0, detail::unaryForm(m, uint32_t(repeatTime), p),             \
                                    ::sage::npu::rt::maskCounter(), loc);                                    \
@@ -185,6 +204,7 @@ SAGE_SCALAR(ShiftRight, (detail::isOneOf<T, int16_t, uint16_t, int32_t, uint32_t
                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         uint64_t m[2] = {mask[0], sizeof(T) == 2 ? mask[1] : 0};                                             \
+        detail::resolveMask<T, isSetMask>(m);                                                               \
         ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),  \
                                    nullptr, 0.0, detail::unaryForm(m, uint32_t(repeatTime), p),             \
                                    ::sage::npu::rt::maskCounter(), loc);                                    \
@@ -251,6 +271,7 @@ __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalar, uin
     SAGE_TYPE_CHECK(detail::kBits<T>, "Duplicate", "16- and 32-bit types");
     uint64_t m[2];
     detail::contMask(mask, m);
+    detail::resolveMask<T, isSetMask>(m);
     UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
     double v;
     if constexpr (std::is_integral_v<T>) v = double(scalar); else v = double(static_cast<float>(scalar));

@@ -71,7 +71,11 @@ void copyGmToLocal(const LocalRef& dst, const GmRef& src, const CopyShape& shape
         uint8_t* db = c.localPtr(dst) + uint64_t(b) * (dstBlock + shape.dstGap);
         const uint8_t* sb = src.ptr + uint64_t(b) * (shape.blockLen + shape.srcGap);
         std::memcpy(db + lead, sb, len);
-        if (padApi && shape.padValueSet) {
+        if (padApi && shape.leftPad == 0 && shape.rightPad == 0) {
+            // Documented DataCopyPad behaviour: with no left/right padding, the dummy elements that
+            // fill the block up to 32 bytes repeat the block's first element (isPad or not).
+            for (uint32_t o = len; len >= es && o + es <= dstBlock; o += es) std::memmove(db + o, db, es);
+        } else if (padApi && shape.padValueSet) {
             for (uint32_t o = 0; o < lead; o += es) std::memcpy(db + o, &shape.padBits, es);
             for (uint32_t o = lead + len; o + es <= dstBlock; o += es) std::memcpy(db + o, &shape.padBits, es);
         }

@@ -183,7 +183,9 @@ void vecReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, c
     if (count == 0) return s.scalarCost(s.prof.scalarIssueCycles, loc);
     IssueResult at = issueVector(s, name, repeats, s.prof.cyclesPerRepeatReduce, bytes, loc);
     uint32_t index = 0;
-    double v = vecmath::reduce(op, t, c.localPtr(src), count, perRepeat, &index);
+    // The documented order on 910B (A2/A3): the count form adds the repeat results in sequence;
+    // other devices reduce them with the same tree again.
+    double v = vecmath::reduce(op, t, c.localPtr(src), count, perRepeat, &index, s.prof.npuArch == 2201);
     vecmath::storeScalar(t, c.localPtr(dst), v);
     if (withIndex) vecmath::storeIndex(t, c.localPtr(dst) + es, index);
     s.access(PipeId::V, src, uint32_t(bytes), false, at, loc);
@@ -231,7 +233,9 @@ void vecWholeReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& s
             double v = vecmath::reduce(op, t, buf.data(), pos.size(), perRepeat, &idx);
             uint32_t elemIndex = pos.empty() ? 0 : pos[idx];
             if (blockWise) {
-                outs.push_back({r * dstRep * epb + uint32_t(g), v, false});
+                // 8 results per repeat; dstRepStride counts in those 8 results (16 bytes for half,
+                // 32 for float). A block the mask leaves out entirely is not written (910B).
+                if (!pos.empty()) outs.push_back({r * dstRep * 8 + uint32_t(g), v, false});
             } else if (op == ReduceOp::Sum || order == 2) {
                 outs.push_back({r * dstRep, v, false});
             } else if (order == 3) {
@@ -275,17 +279,21 @@ void vecCompare(DType t, const LocalRef& dstMask, const LocalRef& s0, const Loca
 }
 
 void vecSelect(DType t, const LocalRef& dst, const LocalRef& mask, const LocalRef& s0, const LocalRef* s1,
-               double scalar, int, uint64_t count, Loc loc) {
+               double scalar, int selMode, uint64_t count, Loc loc) {
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
-    uint64_t bytes = count * dtypeSize(t), maskBytes = (count + 7) / 8;
+    // Mode 0 (VSEL_CMPMASK_SPR) applies the same first 256/sizeof(T) mask bits to every repeat;
+    // modes 1 and 2 consume the mask continuously, one bit per element.
+    const uint64_t bitPeriod = selMode == 0 ? s.prof.vectorBytesPerRepeat / dtypeSize(t) : 0;
+    uint64_t bytes = count * dtypeSize(t), maskBytes = (std::min(count, bitPeriod ? bitPeriod : count) + 7) / 8;
     s.checkLocal(dst, bytes, "Select", loc);
     s.checkLocal(s0, bytes, "Select", loc);
     if (s1) s.checkLocal(*s1, bytes, "Select", loc);
     s.checkLocal(mask, maskBytes, "Select", loc, 1);
     if (count == 0) return s.scalarCost(s.prof.scalarIssueCycles, loc);
     IssueResult at = issueVector(s, "Select", repeatsFor(bytes, s.prof), s.prof.cyclesPerRepeatSimple, bytes, loc);
-    vecmath::select(t, c.localPtr(dst), c.localPtr(mask), c.localPtr(s0), s1 ? c.localPtr(*s1) : nullptr, scalar, count);
+    vecmath::select(t, c.localPtr(dst), c.localPtr(mask), c.localPtr(s0), s1 ? c.localPtr(*s1) : nullptr, scalar, count,
+                    bitPeriod);
     s.access(PipeId::V, mask, uint32_t(maskBytes), false, at, loc);
     s.access(PipeId::V, s0, uint32_t(bytes), false, at, loc);
     if (s1) s.access(PipeId::V, *s1, uint32_t(bytes), false, at, loc);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace sage::npu::vecmath {
@@ -168,12 +169,19 @@ template <typename T> T roundToFloat16(double v, int mode) {
     };
     uint16_t lo = back < v ? rne : step(rne, false);
     uint16_t hi = back > v ? rne : step(rne, true);
+    // Distances treat an infinite neighbour as the next power of two (65536 for half, 2^128 for
+    // bfloat16), as IEEE rounding does: otherwise CAST_ROUND would never overflow to inf.
+    auto finite = [&](uint16_t b) {
+        double x = fromBits(b);
+        if (std::isinf(x)) x = std::copysign(std::ldexp(1.0, std::is_same_v<T, half> ? 16 : 128), x);
+        return x;
+    };
     switch (mode) {
     case 2: return T::fromBits(lo);
     case 3: return T::fromBits(hi);
     case 5: return T::fromBits(v < 0 ? hi : lo);
     case 4: {  // nearest, ties away from zero
-        double dl = v - fromBits(lo), dh = fromBits(hi) - v;
+        double dl = v - finite(lo), dh = finite(hi) - v;
         if (dl < dh) return T::fromBits(lo);
         if (dh < dl) return T::fromBits(hi);
         return T::fromBits(v < 0 ? lo : hi);
@@ -229,6 +237,10 @@ void cast(DType dt, DType st, uint8_t* dst, const uint8_t* src, int mode, size_t
     dispatch(st, [&](auto s) {
         for (size_t i = 0; i < n; ++i) tmp[i] = loadAsDouble<decltype(s)>(src, i);
     });
+    // float -> float with RINT/FLOOR/CEIL/ROUND/TRUNC rounds to an integral value (the documented
+    // 910B Cast<float, float>); CAST_NONE copies.
+    if (dt == DType::F32 && st == DType::F32 && mode >= 1 && mode <= 5)
+        for (auto& v : tmp) v = roundToInt(v, mode);
     dispatch(dt, [&](auto d) {
         for (size_t i = 0; i < n; ++i) storeCast<decltype(d)>(dst, i, tmp[i], mode);
     });
@@ -248,7 +260,8 @@ void storeIndex(DType t, uint8_t* dst, uint32_t index) {
     else std::memcpy(dst, &index, 4);
 }
 
-double reduce(ReduceOp op, DType t, const uint8_t* src, size_t n, size_t groupElems, uint32_t* index) {
+double reduce(ReduceOp op, DType t, const uint8_t* src, size_t n, size_t groupElems, uint32_t* index,
+              bool sequentialGroups) {
     return dispatch(t, [&](auto tag) -> double {
         using T = decltype(tag);
         using N = Num<T>;
@@ -282,6 +295,11 @@ double reduce(ReduceOp op, DType t, const uint8_t* src, size_t n, size_t groupEl
             partial.push_back(tree(group));
         }
         if (index) *index = 0;
+        if (sequentialGroups && !partial.empty()) {  // group results added one after another
+            C acc = partial[0];
+            for (size_t i = 1; i < partial.size(); ++i) acc = round(acc + partial[i]);
+            return double(acc);
+        }
         return double(tree(partial));
     });
 }
@@ -305,12 +323,14 @@ void compare(DType t, uint8_t* dstBits, const uint8_t* a, const uint8_t* b, doub
     });
 }
 
-void select(DType t, uint8_t* dst, const uint8_t* bits, const uint8_t* a, const uint8_t* b, double scalar, size_t n) {
+void select(DType t, uint8_t* dst, const uint8_t* bits, const uint8_t* a, const uint8_t* b, double scalar, size_t n,
+            size_t bitPeriod) {
     dispatch(t, [&](auto tag) {
         using N = Num<decltype(tag)>;
         using C = typename N::Calc;
         for (size_t i = 0; i < n; ++i) {
-            bool pick = (bits[i / 8] >> (i % 8)) & 1u;
+            size_t bit = bitPeriod ? i % bitPeriod : i;
+            bool pick = (bits[bit / 8] >> (bit % 8)) & 1u;
             N::store(dst, i, pick ? N::load(a, i) : (b ? N::load(b, i) : static_cast<C>(scalar)));
         }
     });

@@ -14,15 +14,20 @@ namespace sage::npu::vecmath {
 // tensor-scalar ops. Buffers may alias exactly (dst == a).
 void elementwise(VecOp op, DType t, uint8_t* dst, const uint8_t* a, const uint8_t* b, double scalar, size_t n);
 void cast(DType dt, DType st, uint8_t* dst, const uint8_t* src, int roundMode, size_t n);
-// Reduces n elements: a binary tree inside each group of `groupElems`, then the same over the
-// group results. Returns the value in double; `index` gets the first arg-max/min position.
-double reduce(ReduceOp op, DType t, const uint8_t* src, size_t n, size_t groupElems, uint32_t* index);
+// Reduces n elements: a binary tree inside each group of `groupElems`, then the group results
+// either by the same tree or, with `sequentialGroups`, one after another (ReduceSum's count form
+// on 910B). Returns the value in double; `index` gets the first arg-max/min position.
+double reduce(ReduceOp op, DType t, const uint8_t* src, size_t n, size_t groupElems, uint32_t* index,
+              bool sequentialGroups = false);
 void storeScalar(DType t, uint8_t* dst, double v);
 void storeIndex(DType t, uint8_t* dst, uint32_t index);
 double loadScalar(DType t, const uint8_t* src);
 void accumulate(DType t, uint8_t* dst, const uint8_t* src, size_t n, int mode);  // mode: 1 add, 2 max, 3 min
 // dst gets one bit per element.
 void compare(DType t, uint8_t* dstBits, const uint8_t* a, const uint8_t* b, double scalar, int cmpMode, size_t n);
-void select(DType t, uint8_t* dst, const uint8_t* bits, const uint8_t* a, const uint8_t* b, double scalar, size_t n);
+// dst[i] = bit i of `bits` ? a[i] : (b ? b[i] : scalar). A non-zero `bitPeriod` reuses the first
+// bitPeriod bits for every group of that many elements (Select mode 0, VSEL_CMPMASK_SPR).
+void select(DType t, uint8_t* dst, const uint8_t* bits, const uint8_t* a, const uint8_t* b, double scalar, size_t n,
+            size_t bitPeriod = 0);
 
 } // namespace sage::npu::vecmath

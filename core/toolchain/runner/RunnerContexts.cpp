@@ -5,6 +5,7 @@
 #include "sage_npu/Simulation.h"
 #include "sage_reference.h"
 #include "sage_toolchain/Expression.h"
+#include "sage_toolchain/TensorCodec.h"
 
 #include <chrono>
 #include <cmath>
@@ -36,17 +37,6 @@ std::vector<uint8_t> readBytes(const std::string& path, uint64_t expected) {
 void writeBytes(const std::string& path, const void* data, size_t n) {
     std::ofstream out(path, std::ios::binary);
     out.write(static_cast<const char*>(data), std::streamsize(n));
-}
-
-double toDouble(const std::string& dtype, const uint8_t* p) {
-    if (dtype == "float16") { uint16_t b; std::memcpy(&b, p, 2); return half::fromBits(b); }
-    if (dtype == "bfloat16") { uint16_t b; std::memcpy(&b, p, 2); return bfloat16_t::fromBits(b); }
-    if (dtype == "float32") { float f; std::memcpy(&f, p, 4); return f; }
-    if (dtype == "int32") { int32_t v; std::memcpy(&v, p, 4); return v; }
-    if (dtype == "int16") { int16_t v; std::memcpy(&v, p, 2); return v; }
-    if (dtype == "int8") { int8_t v; std::memcpy(&v, p, 1); return v; }
-    if (dtype == "uint8") { return double(*p); }
-    throw std::runtime_error("unknown dtype '" + dtype + "'");
 }
 
 const TensorSpec& tensor(const RunSpec& run, const std::string& name) {
@@ -82,7 +72,7 @@ public:
             auto bytes = readBytes(t.file, n * es);
             auto& v = inputs_[t.name];
             v.resize(n);
-            for (uint64_t i = 0; i < n; ++i) v[i] = toDouble(t.dtype, bytes.data() + i * es);
+            toolchain::decodeTensor(t.dtype, bytes.data(), n, v.data());
         }
     }
     std::span<const double> in(const char* name) override {
@@ -104,8 +94,13 @@ public:
     std::vector<int64_t> shape(const char* name) override { return tensor(run_, name).shape; }
     int64_t dim(const char* s) override { return dimOf(run_, s); }
     double attr(const char* s) override { return attrOf(run_, s); }
+    // Outputs are computed in double and stored cast to the output's dtype, as a kernel would store them.
     void save() {
-        for (auto& [name, v] : outputs_) writeBytes(tensor(run_, name).file, v.data(), v.size() * sizeof(double));
+        for (auto& [name, v] : outputs_) {
+            const auto& spec = tensor(run_, name);
+            auto bytes = toolchain::encodeTensor(spec.dtype, v);
+            writeBytes(spec.file, bytes.data(), bytes.size());
+        }
     }
 
 private:

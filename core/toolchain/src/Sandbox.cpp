@@ -57,7 +57,9 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
         RunSpec spec = inputs[i].spec;
         for (auto& t : spec.tensors) {
             if (t.file.empty()) t.file = (t.output ? "out_" : "in_") + std::to_string(i) + "_" + t.name + ".bin";
-            if (!t.output) {
+            if (!t.output && inputs[i].inputFiles.count(t.name)) {
+                t.file = inputs[i].inputFiles.at(t.name);
+            } else if (!t.output) {
                 auto it = inputs[i].inputs.find(t.name);
                 if (it == inputs[i].inputs.end()) throw std::runtime_error("no data for input tensor '" + t.name + "'");
                 std::ofstream(dir / t.file, std::ios::binary)

@@ -42,6 +42,7 @@ struct Mismatch {
 
 struct OutputCheck {
     std::string name;
+    std::string dtype;
     bool pass = false;
     std::string reason;  // why it failed, in one sentence
     double maxAbsError = 0, maxRelError = 0;
@@ -99,6 +100,7 @@ struct Evaluation {
     VerifySection verify;
     ProfileSection profile;
     double seconds = 0;
+    std::map<std::string, double> phaseSeconds;  // check, compile, inputs, run, reference, verify, profile
     bool success() const { return compile.ok && run.status == "ok" && verify.pass; }
     nlohmann::json toJson() const;
 };

@@ -34,10 +34,14 @@ public:
     const toolchain::ToolPaths& paths() const { return paths_; }
 
 private:
-    // Reference outputs (double) per (case, seed) and output name, computed once and cached on disk.
+    // Reference outputs per (case, seed), already cast to each output's dtype, and output name, computed once and cached on disk.
     using RefKey = std::pair<std::string, uint64_t>;
     std::map<RefKey, std::map<std::string, std::vector<double>>> references(
         const Task& task, const std::vector<RefKey>& runs, const EvalRequest& req, std::string& error) const;
+
+    // Inputs are generated once per (task, case, seed, tensor) and kept in the cache directory.
+    std::string inputFile(const Task& task, const TaskCase& c, uint64_t seed, const TensorDecl& t) const;
+    toolchain::SandboxInput sandboxInput(const Task& task, const TaskCase& c, uint64_t seed) const;
 
     toolchain::ToolPaths paths_;
     toolchain::DeviceCatalog devices_;

@@ -23,7 +23,8 @@ struct SandboxOptions {
 
 struct SandboxInput {
     RunSpec spec;  // tensor files are names relative to the sandbox directory (set by the caller or defaulted)
-    std::map<std::string, std::vector<uint8_t>> inputs;  // raw bytes per input tensor
+    std::map<std::string, std::vector<uint8_t>> inputs;  // raw bytes per input tensor, or:
+    std::map<std::string, std::string> inputFiles;       // an existing file per input tensor (read in place)
 };
 
 struct SandboxReport {
