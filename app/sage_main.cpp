@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
     sage::cli::registerDevicesCommand(app);
     sage::cli::registerTasksCommand(app);
     sage::cli::registerEvalCommand(app);
+    sage::cli::registerRunCommand(app);
+    sage::cli::registerBenchCommand(app);
     sage::cli::registerMemoryCommand(app);
     try {
         app.parse(argc, argv);

@@ -11,6 +11,10 @@ void registerDevicesCommand(CLI::App& app);
 void registerTasksCommand(CLI::App& app);
 // Adds `sage eval` (compile, run, verify, profile).
 void registerEvalCommand(CLI::App& app);
+// Adds `sage run` and `sage replay` (the agent on one task).
+void registerRunCommand(CLI::App& app);
+// Adds `sage bench` and `sage bench merge`.
+void registerBenchCommand(CLI::App& app);
 // Adds `sage memory` (experience store curation); app/cli/memory_command.cpp.
 void registerMemoryCommand(CLI::App& app);
 

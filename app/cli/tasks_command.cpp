@@ -1,36 +1,106 @@
 // `sage tasks [--tasks DIR] [--json]`: list the task suite.
+// `sage tasks --report [--out FILE] [--device ID] [--seeds N] [--jobs N]`: evaluate every baseline and
+// tuned kernel and write the suite report (default docs/tasks.md, relative to the working directory).
+// Exit code of --report: 0 when every kernel verifies, 1 otherwise (the report is written either way).
 #include "cli/command_registry.h"
 #include "cli/task_options.h"
+#include "cli/tasks_report.h"
 
+#include "sage_eval/Evaluator.h"
+
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 namespace sage::cli {
+namespace {
+
+struct TasksOptions {
+    TaskOptions tasks;
+    bool json = false;
+    bool report = false;
+    std::string out = "docs/tasks.md";
+    std::string device = toolchain::DeviceCatalog::kDefaultDevice;
+    size_t seeds = 3;
+    unsigned jobs = 0;  // 0: one per hardware thread, at most 2
+};
+
+void list(const eval::TaskSet& set, bool json) {
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& t : set.tasks) {
+            nlohmann::json cases = nlohmann::json::array();
+            for (const auto& c : t.cases) cases.push_back({{"name", c.name}, {"dims", c.dims}, {"perf", c.perf}});
+            out.push_back({{"name", t.name}, {"category", t.category}, {"split", t.split}, {"cases", cases},
+                           {"has_tuned", !t.tunedSource.empty()}});
+        }
+        std::cout << out.dump(2) << "\n";
+        return;
+    }
+    for (const auto& t : set.tasks)
+        std::cout << std::left << std::setw(24) << t.name << std::setw(15) << t.category << std::setw(6) << t.split
+                  << t.cases.size() << " cases" << (t.tunedSource.empty() ? "" : ", tuned kernel") << "\n";
+    std::cout << set.tasks.size() << " tasks\n";
+}
+
+void report(const eval::TaskSet& set, const TasksOptions& o) {
+    eval::Evaluator evaluator = eval::Evaluator::fromEnvironment();
+    try {
+        evaluator.devices().get(o.device);
+    } catch (const std::exception& e) {
+        std::cerr << "sage: error: " << e.what() << "\n";
+        throw CLI::RuntimeError(2);
+    }
+    unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
+    std::cout << "evaluating " << set.tasks.size() << " tasks (baseline and tuned kernels, " << o.seeds
+              << " seeds, " << jobs << " at a time)\n";
+    auto line = [](const KernelOutcome& k) {
+        if (!k.present) return std::string("-");
+        if (!k.pass) return "FAIL (" + k.status + ")";
+        return std::to_string(k.cycles) + " cyc";
+    };
+    SuiteReport r = evaluateSuite(set, evaluator, o.device, o.seeds, jobs, [&](const TaskOutcome& t) {
+        std::cout << "  " << std::left << std::setw(18) << t.task->name << " baseline " << std::setw(14)
+                  << line(t.baseline) << " tuned " << line(t.tuned);
+        if (t.speedup() > 0) std::cout << "  (" << std::fixed << std::setprecision(1) << t.speedup() << "x)";
+        std::cout << std::endl;
+    });
+    std::error_code ec;
+    const std::filesystem::path out(o.out);
+    if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path(), ec);
+    std::ofstream file(out);
+    if (!(file << renderTasksMarkdown(r))) {
+        std::cerr << "sage: error: cannot write '" << o.out << "'\n";
+        throw CLI::RuntimeError(2);
+    }
+    std::cout << "median baseline roofline fraction " << std::setprecision(3) << r.medianBaselineRoofline() << "\n"
+              << "report written to " << o.out << "\n";
+    if (!r.allPass()) {
+        std::cerr << "sage: some kernels failed verification (see " << o.out << ")\n";
+        throw CLI::RuntimeError(1);
+    }
+}
+
+} // namespace
 
 void registerTasksCommand(CLI::App& app) {
-    auto* cmd = app.add_subcommand("tasks", "List the tasks (name, category, split, cases)");
-    auto opts = std::make_shared<TaskOptions>();
-    auto json = std::make_shared<bool>(false);
-    opts->add(cmd);
-    cmd->add_flag("--json", *json, "Print a JSON array of {name, category, split, cases}");
-    cmd->callback([opts, json] {
-        auto set = opts->load();
-        if (*json) {
-            nlohmann::json out = nlohmann::json::array();
-            for (const auto& t : set.tasks) {
-                nlohmann::json cases = nlohmann::json::array();
-                for (const auto& c : t.cases) cases.push_back({{"name", c.name}, {"dims", c.dims}, {"perf", c.perf}});
-                out.push_back({{"name", t.name}, {"category", t.category}, {"split", t.split}, {"cases", cases},
-                               {"has_tuned", !t.tunedSource.empty()}});
-            }
-            std::cout << out.dump(2) << "\n";
-            return;
-        }
-        for (const auto& t : set.tasks)
-            std::cout << std::left << std::setw(24) << t.name << std::setw(15) << t.category << std::setw(6) << t.split
-                      << t.cases.size() << " cases" << (t.tunedSource.empty() ? "" : ", tuned kernel") << "\n";
-        std::cout << set.tasks.size() << " tasks\n";
+    auto* cmd = app.add_subcommand("tasks", "List the tasks (name, category, split, cases), or evaluate them all");
+    auto o = std::make_shared<TasksOptions>();
+    o->tasks.add(cmd);
+    cmd->add_flag("--json", o->json, "Print a JSON array of {name, category, split, cases, has_tuned}");
+    cmd->add_flag("--report", o->report,
+                  "Evaluate every baseline and tuned kernel and write the suite report (markdown)");
+    cmd->add_option("--out", o->out, "Report file (default docs/tasks.md, relative to the working directory)");
+    cmd->add_option("--device", o->device, "Device profile id for --report (see `sage devices`)");
+    cmd->add_option("--seeds", o->seeds, "Input seeds verified per case for --report (default 3)");
+    cmd->add_option("--jobs", o->jobs, "Evaluations run at the same time for --report (default: up to 2)");
+    cmd->callback([o] {
+        auto set = o->tasks.load();
+        if (o->report) report(set, *o);
+        else list(set, o->json);
     });
 }
 

@@ -189,6 +189,11 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
         ev.seconds = since(t0);
         return ev;
     }
+    if (req.compileOnly) {
+        ev.run.message = "not run: compile only";
+        ev.seconds = since(t0);
+        return ev;
+    }
     // 3. Run every case on `seeds` seeds; the perf case's first seed records the timeline.
     const auto tRun = Clock::now();
     std::vector<RefKey> keys;

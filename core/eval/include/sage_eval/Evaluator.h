@@ -23,6 +23,7 @@ struct EvalRequest {
     double timeoutSeconds = 60;
     size_t maxEvents = 2'000'000;
     const std::atomic<bool>* cancel = nullptr;
+    bool compileOnly = false;        // check and compile, then return (run.status stays "not_run")
 };
 
 class Evaluator {

@@ -1,0 +1,158 @@
+// `sage run --task NAME --policy builtin|llm [--budget N] [--db FILE] [--memory-mode M] --json`:
+// runs the agent on one task (same loop as the workbench), prints events, stores the run.
+// `sage replay RUN_ID --db FILE [--json]`: the stored iterations of a run, in order.
+#include "cli/agent_db.h"
+#include "cli/command_registry.h"
+#include "cli/task_options.h"
+
+#include "sage_agent/AgentLoop.h"
+#include "sage_eval/Evaluator.h"
+
+#include <iomanip>
+#include <iostream>
+
+namespace sage::cli {
+namespace {
+
+struct RunOptions {
+    TaskOptions tasks;
+    std::string task, policy = "builtin", db, mode = "adoption", device = "ascend910b1-sim";
+    std::string baseUrl, model, keyEnv;
+    int budget = 12;
+    uint64_t seed = 0;
+    bool json = false, quiet = false;
+};
+
+memory::MemoryMode parseMode(const std::string& m) {
+    const auto& names = memory::EnumNames<memory::MemoryMode>::names;
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] == m) return memory::MemoryMode(i);
+    std::cerr << "sage: error: --memory-mode '" << m << "' is not one of off, similarity, all_retrieved, adoption\n";
+    throw CLI::RuntimeError(2);
+}
+
+void printEvent(const agent::AgentEvent& e) {
+    using T = agent::AgentEventType;
+    switch (e.type) {
+    case T::IterationStarted: std::cout << "[" << e.iteration << "] " << e.stage << " ..." << std::flush; break;
+    case T::IterationFinished: {
+        const auto& d = e.data;
+        std::cout << " " << d.value("move", "") << " -> " << d.value("status", "");
+        if (d.value("correct", false))
+            std::cout << ", " << d.value("cycles", uint64_t(0)) << " cycles, roofline " << std::setprecision(3)
+                      << d.value("roofline_fraction", 0.0);
+        std::cout << ", reward " << std::setprecision(3) << d.value("reward", 0.0);
+        std::string adopted;
+        for (const auto& a : d["adoptions"])
+            if (a.value("weight", 0.0) > 0) adopted += " #" + std::to_string(a.value("id", 0));
+        if (!adopted.empty()) std::cout << ", adopted" << adopted;
+        std::cout << "\n";
+        break;
+    }
+    case T::Error: std::cout << "\n    error: " << e.text << "\n"; break;
+    case T::RunFinished: std::cout << "run finished: " << e.text << "\n"; break;
+    default: break;
+    }
+}
+
+} // namespace
+
+void registerRunCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("run", "Run the agent on a task and store the run");
+    auto o = std::make_shared<RunOptions>();
+    o->tasks.add(cmd);
+    cmd->add_option("--task", o->task, "Task name")->required();
+    cmd->add_option("--policy", o->policy, "builtin (offline, default) or llm")->check(CLI::IsMember({"builtin", "llm"}));
+    cmd->add_option("--budget", o->budget, "Iterations, including the draft (default 12)")->check(CLI::Range(1, 1000));
+    cmd->add_option("--db", o->db, "Database file (runs and memory; default " + defaultDatabasePath() + ")");
+    cmd->add_option("--memory-mode", o->mode, "off | similarity | all_retrieved | adoption (default)");
+    cmd->add_option("--device", o->device, "Device profile id");
+    cmd->add_option("--seed", o->seed, "Seed for retrieval exploration");
+    cmd->add_option("--llm-url", o->baseUrl, "LLM policy: OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1)");
+    cmd->add_option("--llm-model", o->model, "LLM policy: model name");
+    cmd->add_option("--llm-key-env", o->keyEnv, "LLM policy: environment variable holding the API key");
+    cmd->add_flag("--json", o->json, "Print the run summary as JSON (no progress lines)");
+    cmd->callback([o] {
+        auto set = o->tasks.load();
+        const auto& task = o->tasks.find(set, o->task);
+        agent::AgentSettings s;
+        s.policy = o->policy;
+        s.budget = o->budget;
+        s.memoryMode = parseMode(o->mode);
+        s.device = o->device;
+        s.seed = o->seed;
+        if (!o->baseUrl.empty()) s.llm.baseUrl = o->baseUrl;
+        if (!o->model.empty()) s.llm.model = o->model;
+        if (!o->keyEnv.empty()) s.llm.apiKeyEnv = o->keyEnv;
+        auto evaluator = eval::Evaluator::fromEnvironment();
+        evaluator.devices().get(s.device);
+        const std::string dbPath = o->db.empty() ? defaultDatabasePath() : o->db;
+        auto db = openAgentDatabase(dbPath);
+        agent::RunStore runs(db);
+        std::unique_ptr<memory::ExperienceStore> mem;
+        if (memory::retrieves(s.memoryMode)) {
+            mem = std::make_unique<memory::ExperienceStore>(db);
+            int seeded = seedIfEmpty(*mem);
+            if (seeded && !o->json) std::cout << "seeded the memory with " << seeded << " expert entries\n";
+        }
+        agent::AgentLoop loop(evaluator, agent::makePolicy(s), s);
+        if (!o->json) loop.addObserver(printEvent);
+        auto sum = loop.run(task, runs, mem.get());
+        if (o->json) {
+            std::cout << sum.toJson().dump(2) << "\n";
+        } else {
+            std::cout << "run " << sum.runId << " stored in " << dbPath << " (replay: sage replay " << sum.runId
+                      << " --db " << dbPath << ")\n";
+            if (sum.firstCorrectIteration >= 0)
+                std::cout << "first correct at iteration " << sum.firstCorrectIteration << "; best " << sum.bestCycles
+                          << " cycles at iteration " << sum.bestIteration << " (roofline " << std::setprecision(3)
+                          << sum.bestRooflineFraction << ", " << sum.speedupVsFirstCorrect
+                          << "x over the first correct)\n";
+            else
+                std::cout << "no correct candidate within the budget\n";
+        }
+        if (sum.firstCorrectIteration < 0) throw CLI::RuntimeError(1);
+    });
+
+    auto* rep = app.add_subcommand("replay", "Print a stored run's iterations in order");
+    auto runId = std::make_shared<int64_t>(0);
+    auto db = std::make_shared<std::string>();
+    auto json = std::make_shared<bool>(false);
+    rep->add_option("run_id", *runId, "Run id (see `sage run`)")->required();
+    rep->add_option("--db", *db, "Database file (default " + defaultDatabasePath() + ")");
+    rep->add_flag("--json", *json, "Print the run and its iterations as JSON");
+    rep->callback([runId, db, json] {
+        auto database = openAgentDatabase(db->empty() ? defaultDatabasePath() : *db);
+        agent::RunStore runs(database);
+        auto run = runs.run(*runId);
+        if (!run) {
+            std::cerr << "sage: error: no run " << *runId << " in " << database->path().string()
+                      << " (list runs with `sage replay` on the right --db)\n";
+            throw CLI::RuntimeError(2);
+        }
+        auto its = runs.iterations(*runId);
+        if (*json) {
+            nlohmann::json out = agent::toJson(*run);
+            out["iterations"] = nlohmann::json::array();
+            for (const auto& it : its) out["iterations"].push_back(agent::toJson(it));
+            std::cout << out.dump(2) << "\n";
+            return;
+        }
+        std::cout << "run " << run->id << ": task " << run->task << ", policy " << run->policy << ", memory "
+                  << run->memoryMode << ", " << run->status << " (" << run->stopReason << ")\n";
+        for (const auto& it : its) {
+            std::cout << std::setw(3) << it.index << " " << std::setw(8) << it.stage << " " << std::setw(6) << it.origin
+                      << " " << std::left << std::setw(34) << it.move << std::right << " " << std::setw(13) << it.status;
+            if (it.correct) std::cout << " " << std::setw(9) << it.cycles << " cyc  roofline " << std::setprecision(3) << it.rooflineFraction;
+            std::cout << "  reward " << std::setprecision(3) << it.reward;
+            if (!it.adoptions.empty()) {
+                std::cout << "  adopted";
+                for (const auto& a : it.adoptions)
+                    if (a.value("weight", 0.0) > 0 || a.value("declared", false)) std::cout << " #" << a.value("id", 0);
+            }
+            std::cout << "\n";
+        }
+    });
+}
+
+} // namespace sage::cli

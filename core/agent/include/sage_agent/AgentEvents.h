@@ -1,0 +1,39 @@
+// What the loop tells its observers. The GUI turns these into queued Qt signals; the CLI prints
+// them. Observers are called on the loop's thread and must not block.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace sage::agent {
+
+enum class AgentEventType {
+    RunStarted,
+    IterationStarted,
+    StageChanged,
+    Token,            // a streamed piece of the policy's reply (text)
+    EvaluationDone,   // data: the evaluation summary
+    MemoryUpdated,    // data: credit report (which entries moved, Q before/after)
+    IterationFinished,  // data: the stored iteration summary
+    Paused,
+    Resumed,
+    RunFinished,      // data: the run summary
+    Error,            // text: what went wrong (the run continues unless it says otherwise)
+};
+
+const char* eventName(AgentEventType t);
+
+struct AgentEvent {
+    AgentEventType type;
+    int64_t runId = 0;
+    int iteration = 0;
+    std::string stage;
+    std::string text;
+    nlohmann::json data;
+};
+
+using AgentObserver = std::function<void(const AgentEvent&)>;
+
+} // namespace sage::agent

@@ -1,0 +1,81 @@
+// The SAGE loop: draft -> evaluate -> repair -> optimise, consulting and training the
+// adoption-aware memory at every iteration, storing everything it does.
+//
+// Control is thread-safe: start() runs the loop on its own thread; pause() takes effect after
+// the current step, step() runs one iteration then pauses, resume() continues, cancel() kills an
+// in-flight evaluation and aborts an in-flight model request, and submitEdit() (while paused)
+// makes the engineer's source the next iteration (origin "human"); the loop continues from it.
+// run() executes the same loop on the calling thread (CLI, benchmarks, tests).
+#pragma once
+
+#include "sage_agent/AgentEvents.h"
+#include "sage_agent/AgentSettings.h"
+#include "sage_agent/Policy.h"
+#include "sage_agent/RunStore.h"
+#include "sage_eval/Evaluator.h"
+#include "sage_memory/ExperienceStore.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+namespace sage::agent {
+
+struct RunSummary {
+    int64_t runId = 0;
+    int iterations = 0;
+    int firstCorrectIteration = -1;  // -1: never correct
+    uint64_t firstCorrectCycles = 0;
+    uint64_t bestCycles = 0;
+    double bestRooflineFraction = 0;
+    double speedupVsFirstCorrect = 0;
+    int bestIteration = -1;
+    int iterationsToTargetRoofline = -1;  // first iteration reaching 0.8 roofline, -1 if never
+    std::string status, stopReason;
+    nlohmann::json toJson() const;
+};
+
+class AgentLoop {
+public:
+    enum class State { Idle, Running, Paused, Finished };
+
+    // `store` may be null (memory off). The evaluator and the stores must outlive the loop.
+    // When the loop runs on its own thread (start()), pass `dbPath` instead of stores: the thread
+    // opens its own connection (SQLite connections belong to one thread).
+    AgentLoop(const eval::Evaluator& evaluator, std::unique_ptr<Policy> policy, AgentSettings settings);
+    ~AgentLoop();
+
+    void addObserver(AgentObserver observer);
+
+    // Runs on the calling thread until the run ends. `memory` may be null.
+    RunSummary run(const eval::Task& task, RunStore& runs, memory::ExperienceStore* memory);
+    // Runs on a new thread with its own connections to `dbPath`.
+    void start(const eval::Task& task, const std::string& dbPath, bool startPaused = false);
+
+    void pause();
+    void step();
+    void resume();
+    void cancel();
+    // While paused: the engineer's source becomes the next iteration. False when not paused.
+    bool submitEdit(const std::string& source);
+    State state() const;
+    void wait();                       // until the thread-run ends
+    std::optional<RunSummary> summary() const;
+    int64_t runId() const { return runId_.load(); }
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    std::atomic<int64_t> runId_{0};
+};
+
+// The one-line reward helpers the loop uses (documented in docs/memory.md).
+double stageReward(const std::string& stage, bool success, double speedup);
+
+std::unique_ptr<Policy> makePolicy(const AgentSettings& settings);  // builtin | llm
+
+} // namespace sage::agent

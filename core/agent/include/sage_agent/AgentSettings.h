@@ -1,0 +1,43 @@
+// Everything that configures a run; stored with the run so it can be replayed and compared.
+#pragma once
+
+#include "sage_memory/MemoryMode.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace sage::agent {
+
+struct LlmSettings {
+    std::string baseUrl = "http://127.0.0.1:8080/v1";  // OpenAI-compatible server
+    std::string model = "gpt-4o-mini";
+    double temperature = 0.2;
+    int maxTokens = 4096;
+    double timeoutSeconds = 120;
+    std::string apiKeyEnv = "OPENAI_API_KEY";  // the key is read from this variable, never stored
+    int maxRetries = 3;
+    double retryBaseSeconds = 1.0;
+};
+
+struct AgentSettings {
+    std::string policy = "builtin";  // builtin | llm
+    int budget = 12;                 // iterations, including the draft
+    memory::MemoryMode memoryMode = memory::kDefaultMemoryMode;
+    std::string device = "ascend910b1-sim";
+    double targetRooflineFraction = 0.85;  // stop when the best correct candidate reaches it
+    int patience = 4;                      // stop after this many optimise iterations without a >= 1% gain
+    bool revertBrokenOptimizations = true; // false: repair them instead
+    int retrieveLimit = 5;
+    double epsilon = 0.0;
+    uint64_t seed = 0;
+    bool learn = true;              // update values and propose experiences
+    bool includePending = false;    // let the agent see pending (unreviewed) entries
+    size_t seeds = 3;               // evaluation seeds per case
+    double evalTimeoutSeconds = 60;
+    LlmSettings llm;
+
+    nlohmann::json toJson() const;  // never contains the API key
+    static AgentSettings fromJson(const nlohmann::json& j);
+};
+
+} // namespace sage::agent

@@ -1,0 +1,64 @@
+// A policy proposes the next candidate kernel. The loop gives it the task, the stage, the parent
+// candidate with its evaluation, and the experiences retrieved from memory; the policy returns
+// a full kernel file and the ids of the experiences it adopted.
+#pragma once
+
+#include "sage_eval/Evaluation.h"
+#include "sage_eval/Task.h"
+#include "sage_memory/RetrievalContext.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sage::agent {
+
+struct PolicyContext {
+    const eval::Task* task = nullptr;
+    memory::Stage stage = memory::Stage::Draft;
+    int iteration = 0;
+    std::string parentSource;                      // empty for the first draft
+    const eval::Evaluation* parentEvaluation = nullptr;
+    const eval::Evaluation* bestEvaluation = nullptr;  // best correct so far (optimise stage)
+    std::vector<memory::ScoredExperience> retrieved;
+    std::string platformCard;                      // docs/kernel-api.md
+    std::vector<std::string> triedMoves;           // moves already applied in this run (no repeats)
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(const std::string&)> onToken;  // streamed reply text
+};
+
+struct PolicyProposal {
+    bool ok = false;
+    std::string error;        // why there is no candidate (contract broken, HTTP error, nothing left to try)
+    bool exhausted = false;   // the policy has no further move (the loop stops)
+    std::string source;
+    std::vector<int64_t> adoptedIds;
+    std::string rationale;
+    std::string move;         // a short name of what changed ("buffer_num 1 -> 2")
+    nlohmann::json action;    // the structured move, for distillation (builtin)
+    std::string prompt, response;
+};
+
+// A lesson a policy distils from a successful iteration, proposed to memory as pending.
+struct Lesson {
+    std::string title, content, kind;  // kind: insight | repair_rule | optimization | pitfall | api_usage
+    nlohmann::json action;
+    std::string evidencePattern;
+};
+
+class Policy {
+public:
+    virtual ~Policy() = default;
+    virtual std::string name() const = 0;
+    virtual nlohmann::json settings() const = 0;
+    virtual PolicyProposal propose(const PolicyContext& ctx) = 0;
+    // Called after an iteration that repaired an error or gained >= 5%.
+    virtual std::optional<Lesson> distill(const PolicyContext& ctx, const PolicyProposal& proposal,
+                                          const eval::Evaluation& before, const eval::Evaluation& after) = 0;
+};
+
+} // namespace sage::agent

@@ -1,0 +1,67 @@
+#include "sage_agent/AgentSettings.h"
+
+#include "sage_agent/AgentEvents.h"
+
+namespace sage::agent {
+
+nlohmann::json AgentSettings::toJson() const {
+    return {{"policy", policy},
+            {"budget", budget},
+            {"memory_mode", std::string(memory::EnumNames<memory::MemoryMode>::names[size_t(memoryMode)])},
+            {"device", device},
+            {"target_roofline_fraction", targetRooflineFraction},
+            {"patience", patience},
+            {"revert_broken_optimizations", revertBrokenOptimizations},
+            {"retrieve_limit", retrieveLimit},
+            {"epsilon", epsilon},
+            {"seed", seed},
+            {"learn", learn},
+            {"include_pending", includePending},
+            {"seeds", seeds},
+            {"eval_timeout_seconds", evalTimeoutSeconds},
+            {"llm",
+             {{"base_url", llm.baseUrl}, {"model", llm.model}, {"temperature", llm.temperature},
+              {"max_tokens", llm.maxTokens}, {"timeout_seconds", llm.timeoutSeconds}, {"api_key_env", llm.apiKeyEnv},
+              {"max_retries", llm.maxRetries}}}};
+}
+
+AgentSettings AgentSettings::fromJson(const nlohmann::json& j) {
+    AgentSettings s;
+    s.policy = j.value("policy", s.policy);
+    s.budget = j.value("budget", s.budget);
+    std::string mode = j.value("memory_mode", std::string("adoption"));
+    const auto& names = memory::EnumNames<memory::MemoryMode>::names;
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] == mode) s.memoryMode = memory::MemoryMode(i);
+    s.device = j.value("device", s.device);
+    s.targetRooflineFraction = j.value("target_roofline_fraction", s.targetRooflineFraction);
+    s.patience = j.value("patience", s.patience);
+    s.revertBrokenOptimizations = j.value("revert_broken_optimizations", s.revertBrokenOptimizations);
+    s.retrieveLimit = j.value("retrieve_limit", s.retrieveLimit);
+    s.epsilon = j.value("epsilon", s.epsilon);
+    s.seed = j.value("seed", s.seed);
+    s.learn = j.value("learn", s.learn);
+    s.includePending = j.value("include_pending", s.includePending);
+    s.seeds = j.value("seeds", s.seeds);
+    s.evalTimeoutSeconds = j.value("eval_timeout_seconds", s.evalTimeoutSeconds);
+    if (j.contains("llm")) {
+        const auto& l = j["llm"];
+        s.llm.baseUrl = l.value("base_url", s.llm.baseUrl);
+        s.llm.model = l.value("model", s.llm.model);
+        s.llm.temperature = l.value("temperature", s.llm.temperature);
+        s.llm.maxTokens = l.value("max_tokens", s.llm.maxTokens);
+        s.llm.timeoutSeconds = l.value("timeout_seconds", s.llm.timeoutSeconds);
+        s.llm.apiKeyEnv = l.value("api_key_env", s.llm.apiKeyEnv);
+        s.llm.maxRetries = l.value("max_retries", s.llm.maxRetries);
+    }
+    return s;
+}
+
+const char* eventName(AgentEventType t) {
+    static const char* names[] = {"run_started",   "iteration_started", "stage_changed", "token",
+                                  "evaluation_done", "memory_updated",  "iteration_finished", "paused",
+                                  "resumed",        "run_finished",      "error"};
+    return names[int(t)];
+}
+
+} // namespace sage::agent

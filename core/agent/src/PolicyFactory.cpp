@@ -1,0 +1,19 @@
+#include "sage_agent/AgentLoop.h"
+#include "sage_agent/BuiltinPolicy.h"
+#include "sage_agent/LlmPolicy.h"
+
+#include <stdexcept>
+
+namespace sage::agent {
+
+std::unique_ptr<Policy> makePolicy(const AgentSettings& settings) {
+    if (settings.policy == "builtin") return std::make_unique<BuiltinPolicy>();
+#ifndef SAGE_AGENT_WITHOUT_LLM
+    if (settings.policy == "llm") return std::make_unique<LlmPolicy>(settings.llm);
+#else
+    if (settings.policy == "llm") throw std::invalid_argument("this build has no LLM policy");
+#endif
+    throw std::invalid_argument("unknown policy '" + settings.policy + "' (builtin or llm)");
+}
+
+} // namespace sage::agent

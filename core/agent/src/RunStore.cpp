@@ -1,0 +1,154 @@
+#include "sage_agent/RunStore.h"
+
+namespace sage::agent {
+using nlohmann::json;
+
+memory::SchemaModule AgentSchema::module() {
+    return {"agent",
+            {{1, "agent runs and iterations", R"SQL(
+CREATE TABLE agent_run (
+  id INTEGER PRIMARY KEY,
+  task TEXT NOT NULL, device TEXT NOT NULL, policy TEXT NOT NULL, memory_mode TEXT NOT NULL,
+  status TEXT NOT NULL, settings TEXT NOT NULL,
+  started_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')), finished_at TEXT,
+  best_iteration INTEGER NOT NULL DEFAULT -1, first_correct_iteration INTEGER NOT NULL DEFAULT -1,
+  stop_reason TEXT NOT NULL DEFAULT '');
+CREATE INDEX agent_run_task ON agent_run(task);
+CREATE TABLE agent_iteration (
+  run_id INTEGER NOT NULL REFERENCES agent_run(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL, parent INTEGER NOT NULL, stage TEXT NOT NULL, origin TEXT NOT NULL, move TEXT NOT NULL,
+  source TEXT NOT NULL, diff TEXT NOT NULL, evaluation TEXT NOT NULL, status TEXT NOT NULL,
+  correct INTEGER NOT NULL, cycles INTEGER NOT NULL, roofline REAL NOT NULL, reward REAL NOT NULL,
+  retrievals TEXT NOT NULL, adoptions TEXT NOT NULL, proposed TEXT NOT NULL,
+  prompt TEXT NOT NULL, response TEXT NOT NULL, rationale TEXT NOT NULL, error TEXT NOT NULL,
+  timings TEXT NOT NULL,
+  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+  PRIMARY KEY (run_id, idx));
+)SQL"}}};
+}
+
+RunStore::RunStore(std::shared_ptr<memory::Database> db) : db_(std::move(db)) { db_->migrate(AgentSchema::module()); }
+
+int64_t RunStore::createRun(const RunRecord& r) {
+    auto st = db_->prepare("INSERT INTO agent_run(task, device, policy, memory_mode, status, settings) VALUES(?,?,?,?,?,?)");
+    st.bind(1, r.task).bind(2, r.device).bind(3, r.policy).bind(4, r.memoryMode).bind(5, r.status).bind(6, r.settings.dump());
+    st.run();
+    return db_->lastInsertId();
+}
+
+void RunStore::updateRun(const RunRecord& r) {
+    auto st = db_->prepare(
+        "UPDATE agent_run SET status=?, best_iteration=?, first_correct_iteration=?, stop_reason=?, "
+        "finished_at=CASE WHEN ?='running' THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%SZ','now') END WHERE id=?");
+    st.bind(1, r.status).bind(2, r.bestIteration).bind(3, r.firstCorrectIteration).bind(4, r.stopReason).bind(5, r.status).bind(6, static_cast<std::int64_t>(r.id));
+    st.run();
+}
+
+void RunStore::addIteration(const IterationRecord& it) {
+    auto st = db_->prepare(
+        "INSERT INTO agent_iteration(run_id, idx, parent, stage, origin, move, source, diff, evaluation, status, correct, "
+        "cycles, roofline, reward, retrievals, adoptions, proposed, prompt, response, rationale, error, timings) "
+        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    st.bind(1, static_cast<std::int64_t>(it.runId)).bind(2, it.index).bind(3, it.parent).bind(4, it.stage).bind(5, it.origin).bind(6, it.move);
+    st.bind(7, it.source).bind(8, it.diff).bind(9, it.evaluation.dump()).bind(10, it.status).bind(11, it.correct ? 1 : 0);
+    st.bind(12, static_cast<std::int64_t>(it.cycles)).bind(13, it.rooflineFraction).bind(14, it.reward).bind(15, it.retrievals.dump());
+    st.bind(16, it.adoptions.dump()).bind(17, it.proposed.dump()).bind(18, it.prompt).bind(19, it.response);
+    st.bind(20, it.rationale).bind(21, it.error).bind(22, it.timings.dump());
+    st.run();
+}
+
+namespace {
+RunRecord readRun(memory::Statement& st) {
+    RunRecord r;
+    r.id = st.int64(0);
+    r.task = st.text(1);
+    r.device = st.text(2);
+    r.policy = st.text(3);
+    r.memoryMode = st.text(4);
+    r.status = st.text(5);
+    r.settings = json::parse(st.text(6));
+    r.startedAt = st.text(7);
+    r.finishedAt = st.text(8);
+    r.bestIteration = int(st.int64(9));
+    r.firstCorrectIteration = int(st.int64(10));
+    r.stopReason = st.text(11);
+    return r;
+}
+const char* kRunColumns =
+    "SELECT id, task, device, policy, memory_mode, status, settings, started_at, COALESCE(finished_at,''), "
+    "best_iteration, first_correct_iteration, stop_reason FROM agent_run";
+} // namespace
+
+std::optional<RunRecord> RunStore::run(int64_t id) {
+    auto st = db_->prepare(std::string(kRunColumns) + " WHERE id=?");
+    st.bind(1, static_cast<std::int64_t>(id));
+    if (!st.step()) return std::nullopt;
+    return readRun(st);
+}
+
+std::vector<RunRecord> RunStore::runs(const std::string& task) {
+    auto st = db_->prepare(std::string(kRunColumns) + (task.empty() ? "" : " WHERE task=?") + " ORDER BY id");
+    if (!task.empty()) st.bind(1, task);
+    std::vector<RunRecord> out;
+    while (st.step()) out.push_back(readRun(st));
+    return out;
+}
+
+std::vector<IterationRecord> RunStore::iterations(int64_t runId) {
+    auto st = db_->prepare(
+        "SELECT run_id, idx, parent, stage, origin, move, source, diff, evaluation, status, correct, cycles, roofline, "
+        "reward, retrievals, adoptions, proposed, prompt, response, rationale, error, timings, created_at "
+        "FROM agent_iteration WHERE run_id=? ORDER BY idx");
+    st.bind(1, static_cast<std::int64_t>(runId));
+    std::vector<IterationRecord> out;
+    while (st.step()) {
+        IterationRecord it;
+        it.runId = st.int64(0);
+        it.index = int(st.int64(1));
+        it.parent = int(st.int64(2));
+        it.stage = st.text(3);
+        it.origin = st.text(4);
+        it.move = st.text(5);
+        it.source = st.text(6);
+        it.diff = st.text(7);
+        it.evaluation = json::parse(st.text(8));
+        it.status = st.text(9);
+        it.correct = st.int64(10) != 0;
+        it.cycles = uint64_t(st.int64(11));
+        it.rooflineFraction = st.real(12);
+        it.reward = st.real(13);
+        it.retrievals = json::parse(st.text(14));
+        it.adoptions = json::parse(st.text(15));
+        it.proposed = json::parse(st.text(16));
+        it.prompt = st.text(17);
+        it.response = st.text(18);
+        it.rationale = st.text(19);
+        it.error = st.text(20);
+        it.timings = json::parse(st.text(21));
+        it.createdAt = st.text(22);
+        out.push_back(std::move(it));
+    }
+    return out;
+}
+
+json toJson(const RunRecord& r) {
+    return {{"id", r.id},           {"task", r.task},
+            {"device", r.device},   {"policy", r.policy},
+            {"memory_mode", r.memoryMode}, {"status", r.status},
+            {"settings", r.settings}, {"started_at", r.startedAt},
+            {"finished_at", r.finishedAt}, {"best_iteration", r.bestIteration},
+            {"first_correct_iteration", r.firstCorrectIteration}, {"stop_reason", r.stopReason}};
+}
+
+json toJson(const IterationRecord& it) {
+    return {{"run_id", it.runId},       {"index", it.index},         {"parent", it.parent},
+            {"stage", it.stage},        {"origin", it.origin},       {"move", it.move},
+            {"source", it.source},      {"diff", it.diff},           {"evaluation", it.evaluation},
+            {"status", it.status},      {"correct", it.correct},     {"cycles", it.cycles},
+            {"roofline_fraction", it.rooflineFraction}, {"reward", it.reward},
+            {"retrievals", it.retrievals}, {"adoptions", it.adoptions}, {"proposed", it.proposed},
+            {"prompt", it.prompt},      {"response", it.response},   {"rationale", it.rationale},
+            {"error", it.error},        {"timings", it.timings},     {"created_at", it.createdAt}};
+}
+
+} // namespace sage::agent

@@ -1,0 +1,90 @@
+// AdoptionLedger: the adoption records and the value learning.
+//
+// Per iteration the agent calls
+//   1. recordRetrievals(run, iteration, stage, retrieved)  — what it was shown (rank, score);
+//   2. recordOutcome(run, iteration, adoptions, outcome)     — per retrieved entry, whether the policy
+//      declared it used it and whether the candidate's diff shows it (assess() computes both), and
+//      the stage reward. Each entry gets adoption weight a (ValueModel) and, per memory mode, a
+//      credit weight c (adoption: c = a; all_retrieved: c = 1; similarity/off: c = 0). Then
+//         c > 0 : Q ← Q + α·c·(r − Q) for the iteration's stage, and a Q history point;
+//         a > 0 : adopted += 1, reward_sum += r, successes += success;
+//         a = 0 : ignored += 1 (under adoption mode Q is not touched).
+// Both calls are single transactions; an outcome can be recorded once per iteration.
+#pragma once
+
+#include "sage_memory/ExperienceRepository.h"
+#include "sage_memory/MemoryMode.h"
+#include "sage_memory/RetrievalContext.h"
+#include "sage_memory/ValueModel.h"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace sage::memory {
+
+struct AdoptionSignal {
+    std::int64_t experienceId = 0;
+    bool declared = false;   // the policy says it used the entry
+    bool evidenced = false;  // the entry's pattern or idiom is in the candidate's added lines
+};
+
+struct IterationOutcome {
+    double reward = 0.0;   // ValueModel::feasibilityReward / optimizeReward
+    bool success = false;  // the iteration reached its goal (compiled+verified, or got faster)
+    MemoryMode mode = kDefaultMemoryMode;
+    double alpha = ValueModel::kDefaultAlpha;
+};
+
+struct RetrievalRecord {
+    std::int64_t id = 0;
+    std::int64_t run = 0;
+    std::int64_t iteration = 0;
+    std::int64_t experienceId = 0;
+    Stage stage = Stage::Draft;
+    int rank = 0;
+    double score = 0.0;
+    bool explored = false;
+    // Set once the outcome is recorded:
+    std::optional<bool> declared;
+    std::optional<bool> evidenced;
+    std::optional<double> adoptionWeight;
+    std::optional<double> creditWeight;
+    std::optional<double> reward;
+    std::optional<double> qBefore;
+    std::optional<double> qAfter;
+    std::string retrievedAt;
+    std::string resolvedAt;
+
+    bool resolved() const { return adoptionWeight.has_value(); }
+};
+
+struct CreditReport {
+    std::vector<RetrievalRecord> records;    // the iteration's retrievals, now resolved
+    std::vector<std::int64_t> notRetrieved;  // adoption signals naming entries this iteration did not retrieve
+};
+
+class AdoptionLedger {
+public:
+    explicit AdoptionLedger(ExperienceRepository& repository) : repo_(repository) {}
+
+    void recordRetrievals(std::int64_t run, std::int64_t iteration, Stage stage,
+                          const std::vector<ScoredExperience>& retrieved);
+    CreditReport recordOutcome(std::int64_t run, std::int64_t iteration, const std::vector<AdoptionSignal>& adoptions,
+                               const IterationOutcome& outcome);
+
+    std::vector<RetrievalRecord> retrievals(std::int64_t run, std::int64_t iteration);
+    std::vector<RetrievalRecord> retrievalsOf(std::int64_t experienceId);
+
+    // The adoption signals of an iteration: declared = the entry's id is in declaredIds,
+    // evidenced = EvidenceMatcher::isEvidenced on the candidate's added lines.
+    static std::vector<AdoptionSignal> assess(const std::vector<ScoredExperience>& retrieved,
+                                              const std::vector<std::int64_t>& declaredIds, std::string_view addedText);
+
+private:
+    std::vector<RetrievalRecord> query(std::string_view where, std::int64_t a, std::int64_t b);
+
+    ExperienceRepository& repo_;
+};
+
+} // namespace sage::memory

@@ -1,0 +1,50 @@
+// Distiller: takes experiences the loop proposes. A proposal is stored as `pending` (an engineer
+// approves it before the agent sees it by default) — unless it duplicates an entry that is not
+// archived, in which case that entry is credited instead and nothing new is stored.
+//
+// Duplicate = same trigger (all three fields) and same non-empty action, or token Jaccard of
+// title+content ≥ ValueModel::kDedupJaccard (0.85) against one of the 20 best BM25 matches.
+// Credit = Q_stage ← clamp(Q_stage + kDedupGain · r) (0.1·r), with a Q history point "dedup"
+// and the proposal's provenance appended to the existing entry.
+#pragma once
+
+#include "sage_memory/ExperienceRepository.h"
+
+#include <optional>
+#include <string>
+
+namespace sage::memory {
+
+struct Proposal {
+    Experience experience;       // provenance should name the task, run, iteration and diff
+    Stage stage = Stage::Draft;  // stage of the iteration that taught it (which Q a duplicate credits)
+    double reward = 0.0;         // that iteration's reward, in [-1, 1]
+};
+
+struct DuplicateMatch {
+    std::int64_t id = 0;
+    double similarity = 0.0;  // 1 for a trigger+action match, else the Jaccard
+    std::string reason;       // "same trigger and action" or "text similarity 0.91"
+};
+
+struct ProposalResult {
+    std::int64_t id = 0;        // the new entry, or the existing one that was credited
+    bool deduplicated = false;
+    double similarity = 0.0;
+    std::string reason;
+};
+
+class Distiller {
+public:
+    static constexpr int kTextCandidates = 20;
+
+    explicit Distiller(ExperienceRepository& repository) : repo_(repository) {}
+
+    ProposalResult addProposed(const Proposal& proposal);
+    std::optional<DuplicateMatch> findDuplicate(const Experience& experience);
+
+private:
+    ExperienceRepository& repo_;
+};
+
+} // namespace sage::memory

@@ -1,0 +1,85 @@
+// Experience: one entry of the memory — advice the agent reads (content), when it applies
+// (stage + trigger), what adopting it looks like in code (code idiom, evidence pattern), an
+// optional structured action for the built-in policy, its review status and where it came from.
+#pragma once
+
+#include "sage_memory/ExperienceFields.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sage::memory {
+
+// When an entry applies. Each field may be empty (= no condition on it).
+struct Trigger {
+    std::string category;    // op category: elementwise, reduction, matmul, ...
+    std::string diagnostic;  // diagnostic kind: capacity_exceeded, race_raw, wrong_result, ...
+    std::string bottleneck;  // bottleneck class: mte2_bound, vector_bound, ...
+
+    bool empty() const { return category.empty() && diagnostic.empty() && bottleneck.empty(); }
+    bool operator==(const Trigger&) const = default;
+};
+
+// Where an entry was learned (or, for merged and deduplicated entries, where it was seen again).
+struct Provenance {
+    std::string task;
+    std::optional<std::int64_t> run;
+    std::optional<std::int64_t> iteration;
+    std::string diff;  // the unified diff that taught it
+    std::string note;  // e.g. "merged from #12", "duplicate proposal"
+
+    bool operator==(const Provenance&) const = default;
+};
+
+struct Experience {
+    std::int64_t id = 0;  // 0 until stored
+    std::string title;
+    ExperienceKind kind = ExperienceKind::Insight;
+    Stage stage = Stage::Any;
+    Trigger trigger;
+    std::string content;          // markdown the agent reads
+    std::string codeIdiom;        // optional code snippet
+    std::string evidencePattern;  // optional ECMAScript regex (a literal if it is not a valid regex)
+    nlohmann::json action;        // null, or an object the policy interprets ({"type":"set_tunable",...})
+    ExperienceStatus status = ExperienceStatus::Pending;
+    Origin origin = Origin::Agent;
+    bool pinned = false;
+    std::optional<std::int64_t> mergedInto;
+    std::vector<Provenance> provenance;
+    std::string createdAt;  // ISO-8601 UTC, set by the store
+    std::string updatedAt;
+
+    // Problems that keep the entry from being stored ("title is empty", ...); empty when valid.
+    std::vector<std::string> problems() const;
+    // The action as stored: compact JSON with sorted keys, "" when there is none.
+    std::string actionText() const;
+
+    // The editable fields (no id, status history, timestamps or provenance) as JSON — the
+    // snapshot kept in a revision.
+    nlohmann::json editableJson() const;
+    // Every field, in the JSON Lines spelling (stats and histories are added by the exchange).
+    nlohmann::json toJson() const;
+    // Reads the JSON Lines spelling. Missing optional fields take their defaults
+    // (kind insight, stage any, status pending, origin human). Throws MemoryError(InvalidInput).
+    static Experience fromJson(const nlohmann::json& json);
+};
+
+// One curation change of an entry: the fields as they were before it, who made it, when and why.
+struct Revision {
+    int revision = 0;            // 1, 2, ... per entry
+    nlohmann::json previous;     // Experience::editableJson() + status + pinned, before the change
+    std::string author;
+    std::string reason;
+    std::string at;
+
+    bool operator==(const Revision&) const = default;
+};
+
+nlohmann::json toJson(const Provenance& provenance);
+Provenance provenanceFromJson(const nlohmann::json& json);
+
+} // namespace sage::memory

@@ -1,0 +1,162 @@
+#include "sage_memory/AdoptionLedger.h"
+
+#include "sage_memory/EvidenceMatcher.h"
+#include "sage_memory/MemoryError.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace sage::memory {
+
+namespace {
+
+std::string iterationName(std::int64_t run, std::int64_t iteration) {
+    return "run " + std::to_string(run) + " iteration " + std::to_string(iteration);
+}
+
+std::optional<bool> optionalBool(const Statement& row, int column) {
+    if (row.isNull(column)) return std::nullopt;
+    return row.int64(column) != 0;
+}
+
+} // namespace
+
+void AdoptionLedger::recordRetrievals(std::int64_t run, std::int64_t iteration, Stage stage,
+                                      const std::vector<ScoredExperience>& retrieved) {
+    if (stage == Stage::Any)
+        throw MemoryError(MemoryError::Code::InvalidInput, "retrievals are recorded for draft, repair or optimize, not 'any'");
+    Database& db = repo_.database();
+    Transaction tx(db);
+    const std::string at = ExperienceRepository::now();
+    for (const ScoredExperience& item : retrieved) {
+        const std::int64_t id = item.experience.id;
+        try {
+            auto stmt = db.cached(
+                "INSERT INTO retrieval(run, iteration, experience_id, stage, rank, score, explored, retrieved_at) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+            stmt->bind(1, run).bind(2, iteration).bind(3, id).bind(4, toString(stage)).bind(5, item.rank);
+            stmt->bind(6, item.score).bind(7, item.explored ? 1 : 0).bind(8, at);
+            stmt->run();
+        } catch (const MemoryError& e) {
+            if (!repo_.exists(id)) repo_.throwNotFound(id);
+            if (e.code() != MemoryError::Code::Conflict) throw;
+            throw MemoryError(MemoryError::Code::Conflict, "experience #" + std::to_string(id) +
+                                                               " is already recorded as retrieved in " +
+                                                               iterationName(run, iteration));
+        }
+        StageStats stats = repo_.stageStats(id, stage);
+        ++stats.retrieved;
+        repo_.saveStageStats(id, stats);
+    }
+    tx.commit();
+}
+
+CreditReport AdoptionLedger::recordOutcome(std::int64_t run, std::int64_t iteration,
+                                           const std::vector<AdoptionSignal>& adoptions, const IterationOutcome& outcome) {
+    if (!(outcome.reward >= -1.0 && outcome.reward <= 1.0))
+        throw MemoryError(MemoryError::Code::InvalidInput, "the reward must lie in [-1, 1] (see ValueModel)");
+    if (!(outcome.alpha > 0.0 && outcome.alpha <= 1.0))
+        throw MemoryError(MemoryError::Code::InvalidInput, "the learning rate alpha must lie in (0, 1]");
+    Database& db = repo_.database();
+    Transaction tx(db);
+    CreditReport report;
+    report.records = retrievals(run, iteration);
+    std::unordered_map<std::int64_t, AdoptionSignal> byId;
+    for (const AdoptionSignal& s : adoptions) {
+        const bool known = std::any_of(report.records.begin(), report.records.end(),
+                                       [&](const RetrievalRecord& r) { return r.experienceId == s.experienceId; });
+        if (known) byId[s.experienceId] = s;
+        else report.notRetrieved.push_back(s.experienceId);
+    }
+    const std::string at = ExperienceRepository::now();
+    for (RetrievalRecord& record : report.records) {
+        if (record.resolved())
+            throw MemoryError(MemoryError::Code::Conflict, "the outcome of " + iterationName(run, iteration) +
+                                                               " is already recorded; each iteration is credited once");
+        const AdoptionSignal signal = byId.count(record.experienceId) ? byId[record.experienceId] : AdoptionSignal{};
+        const double adoption = ValueModel::adoptionWeight(signal.declared, signal.evidenced);
+        const double credit = creditWeight(outcome.mode, adoption);
+        StageStats stats = repo_.stageStats(record.experienceId, record.stage);
+        const double qBefore = stats.q;
+        if (adoption > 0.0) {
+            ++stats.adopted;
+            stats.rewardSum += outcome.reward;
+            stats.successes += outcome.success ? 1 : 0;
+        } else {
+            ++stats.ignored;
+        }
+        if (credit > 0.0) stats.q = ValueModel::updatedQ(stats.q, credit, outcome.reward, outcome.alpha);
+        repo_.saveStageStats(record.experienceId, stats);
+        if (credit > 0.0)
+            repo_.appendValuePoint({record.experienceId, record.stage, stats.q, "outcome", run, iteration, at});
+        auto stmt = db.cached(
+            "UPDATE retrieval SET declared = ?2, evidenced = ?3, adoption_weight = ?4, credit_weight = ?5, reward = ?6, "
+            "q_before = ?7, q_after = ?8, resolved_at = ?9 WHERE id = ?1");
+        stmt->bind(1, record.id).bind(2, signal.declared ? 1 : 0).bind(3, signal.evidenced ? 1 : 0);
+        stmt->bind(4, adoption).bind(5, credit).bind(6, outcome.reward).bind(7, qBefore).bind(8, stats.q).bind(9, at);
+        stmt->run();
+        record.declared = signal.declared;
+        record.evidenced = signal.evidenced;
+        record.adoptionWeight = adoption;
+        record.creditWeight = credit;
+        record.reward = outcome.reward;
+        record.qBefore = qBefore;
+        record.qAfter = stats.q;
+        record.resolvedAt = at;
+    }
+    tx.commit();
+    return report;
+}
+
+std::vector<RetrievalRecord> AdoptionLedger::retrievals(std::int64_t run, std::int64_t iteration) {
+    return query("run = ?1 AND iteration = ?2", run, iteration);
+}
+
+std::vector<RetrievalRecord> AdoptionLedger::retrievalsOf(std::int64_t experienceId) {
+    return query("experience_id = ?1 AND ?2 = ?2", experienceId, 0);
+}
+
+std::vector<RetrievalRecord> AdoptionLedger::query(std::string_view where, std::int64_t a, std::int64_t b) {
+    auto stmt = repo_.database().cached(
+        "SELECT id, run, iteration, experience_id, stage, rank, score, explored, declared, evidenced, adoption_weight, "
+        "credit_weight, reward, q_before, q_after, retrieved_at, coalesce(resolved_at, '') FROM retrieval WHERE " +
+        std::string(where) + " ORDER BY id");
+    stmt->bind(1, a).bind(2, b);
+    std::vector<RetrievalRecord> out;
+    while (stmt->step()) {
+        RetrievalRecord r;
+        r.id = stmt->int64(0);
+        r.run = stmt->int64(1);
+        r.iteration = stmt->int64(2);
+        r.experienceId = stmt->int64(3);
+        r.stage = requireEnum<Stage>(stmt->text(4));
+        r.rank = static_cast<int>(stmt->int64(5));
+        r.score = stmt->real(6);
+        r.explored = stmt->int64(7) != 0;
+        r.declared = optionalBool(*stmt, 8);
+        r.evidenced = optionalBool(*stmt, 9);
+        r.adoptionWeight = stmt->optionalReal(10);
+        r.creditWeight = stmt->optionalReal(11);
+        r.reward = stmt->optionalReal(12);
+        r.qBefore = stmt->optionalReal(13);
+        r.qAfter = stmt->optionalReal(14);
+        r.retrievedAt = stmt->text(15);
+        r.resolvedAt = stmt->text(16);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<AdoptionSignal> AdoptionLedger::assess(const std::vector<ScoredExperience>& retrieved,
+                                                   const std::vector<std::int64_t>& declaredIds,
+                                                   std::string_view addedText) {
+    std::vector<AdoptionSignal> out;
+    for (const ScoredExperience& item : retrieved) {
+        const std::int64_t id = item.experience.id;
+        out.push_back({id, std::find(declaredIds.begin(), declaredIds.end(), id) != declaredIds.end(),
+                       EvidenceMatcher::isEvidenced(item.experience, addedText)});
+    }
+    return out;
+}
+
+} // namespace sage::memory

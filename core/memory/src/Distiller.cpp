@@ -1,0 +1,71 @@
+#include "sage_memory/Distiller.h"
+
+#include "sage_memory/MemoryError.h"
+#include "sage_memory/TextTokens.h"
+#include "sage_memory/ValueModel.h"
+
+#include <cstdio>
+
+namespace sage::memory {
+
+std::optional<DuplicateMatch> Distiller::findDuplicate(const Experience& e) {
+    if (!e.action.is_null() && !e.trigger.empty()) {
+        const auto same = repo_.withTriggerAndAction(e.trigger, e.actionText());
+        if (!same.empty()) return DuplicateMatch{same.front(), 1.0, "same trigger and action"};
+    }
+    const std::string text = e.title + "\n" + e.content;
+    const auto words = TextTokens::keywordSet(text);
+    std::optional<DuplicateMatch> best;
+    for (const std::int64_t id : repo_.textMatches(TextTokens::ftsQuery(TextTokens::keywords(text)), kTextCandidates)) {
+        const auto other = repo_.find(id);
+        if (!other || other->status == ExperienceStatus::Archived) continue;
+        const double similarity = TextTokens::jaccard(words, TextTokens::keywordSet(other->title + "\n" + other->content));
+        if (similarity >= ValueModel::kDedupJaccard && (!best || similarity > best->similarity)) {
+            char reason[64];
+            std::snprintf(reason, sizeof reason, "text similarity %.2f", similarity);
+            best = DuplicateMatch{id, similarity, reason};
+        }
+    }
+    return best;
+}
+
+ProposalResult Distiller::addProposed(const Proposal& proposal) {
+    if (proposal.stage == Stage::Any)
+        throw MemoryError(MemoryError::Code::InvalidInput,
+                          "a proposal needs the stage of the iteration that taught it (draft, repair or optimize)");
+    if (!(proposal.reward >= -1.0 && proposal.reward <= 1.0))
+        throw MemoryError(MemoryError::Code::InvalidInput, "the reward of a proposal must lie in [-1, 1]");
+    if (const auto problems = proposal.experience.problems(); !problems.empty())
+        throw MemoryError(MemoryError::Code::InvalidInput, "cannot store the proposed experience: " + problems.front());
+    Transaction tx(repo_.database());
+    ProposalResult result;
+    if (const auto duplicate = findDuplicate(proposal.experience)) {
+        StageStats stats = repo_.stageStats(duplicate->id, proposal.stage);
+        stats.q = ValueModel::clampQ(stats.q + ValueModel::kDedupGain * proposal.reward);
+        repo_.saveStageStats(duplicate->id, stats);
+        const auto& provenance = proposal.experience.provenance;
+        ValuePoint point{duplicate->id, proposal.stage, stats.q, "dedup", std::nullopt, std::nullopt, ExperienceRepository::now()};
+        if (!provenance.empty()) {
+            point.run = provenance.front().run;
+            point.iteration = provenance.front().iteration;
+        }
+        repo_.appendValuePoint(point);
+        for (Provenance p : provenance) {
+            p.note = "duplicate proposal (" + duplicate->reason + ")" + (p.note.empty() ? "" : "; " + p.note);
+            repo_.addProvenance(duplicate->id, p);
+        }
+        result = {duplicate->id, true, duplicate->similarity, duplicate->reason};
+    } else {
+        Experience fresh = proposal.experience;
+        fresh.id = 0;
+        fresh.status = ExperienceStatus::Pending;
+        fresh.mergedInto.reset();
+        fresh.createdAt.clear();
+        fresh.updatedAt.clear();
+        result = {repo_.insert(fresh), false, 0.0, "new entry"};
+    }
+    tx.commit();
+    return result;
+}
+
+} // namespace sage::memory

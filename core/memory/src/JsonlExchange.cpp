@@ -1,0 +1,179 @@
+#include "sage_memory/JsonlExchange.h"
+
+#include "sage_memory/MemoryError.h"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <system_error>
+
+namespace sage::memory {
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+json revisionJson(const Revision& r) {
+    return json{{"revision", r.revision}, {"previous", r.previous}, {"author", r.author}, {"reason", r.reason}, {"at", r.at}};
+}
+
+Revision revisionFromJson(const json& object) {
+    if (!object.is_object() || !object.contains("revision") || !object["revision"].is_number_integer() ||
+        !object.contains("previous") || !object.value("author", json()).is_string() ||
+        !object.value("reason", json()).is_string() || !object.value("at", json()).is_string())
+        throw MemoryError(MemoryError::Code::InvalidInput,
+                          "a revision must be {revision: integer, previous: object, author, reason, at: strings}");
+    return Revision{object["revision"].get<int>(), object["previous"], object["author"].get<std::string>(),
+                    object["reason"].get<std::string>(), object["at"].get<std::string>()};
+}
+
+struct ParsedLine {
+    Experience experience;
+    ExperienceStats stats;
+    std::vector<Revision> revisions;
+    std::vector<ValuePoint> history;
+};
+
+ParsedLine parseLine(const std::string& line) {
+    json object;
+    try {
+        object = json::parse(line);
+    } catch (const json::parse_error& e) {
+        throw MemoryError(MemoryError::Code::InvalidInput, std::string("not valid JSON (") + e.what() + ")");
+    }
+    ParsedLine parsed;
+    parsed.experience = Experience::fromJson(object);
+    if (auto it = object.find("stats"); it != object.end() && !it->is_null()) parsed.stats = ExperienceStats::fromJson(*it);
+    if (auto it = object.find("revisions"); it != object.end() && !it->is_null()) {
+        if (!it->is_array()) throw MemoryError(MemoryError::Code::InvalidInput, "field 'revisions' must be an array");
+        for (const json& r : *it) parsed.revisions.push_back(revisionFromJson(r));
+    }
+    if (auto it = object.find("q_history"); it != object.end() && !it->is_null()) {
+        if (!it->is_array()) throw MemoryError(MemoryError::Code::InvalidInput, "field 'q_history' must be an array");
+        for (const json& p : *it) parsed.history.push_back(ValuePoint::fromJson(p, 0));
+    }
+    return parsed;
+}
+
+} // namespace
+
+json JsonlExchange::entryJson(std::int64_t id) {
+    json line = repo_.get(id).toJson();
+    json stats = json::object();
+    const json allStats = repo_.stats(id).toJson();
+    for (const Stage stage : kLearningStages) {
+        const std::string name(toString(stage));
+        if (!(repo_.stageStats(id, stage) == StageStats{stage})) stats[name] = allStats[name];
+    }
+    line["stats"] = std::move(stats);
+    json revisions = json::array();
+    for (const Revision& r : repo_.revisions(id)) revisions.push_back(revisionJson(r));
+    line["revisions"] = std::move(revisions);
+    json history = json::array();
+    for (const ValuePoint& p : repo_.qHistory(id, false)) history.push_back(p.toJson());
+    line["q_history"] = std::move(history);
+    return line;
+}
+
+int JsonlExchange::write(std::ostream& out, const ExperienceFilter& filter) {
+    int count = 0;
+    for (const ExperienceSummary& summary : repo_.list(filter)) {
+        out << entryJson(summary.id).dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+        ++count;
+    }
+    return count;
+}
+
+int JsonlExchange::exportTo(const fs::path& path, const ExperienceFilter& filter) {
+    const fs::path temporary = path.string() + ".tmp";
+    int count = 0;
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw MemoryError(MemoryError::Code::Io, temporary.string() +
+                                                         ": cannot be written. Check that the folder exists and is writable.");
+        count = write(out, filter);
+        out.flush();
+        if (!out) {
+            std::error_code ignored;
+            fs::remove(temporary, ignored);
+            throw MemoryError(MemoryError::Code::Io, temporary.string() + ": writing failed (disk full?). Nothing was exported.");
+        }
+    }
+    std::error_code ec;
+    fs::rename(temporary, path, ec);
+    if (ec)
+        throw MemoryError(MemoryError::Code::Io, path.string() + ": cannot be replaced (" + ec.message() +
+                                                     "); the export is in " + temporary.string());
+    return count;
+}
+
+ImportReport JsonlExchange::read(std::istream& in, const std::string& sourceName) {
+    ImportReport report;
+    Transaction tx(repo_.database());
+    std::map<std::int64_t, std::int64_t> newIdOf;                    // file id -> stored id
+    std::vector<std::pair<std::int64_t, std::int64_t>> mergedLinks;  // stored id -> file id of merged_into
+    std::string line;
+    int lineNumber = 0;
+    while (std::getline(in, line)) {
+        ++lineNumber;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        ParsedLine parsed;
+        try {
+            parsed = parseLine(line);
+        } catch (const MemoryError& e) {
+            throw MemoryError(e.code(), sourceName + ":" + std::to_string(lineNumber) + ": " + e.what() +
+                                            ". Nothing was imported; fix the line and import again.");
+        }
+        Experience& e = parsed.experience;
+        const std::int64_t fileId = e.id;
+        if (const auto existing = repo_.findByText(e.title, e.content)) {
+            ++report.skipped;
+            if (fileId) newIdOf[fileId] = *existing;
+            continue;
+        }
+        if (fileId && repo_.exists(fileId)) {
+            e.id = 0;
+            ++report.renumbered;
+        }
+        const std::optional<std::int64_t> mergedInto = e.mergedInto;
+        e.mergedInto.reset();
+        const std::int64_t id = repo_.insert(e);
+        if (fileId) newIdOf[fileId] = id;
+        if (fileId && id != fileId)
+            report.notes.push_back(sourceName + ":" + std::to_string(lineNumber) + ": entry #" + std::to_string(fileId) +
+                                   " imported as #" + std::to_string(id) + " (its id was taken)");
+        if (mergedInto) mergedLinks.emplace_back(id, *mergedInto);
+        for (const StageStats& s : parsed.stats.stages)
+            if (!(s == StageStats{s.stage})) repo_.saveStageStats(id, s);
+        for (const Revision& r : parsed.revisions) repo_.insertRevision(id, r);
+        for (ValuePoint p : parsed.history) {
+            p.experienceId = id;
+            repo_.appendValuePoint(p);
+        }
+        ++report.imported;
+    }
+    if (in.bad()) throw MemoryError(MemoryError::Code::Io, sourceName + ": reading failed. Nothing was imported.");
+    for (const auto& [id, fileTarget] : mergedLinks) {
+        if (auto it = newIdOf.find(fileTarget); it != newIdOf.end()) {
+            repo_.linkMerged(id, it->second);
+        } else if (repo_.exists(fileTarget)) {
+            repo_.linkMerged(id, fileTarget);
+        } else {
+            report.notes.push_back("entry #" + std::to_string(id) + " was merged into #" + std::to_string(fileTarget) +
+                                   ", which is not in the file or the database; the link was dropped");
+        }
+    }
+    tx.commit();
+    return report;
+}
+
+ImportReport JsonlExchange::importFrom(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw MemoryError(MemoryError::Code::Io, path.string() + ": cannot be opened for reading. Check the path.");
+    return read(in, path.string());
+}
+
+} // namespace sage::memory

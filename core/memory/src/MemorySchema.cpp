@@ -1,0 +1,129 @@
+#include "sage_memory/MemorySchema.h"
+
+namespace sage::memory {
+namespace {
+
+constexpr const char* kVersion1 = R"sql(
+CREATE TABLE experience (
+  id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+  title              TEXT NOT NULL CHECK (length(title) > 0),
+  kind               TEXT NOT NULL CHECK (kind IN ('insight','repair_rule','optimization','pitfall','api_usage','exemplar')),
+  stage              TEXT NOT NULL CHECK (stage IN ('draft','repair','optimize','any')),
+  trigger_category   TEXT NOT NULL DEFAULT '',
+  trigger_diagnostic TEXT NOT NULL DEFAULT '',
+  trigger_bottleneck TEXT NOT NULL DEFAULT '',
+  content            TEXT NOT NULL,
+  code_idiom         TEXT NOT NULL DEFAULT '',
+  evidence_pattern   TEXT NOT NULL DEFAULT '',
+  action             TEXT NOT NULL DEFAULT '' CHECK (action = '' OR json_type(action) = 'object'),
+  status             TEXT NOT NULL CHECK (status IN ('pending','approved','rejected','archived')),
+  origin             TEXT NOT NULL CHECK (origin IN ('seed','agent','human')),
+  pinned             INTEGER NOT NULL DEFAULT 0 CHECK (pinned IN (0, 1)),
+  merged_into        INTEGER REFERENCES experience(id) ON DELETE SET NULL,
+  created_at         TEXT NOT NULL,
+  updated_at         TEXT NOT NULL
+);
+CREATE INDEX experience_by_status_stage ON experience(status, stage);
+CREATE INDEX experience_by_title ON experience(title);
+CREATE INDEX experience_by_diagnostic ON experience(trigger_diagnostic) WHERE trigger_diagnostic <> '';
+CREATE INDEX experience_by_bottleneck ON experience(trigger_bottleneck) WHERE trigger_bottleneck <> '';
+CREATE INDEX experience_by_category ON experience(trigger_category) WHERE trigger_category <> '';
+CREATE INDEX experience_by_trigger_action
+  ON experience(trigger_category, trigger_diagnostic, trigger_bottleneck, action);
+CREATE INDEX experience_by_merged_into ON experience(merged_into) WHERE merged_into IS NOT NULL;
+
+CREATE VIRTUAL TABLE experience_fts USING fts5(title, content, trigger, tokenize = 'porter unicode61');
+CREATE TRIGGER experience_fts_insert AFTER INSERT ON experience BEGIN
+  INSERT INTO experience_fts(rowid, title, content, trigger) VALUES (new.id, new.title, new.content,
+    new.trigger_category || ' ' || new.trigger_diagnostic || ' ' || new.trigger_bottleneck);
+END;
+CREATE TRIGGER experience_fts_delete AFTER DELETE ON experience BEGIN
+  DELETE FROM experience_fts WHERE rowid = old.id;
+END;
+CREATE TRIGGER experience_fts_update
+AFTER UPDATE OF title, content, trigger_category, trigger_diagnostic, trigger_bottleneck ON experience BEGIN
+  UPDATE experience_fts SET title = new.title, content = new.content,
+    trigger = new.trigger_category || ' ' || new.trigger_diagnostic || ' ' || new.trigger_bottleneck
+  WHERE rowid = new.id;
+END;
+
+CREATE TABLE experience_provenance (
+  experience_id INTEGER NOT NULL REFERENCES experience(id) ON DELETE CASCADE,
+  seq           INTEGER NOT NULL,
+  task          TEXT NOT NULL DEFAULT '',
+  run           INTEGER,
+  iteration     INTEGER,
+  diff          TEXT NOT NULL DEFAULT '',
+  note          TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (experience_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE experience_stats (
+  experience_id INTEGER NOT NULL REFERENCES experience(id) ON DELETE CASCADE,
+  stage         TEXT NOT NULL CHECK (stage IN ('draft','repair','optimize')),
+  q             REAL NOT NULL DEFAULT 0,
+  retrieved     INTEGER NOT NULL DEFAULT 0,
+  adopted       INTEGER NOT NULL DEFAULT 0,
+  successes     INTEGER NOT NULL DEFAULT 0,
+  reward_sum    REAL NOT NULL DEFAULT 0,
+  ignored       INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (experience_id, stage)
+) WITHOUT ROWID;
+
+CREATE TABLE q_history (
+  id            INTEGER PRIMARY KEY,
+  experience_id INTEGER NOT NULL REFERENCES experience(id) ON DELETE CASCADE,
+  stage         TEXT NOT NULL CHECK (stage IN ('draft','repair','optimize')),
+  q             REAL NOT NULL,
+  cause         TEXT NOT NULL,
+  run           INTEGER,
+  iteration     INTEGER,
+  at            TEXT NOT NULL
+);
+CREATE INDEX q_history_by_experience ON q_history(experience_id, id);
+
+CREATE TABLE experience_revision (
+  experience_id INTEGER NOT NULL REFERENCES experience(id) ON DELETE CASCADE,
+  revision      INTEGER NOT NULL,
+  previous      TEXT NOT NULL,
+  author        TEXT NOT NULL,
+  reason        TEXT NOT NULL,
+  at            TEXT NOT NULL,
+  PRIMARY KEY (experience_id, revision)
+) WITHOUT ROWID;
+
+CREATE TABLE retrieval (
+  id              INTEGER PRIMARY KEY,
+  run             INTEGER NOT NULL,
+  iteration       INTEGER NOT NULL,
+  experience_id   INTEGER NOT NULL REFERENCES experience(id) ON DELETE CASCADE,
+  stage           TEXT NOT NULL CHECK (stage IN ('draft','repair','optimize')),
+  rank            INTEGER NOT NULL,
+  score           REAL NOT NULL,
+  explored        INTEGER NOT NULL DEFAULT 0,
+  declared        INTEGER,
+  evidenced       INTEGER,
+  adoption_weight REAL,
+  credit_weight   REAL,
+  reward          REAL,
+  q_before        REAL,
+  q_after         REAL,
+  retrieved_at    TEXT NOT NULL,
+  resolved_at     TEXT,
+  UNIQUE (run, iteration, experience_id)
+);
+CREATE INDEX retrieval_by_experience ON retrieval(experience_id);
+)sql";
+
+} // namespace
+
+const SchemaModule& MemorySchema::module() {
+    static const SchemaModule schema{
+        std::string(Database::kPrimaryModule),
+        {Migration{1, "experience store: entries, FTS5 index, provenance, stats, Q history, revisions, retrievals",
+                   kVersion1}},
+    };
+    return schema;
+}
+
+} // namespace sage::memory

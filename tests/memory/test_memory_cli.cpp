@@ -1,0 +1,194 @@
+// `sage memory` end to end: every sub-command on a fresh file and on the seed pack, human and
+// JSON output, and the errors (message on stderr, non-zero exit) for bad ids, input and files.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TestMemoryCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    struct Run {
+        int code = -1;
+        QString out;
+        QString err;
+    };
+
+    Run sage(const QStringList& args) {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("SAGE_MEMORY_DB");
+        env.insert("USER", "tester");
+        process.setProcessEnvironment(env);
+        process.setWorkingDirectory(dir_.path());
+        process.start(QStringLiteral(SAGE_CLI_PATH), args);
+        if (!process.waitForFinished(60000)) process.kill();
+        Run run;
+        run.code = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+        run.out = QString::fromUtf8(process.readAllStandardOutput());
+        run.err = QString::fromUtf8(process.readAllStandardError());
+        return run;
+    }
+
+    Run memory(const QString& db, QStringList args) {
+        args.prepend(db);
+        args.prepend("--db");
+        args.prepend("memory");
+        return sage(args);
+    }
+
+    static QJsonDocument json(const Run& run) { return QJsonDocument::fromJson(run.out.toUtf8()); }
+
+private slots:
+    void worksOnAFreshFile() {
+        const QString db = dir_.filePath("fresh.db");
+        Run r = memory(db, {"list"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("No entries in"));
+        QVERIFY(r.out.contains("import resources/memory/seed.jsonl"));
+
+        r = memory(db, {"add", "--title", "pair-flags", "--content", "Pair SetFlag with WaitFlag.", "--kind",
+                        "repair_rule", "--stage", "repair", "--diagnostic", "flag_unpaired"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("#1 added (pending)"), qPrintable(r.out + r.err));
+        r = memory(db, {"add", "--title", "same-event", "--content", "Use the same HardEvent.", "--action",
+                        R"({"type":"transform","name":"pair_flags"})"});
+        QCOMPARE(r.code, 0);
+
+        r = memory(db, {"approve", "1", "--why", "reviewed"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("#1 approved"));
+        r = memory(db, {"approve", "1"});
+        QVERIFY(r.out.contains("already approved"));
+
+        r = memory(db, {"edit", "1", "--title", "pair-set-wait-flags", "--category", "elementwise", "--why", "clearer"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("edited: title trigger.category"), qPrintable(r.out));
+        QFile patch(dir_.filePath("patch.json"));
+        QVERIFY(patch.open(QIODevice::WriteOnly));
+        patch.write(R"({"id": 1, "content": "Every SetFlag needs exactly one WaitFlag.", "evidence_pattern": "WaitFlag"})");
+        patch.close();
+        r = memory(db, {"edit", "1", "--from", patch.fileName()});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("content evidence_pattern"));
+
+        r = memory(db, {"show", "1"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("#1  pair-set-wait-flags"));
+        QVERIFY(r.out.contains("status approved"));
+        QVERIFY(r.out.contains("revisions (3)"));
+        QVERIFY(r.out.contains("tester: clearer"));
+        r = memory(db, {"show", "1", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject shown = json(r).object();
+        QCOMPARE(shown["title"].toString(), QString("pair-set-wait-flags"));
+        QCOMPARE(shown["trigger"].toObject()["category"].toString(), QString("elementwise"));
+        QCOMPARE(shown["revisions"].toArray().size(), 3);
+
+        for (const char* command : {"pin", "unpin", "reject", "archive"}) {
+            r = memory(db, {command, "2", "--by", "ops"});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+        }
+        r = memory(db, {"merge", "1", "2", "--why", "same topic"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("merged #2 into #1"));
+
+        r = memory(db, {"stats", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject stats = json(r).object();
+        QCOMPARE(stats["entries"].toInt(), 2);
+        QCOMPARE(stats["by_status"].toObject()["archived"].toInt(), 1);
+        r = memory(db, {"stats"});
+        QVERIFY(r.out.contains("2 experiences"));
+
+        const QString out = dir_.filePath("fresh.jsonl");
+        r = memory(db, {"export", out});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("exported 2 entries"));
+        r = memory(db, {"delete", "2"});
+        QCOMPARE(r.code, 0);
+        r = memory(db, {"import", out});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("imported 1 entries") && r.out.contains("1 skipped"), qPrintable(r.out));
+        r = memory(db, {"list", "--json"});
+        QCOMPARE(json(r).array().size(), 2);
+        r = memory(db, {"list", "--status", "pending"});
+        QVERIFY(r.out.contains("No entries match these filters (2 entries"));
+        r = memory(db, {"list", "--status", "archived"});
+        QVERIFY(r.out.contains("same-event"));
+        QVERIFY(!r.out.contains("pair-set-wait-flags"));
+    }
+
+    void worksOnTheSeedPack() {
+        const QString db = dir_.filePath("seed.db");
+        Run r = memory(db, {"import", QStringLiteral(SAGE_SEED_PACK)});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("(0 skipped"), qPrintable(r.out));
+        r = memory(db, {"list", "--json"});
+        const QJsonArray entries = json(r).array();
+        QVERIFY(entries.size() >= 25);
+        for (const auto& e : entries) QCOMPARE(e.toObject()["status"].toString(), QString("approved"));
+        r = memory(db, {"list"});
+        QVERIFY(r.out.contains("datacopy-count-32b-multiple"));
+        QVERIFY(r.out.contains(QString::number(entries.size()) + " entries"));
+        r = memory(db, {"list", "--stage", "optimize", "--json"});
+        for (const auto& e : json(r).array()) QCOMPARE(e.toObject()["stage"].toString(), QString("optimize"));
+        r = memory(db, {"search", "--stage", "repair", "--diagnostic", "capacity_exceeded", "UB", "overflow"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.split('\n').value(1).contains("ub-budget-910b-184kb"), qPrintable(r.out));
+        r = memory(db, {"show", "4"});
+        QVERIFY(r.out.contains("184 KB"));
+        r = memory(db, {"stats"});
+        QVERIFY(r.out.contains(QString::number(entries.size()) + " experiences"));
+    }
+
+    void errorsSayWhatAndExitNonZero() {
+        const QString db = dir_.filePath("errors.db");
+        Run r = memory(db, {"show", "999"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("no experience #999"));
+        QVERIFY(r.err.contains("list"));
+        r = memory(db, {"--json", "show", "999"});
+        QCOMPARE(r.code, 1);
+        const QJsonObject error = QJsonDocument::fromJson(r.err.toUtf8()).object()["error"].toObject();
+        QCOMPARE(error["code"].toString(), QString("not_found"));
+        r = memory(db, {"list", "--status", "bogus"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("pending, approved, rejected, archived"));
+        r = memory(db, {"add", "--title", "x", "--content", "y", "--action", "[1, 2]"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("action"));
+        r = memory(db, {"add", "--title", "x", "--content", "y", "--action", "{not json"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("--action: not valid JSON"));
+        r = memory(db, {"add", "--content", "no title"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("title is empty"));
+        r = memory(db, {"add", "--title", "typo", "--content", "Trigger with a typo.", "--diagnostic", "race"});
+        QCOMPARE(r.code, 0);  // stored as given, with a note
+        QVERIFY(r.err.contains("diagnostic 'race' is not a known value"));
+        r = memory(db, {"import", dir_.filePath("missing.jsonl")});
+        QCOMPARE(r.code, 4);
+        r = memory(db, {"merge", "1", "1"});
+        QCOMPARE(r.code, 1);
+
+        QFile garbage(dir_.filePath("garbage.db"));
+        QVERIFY(garbage.open(QIODevice::WriteOnly));
+        garbage.write(QByteArray(2048, 'x'));
+        garbage.close();
+        r = memory(garbage.fileName(), {"list"});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains(garbage.fileName()));
+        QVERIFY(r.err.contains("Nothing was changed"));
+        r = sage({"memory", "list"});
+        QVERIFY(r.code != 0);
+        QVERIFY(r.err.contains("--db"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMemoryCli)
+#include "test_memory_cli.moc"
