@@ -8,6 +8,7 @@
 #include "sage_agent/AgentLoop.h"
 #include "sage_eval/Evaluator.h"
 
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 
@@ -118,10 +119,12 @@ void registerRunCommand(CLI::App& app) {
     auto runId = std::make_shared<int64_t>(0);
     auto db = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
+    auto exportBest = std::make_shared<std::string>();
     rep->add_option("run_id", *runId, "Run id (see `sage run`)")->required();
+    rep->add_option("--export-best", *exportBest, "Write the best correct candidate's source to this file");
     rep->add_option("--db", *db, "Database file (default " + defaultDatabasePath() + ")");
     rep->add_flag("--json", *json, "Print the run and its iterations as JSON");
-    rep->callback([runId, db, json] {
+    rep->callback([runId, db, json, exportBest] {
         auto database = openAgentDatabase(db->empty() ? defaultDatabasePath() : *db);
         agent::RunStore runs(database);
         auto run = runs.run(*runId);
@@ -131,6 +134,13 @@ void registerRunCommand(CLI::App& app) {
             throw CLI::RuntimeError(2);
         }
         auto its = runs.iterations(*runId);
+        if (!exportBest->empty()) {
+            if (run->bestIteration < 0 || size_t(run->bestIteration) >= its.size()) {
+                std::cerr << "sage: error: run " << run->id << " has no correct candidate to export\n";
+                throw CLI::RuntimeError(1);
+            }
+            std::ofstream(*exportBest) << its[size_t(run->bestIteration)].source;
+        }
         if (*json) {
             nlohmann::json out = agent::toJson(*run);
             out["iterations"] = nlohmann::json::array();

@@ -341,13 +341,14 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
         const auto tProposed = Clock::now();
         if (!prop.ok) {
             rec.error = prop.error;
-            rec.status = cancel ? "cancelled" : "policy_error";
+            rec.status = cancel ? "cancelled" : prop.exhausted ? "exhausted" : "policy_error";
+            if (rec.move.empty()) rec.move = prop.exhausted ? "(no untried move)" : "(no candidate)";
             rec.source = parentSource;
             rec.evaluation = nullptr;
             rec.timings = {{"retrieve", std::chrono::duration<double>(tRetrieved - tIter).count()},
                            {"policy", std::chrono::duration<double>(tProposed - tRetrieved).count()}};
             runs.addIteration(rec);
-            emit({AgentEventType::Error, run.id, i, rec.stage, prop.error, {}});
+            if (!prop.exhausted) emit({AgentEventType::Error, run.id, i, rec.stage, prop.error, {}});
             emit({AgentEventType::IterationFinished, run.id, i, rec.stage, rec.status, toJson(rec)});
             sum.iterations = i + 1;
             if (cancel) {
