@@ -1,6 +1,7 @@
 #include "sage_eval/Task.h"
 
 #include "sage_toolchain/Expression.h"
+#include "sage_toolchain/Files.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -15,13 +16,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::string readText(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 class Fields {
 public:
@@ -67,7 +61,7 @@ Task Task::loadDirectory(const std::string& dirPath) {
     Task t;
     t.dir = dirPath;
     if (!fs::exists(file)) throw TaskError(file + ": missing (every task folder needs a task.json)");
-    t.taskJsonText = readText(file);
+    t.taskJsonText = toolchain::readTextFile(file);
     json j;
     try {
         j = json::parse(t.taskJsonText);
@@ -201,11 +195,11 @@ Task Task::loadDirectory(const std::string& dirPath) {
             }
         }
     }
-    t.referenceSource = readText(dir / "reference.cpp");
+    t.referenceSource = toolchain::readTextFile((dir / "reference.cpp").string());
     if (t.referenceSource.empty()) throw TaskError((dir / "reference.cpp").string() + ": missing or empty");
-    t.baselineSource = readText(dir / "baseline.cpp");
+    t.baselineSource = toolchain::readTextFile((dir / "baseline.cpp").string());
     if (t.baselineSource.empty()) throw TaskError((dir / "baseline.cpp").string() + ": missing or empty");
-    if (fs::exists(dir / "tuned.cpp")) t.tunedSource = readText(dir / "tuned.cpp");
+    if (fs::exists(dir / "tuned.cpp")) t.tunedSource = toolchain::readTextFile((dir / "tuned.cpp").string());
     return t;
 }
 

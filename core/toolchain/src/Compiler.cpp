@@ -1,5 +1,6 @@
 #include "sage_toolchain/Compiler.h"
 
+#include "sage_toolchain/Files.h"
 #include "sage_toolchain/Hash.h"
 #include "sage_toolchain/Process.h"
 
@@ -17,19 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-void writeFile(const fs::path& p, const std::string& text) {
-    std::ofstream out(p, std::ios::binary);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write " + p.string() + " (is the cache directory writable?)");
-}
-
 // Digest of every kernel header, so that a changed API invalidates cached kernels.
 std::string digestHeaders(const std::string& dir) {
     std::vector<fs::path> files;
@@ -38,7 +26,7 @@ std::string digestHeaders(const std::string& dir) {
         if (e.is_regular_file() && e.path().extension() == ".h") files.push_back(e.path());
     std::sort(files.begin(), files.end());
     ContentHash h;
-    for (const auto& f : files) h.add(f.filename().string()).add(readFile(f));
+    for (const auto& f : files) h.add(f.filename().string()).add(readTextFile(f.string()));
     return h.hex();
 }
 
@@ -77,7 +65,7 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     std::error_code ec;
     if (fs::exists(dir / "result.json", ec)) {
         try {
-            json j = json::parse(readFile(dir / "result.json"));
+            json j = json::parse(readTextFile((dir / "result.json").string()));
             res.ok = j.at("ok").get<bool>();
             for (const auto& d : j.at("diagnostics")) res.diagnostics.push_back(diagnosticFromJson(d));
             res.sharedObject = res.ok ? (dir / "kernel.so").string() : "";
@@ -95,8 +83,8 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     const fs::path work = dir.string() + ".tmp." + uniqueSuffix();
     fs::create_directories(work);
     const std::string srcName = req.isReference ? "reference.cpp" : "kernel.cpp";
-    writeFile(work / srcName, req.source);
-    writeFile(work / "prelude.h", req.prelude);
+    writeFile((work / srcName).string(), req.source);
+    writeFile((work / "prelude.h").string(), req.prelude);
 
     ProcessSpec spec;
     spec.argv = {paths_.compiler};
@@ -140,7 +128,7 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
                                    "the compiler failed without a diagnostic: " + pr.err.substr(0, 2000), {}});
     json out = {{"ok", res.ok}, {"diagnostics", json::array()}};
     for (const auto& d : res.diagnostics) out["diagnostics"].push_back(toJson(d));
-    writeFile(work / "result.json", out.dump());
+    writeFile((work / "result.json").string(), out.dump());
     fs::remove(work / "prelude.h", ec);
     fs::rename(work, dir, ec);
     if (ec) fs::remove_all(work, ec);  // another process cached the same key first: use theirs

@@ -1,6 +1,7 @@
 #include "sage_toolchain/Sandbox.h"
 
 #include "sage_config.h"
+#include "sage_toolchain/Files.h"
 
 #include <chrono>
 #include <csignal>
@@ -14,11 +15,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::vector<uint8_t> readAll(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 std::string failureStatus(const ProcessResult& pr, std::string& message, const std::string& err) {
     if (pr.cancelled) {
@@ -97,7 +93,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
         fs::path resultPath = dir / ("result_" + std::to_string(i) + ".json");
         if (!failedBefore && fs::exists(resultPath)) {
             try {
-                auto bytes = readAll(resultPath);
+                auto bytes = readBinaryFile(resultPath.string());
                 json j = json::parse(bytes.begin(), bytes.end());
                 r.status = j.value("status", "error");
                 r.message = j.value("message", "");
@@ -108,7 +104,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
                 r.message = std::string("unreadable runner result: ") + e.what();
             }
             for (const auto& t : job.runs[i].tensors)
-                if (t.output && fs::exists(dir / t.file)) r.outputs[t.name] = readAll(dir / t.file);
+                if (t.output && fs::exists(dir / t.file)) r.outputs[t.name] = readBinaryFile((dir / t.file).string());
         } else {
             if (!failedBefore) {
                 failStatus = failureStatus(pr, failMessage, pr.err);
