@@ -255,9 +255,10 @@ SAGE_REFERENCE(ctx) {
 }
 ```
 
-The inputs arrive already rounded to their dtype; compute in double. The verifier compares the
-kernel's output element by element with the reference, within the tolerance (and rejects an
-all-zero or constant output where the reference varies).
+The inputs arrive already rounded to their dtype; compute in double. The result is rounded to
+the output's dtype, as a kernel would store it, and the verifier compares the kernel's output
+with it element by element within the tolerance (and rejects an all-zero or constant output
+where the reference varies).
 
 ### Kernel files (baseline.cpp, tuned.cpp)
 

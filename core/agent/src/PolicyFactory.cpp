@@ -8,11 +8,7 @@ namespace sage::agent {
 
 std::unique_ptr<Policy> makePolicy(const AgentSettings& settings) {
     if (settings.policy == "builtin") return std::make_unique<BuiltinPolicy>();
-#ifndef SAGE_AGENT_WITHOUT_LLM
     if (settings.policy == "llm") return std::make_unique<LlmPolicy>(settings.llm);
-#else
-    if (settings.policy == "llm") throw std::invalid_argument("this build has no LLM policy");
-#endif
     throw std::invalid_argument("unknown policy '" + settings.policy + "' (builtin or llm)");
 }
 

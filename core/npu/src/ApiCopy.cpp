@@ -127,14 +127,20 @@ void copyLocalToLocal(const LocalRef& dst, const LocalRef& src, const CopyShape&
     s.checkLocal(dst, dstSpan, api, loc);
     s.checkLocal(src, srcSpan, api, loc);
     uint64_t bytes = uint64_t(len) * shape.blockCount;
-    IssueResult at = s.issue(PipeId::V, "DataCopy UB->UB",
-                             s.prof.vectorIssueCycles + uint64_t(std::ceil(double(bytes) / s.prof.ubToUbBytesPerCycle)),
-                             s.prof.vectorTailCycles, 0, bytes, 0, loc);
+    // UB -> UB runs on the vector pipe; copies out of L1 (e.g. C1 -> C2, the bias table) on MTE1.
+    const bool fromL1 = memOf(src.pos) == Mem::L1;
+    const PipeId pipe = fromL1 ? PipeId::MTE1 : PipeId::V;
+    IssueResult at = fromL1 ? s.issue(pipe, "DataCopy L1->local",
+                                      s.prof.dmaIssueCycles + uint64_t(std::ceil(double(bytes) / s.prof.l1ToL0bBytesPerCycle)),
+                                      0, 0, bytes, 0, loc)
+                            : s.issue(pipe, "DataCopy UB->UB",
+                                      s.prof.vectorIssueCycles + uint64_t(std::ceil(double(bytes) / s.prof.ubToUbBytesPerCycle)),
+                                      s.prof.vectorTailCycles, 0, bytes, 0, loc);
     for (uint32_t b = 0; b < shape.blockCount; ++b)
         std::memmove(c.localPtr(dst) + uint64_t(b) * (len + shape.dstGap),
                      c.localPtr(src) + uint64_t(b) * (len + shape.srcGap), len);
-    s.access(PipeId::V, src, uint32_t(srcSpan), false, at, loc);
-    s.access(PipeId::V, dst, uint32_t(dstSpan), true, at, loc);
+    s.access(pipe, src, uint32_t(srcSpan), false, at, loc);
+    s.access(pipe, dst, uint32_t(dstSpan), true, at, loc);
 }
 
 void setAtomic(int mode, DType) { activeImpl().ctx().atomicMode = mode; }

@@ -60,8 +60,15 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     std::vector<char*> argv;
     for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
+    // The inherited environment, with spec.env's NAME=VALUE entries replacing same-named ones.
+    auto nameOf = [](const std::string& kv) { return kv.substr(0, kv.find('=')); };
     std::vector<std::string> envStore;
-    for (char** e = environ; e && *e; ++e) envStore.emplace_back(*e);
+    for (char** e = environ; e && *e; ++e) {
+        std::string kv(*e);
+        bool overridden = false;
+        for (const auto& x : spec.env) overridden |= nameOf(x) == nameOf(kv);
+        if (!overridden) envStore.push_back(std::move(kv));
+    }
     for (const auto& e : spec.env) envStore.push_back(e);
     std::vector<char*> envp;
     for (auto& e : envStore) envp.push_back(e.data());

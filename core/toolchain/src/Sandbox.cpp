@@ -78,6 +78,13 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
     ps.isolateNetwork = true;
     ps.cancel = opts.cancel;
     ps.env = {"TMPDIR=" + dir.string(), "HOME=" + dir.string()};
+#if SAGE_SANITIZED
+    // Let a kernel's crash end as a signal and a failed allocation return null (-> oom), as in
+    // normal builds, instead of ASan reporting and exiting first.
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    ps.env.push_back(std::string("ASAN_OPTIONS=") + (asan ? std::string(asan) + ":" : "") +
+                     "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:allocator_may_return_null=1:detect_leaks=0");
+#endif
     ProcessResult pr = runProcess(ps);
     if (!pr.started) {
         fs::remove_all(dir);

@@ -1,0 +1,10 @@
+#include "sage_reference.h"
+
+#include <algorithm>
+
+SAGE_REFERENCE(ctx) {
+    auto x = ctx.in("x");
+    auto z = ctx.out("z");
+    const double alpha = ctx.attr("alpha");
+    for (size_t i = 0; i < z.size(); ++i) z[i] = x[i] > 0 ? x[i] : alpha * (std::exp(x[i]) - 1.0);
+}

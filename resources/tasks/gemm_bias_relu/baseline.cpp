@@ -1,0 +1,190 @@
+// gemm_bias_relu: Y[M, N] = relu(A[M, K] x B[K, N] + bias[N]); A, B float16, bias and Y float32.
+// Naive first draft: two launches. (1) the plain GEMM on the cube (one block, small base tiles,
+// one buffer per queue) writes C to a GM workspace; (2) a vector kernel reads C back row by row,
+// adds the bias and applies ReLU. C makes a full round trip through GM. Partial tiles (M, N, K
+// not multiples of the base tile or of 16) are handled by passing the true sizes to Nd2Nz,
+// Mmad and Fixpipe; rows of any length are copied with DataCopyPad.
+#include "kernel_operator.h"
+using namespace AscendC;
+
+// BUFFER_NUM and BLOCK_DIM apply to both launches.
+constexpr uint32_t BASE_M = 64;    // @tunable base_m {16, 32, 64, 128}
+constexpr uint32_t BASE_N = 64;    // @tunable base_n {16, 32, 64, 128}
+constexpr uint32_t BASE_K = 64;    // @tunable base_k {16, 32, 64, 128}
+constexpr int32_t BUFFER_NUM = 1;  // @tunable buffer_num {1, 2}
+constexpr uint32_t BLOCK_DIM = 1;  // @tunable block_dim {1, 2, 4, 8, 12, 16, 24}
+
+struct GemmBiasReluTiling {
+    uint32_t M, K, N;
+};
+
+__aicore__ inline uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ inline uint32_t Align16(uint32_t a) { return (a + 15) / 16 * 16; }
+
+class KernelGemm {
+public:
+    __aicore__ inline void Init(GM_ADDR a, GM_ADDR b, GM_ADDR c, const GemmBiasReluTiling& t) {
+        M_ = t.M;
+        K_ = t.K;
+        N_ = t.N;
+        aGm.SetGlobalBuffer((__gm__ half*)a, (uint64_t)M_ * K_);
+        bGm.SetGlobalBuffer((__gm__ half*)b, (uint64_t)K_ * N_);
+        cGm.SetGlobalBuffer((__gm__ float*)c, (uint64_t)M_ * N_);
+        pipe.InitBuffer(qA1, BUFFER_NUM, BASE_M * BASE_K * sizeof(half));
+        pipe.InitBuffer(qB1, BUFFER_NUM, BASE_K * BASE_N * sizeof(half));
+        pipe.InitBuffer(qA2, BUFFER_NUM, BASE_M * BASE_K * sizeof(half));
+        pipe.InitBuffer(qB2, BUFFER_NUM, BASE_K * BASE_N * sizeof(half));
+        pipe.InitBuffer(qC, BUFFER_NUM, BASE_M * BASE_N * sizeof(float));
+    }
+    __aicore__ inline void Process() {
+        const uint32_t mTiles = CeilDiv(M_, BASE_M), nTiles = CeilDiv(N_, BASE_N);
+        // Output tiles are dealt to the blocks round-robin.
+        for (uint32_t tile = GetBlockIdx(); tile < mTiles * nTiles; tile += GetBlockNum()) {
+            const uint32_t m0 = tile / nTiles * BASE_M, n0 = tile % nTiles * BASE_N;
+            const uint32_t mLen = M_ - m0 < BASE_M ? M_ - m0 : BASE_M;
+            const uint32_t nLen = N_ - n0 < BASE_N ? N_ - n0 : BASE_N;
+            LocalTensor<float> c = qC.AllocTensor<float>();
+            for (uint32_t k0 = 0; k0 < K_; k0 += BASE_K) {
+                const uint32_t kLen = K_ - k0 < BASE_K ? K_ - k0 : BASE_K;
+                CopyIn(m0, n0, k0, mLen, nLen, kLen);
+                SplitLoad(mLen, nLen, kLen);
+                Compute(c, mLen, nLen, kLen, k0 == 0);
+            }
+            qC.EnQue(c);
+            CopyOut(m0, n0, mLen, nLen);
+        }
+    }
+
+private:
+    // GM (row-major) -> L1 in NZ layout: column blocks of 16 halfs, rows padded to 16.
+    __aicore__ inline void CopyIn(uint32_t m0, uint32_t n0, uint32_t k0, uint32_t mLen, uint32_t nLen, uint32_t kLen) {
+        LocalTensor<half> a1 = qA1.AllocTensor<half>();
+        LocalTensor<half> b1 = qB1.AllocTensor<half>();
+        DataCopy(a1, aGm[(uint64_t)m0 * K_ + k0], Nd2NzParams(1, mLen, kLen, 0, K_, Align16(mLen), 1, 0));
+        DataCopy(b1, bGm[(uint64_t)k0 * N_ + n0], Nd2NzParams(1, kLen, nLen, 0, N_, Align16(kLen), 1, 0));
+        qA1.EnQue(a1);
+        qB1.EnQue(b1);
+    }
+    // L1 -> L0A (16x16 fractals, row-block major) and L0B (k-block major, each fractal transposed).
+    __aicore__ inline void SplitLoad(uint32_t mLen, uint32_t nLen, uint32_t kLen) {
+        const uint16_t mBlocks = Align16(mLen) / 16, nBlocks = Align16(nLen) / 16, kBlocks = Align16(kLen) / 16;
+        LocalTensor<half> a1 = qA1.DeQue<half>();
+        LocalTensor<half> b1 = qB1.DeQue<half>();
+        LocalTensor<half> a2 = qA2.AllocTensor<half>();
+        LocalTensor<half> b2 = qB2.AllocTensor<half>();
+        for (uint16_t i = 0; i < mBlocks; ++i)
+            LoadData(a2[i * kBlocks * 256], a1, LoadData2DParams(i, (uint8_t)kBlocks, mBlocks, 0, 0, false, 0));
+        for (uint16_t kb = 0; kb < kBlocks; ++kb)
+            LoadData(b2[kb * nBlocks * 256], b1, LoadData2DParams(kb, (uint8_t)nBlocks, kBlocks, 0, 0, true, 0));
+        qA2.EnQue(a2);
+        qB2.EnQue(b2);
+        qA1.FreeTensor(a1);
+        qB1.FreeTensor(b1);
+    }
+    __aicore__ inline void Compute(LocalTensor<float>& c, uint32_t mLen, uint32_t nLen, uint32_t kLen, bool first) {
+        LocalTensor<half> a2 = qA2.DeQue<half>();
+        LocalTensor<half> b2 = qB2.DeQue<half>();
+        MmadParams p;
+        p.m = (uint16_t)mLen;
+        p.n = (uint16_t)nLen;
+        p.k = (uint16_t)kLen;
+        p.cmatrixInitVal = first;  // the first K step starts C at zero, later ones accumulate
+        Mmad(c, a2, b2, p);
+        qA2.FreeTensor(a2);
+        qB2.FreeTensor(b2);
+    }
+    __aicore__ inline void CopyOut(uint32_t m0, uint32_t n0, uint32_t mLen, uint32_t nLen) {
+        LocalTensor<float> c = qC.DeQue<float>();
+        FixpipeParamsV220 fp;
+        fp.nSize = (uint16_t)nLen;
+        fp.mSize = (uint16_t)mLen;
+        fp.srcStride = Align16(mLen);
+        fp.dstStride = N_;
+        Fixpipe(cGm[(uint64_t)m0 * N_ + n0], c, fp);
+        qC.FreeTensor(c);
+    }
+
+    TPipe pipe;
+    TQue<TPosition::A1, 1> qA1;
+    TQue<TPosition::B1, 1> qB1;
+    TQue<TPosition::A2, 1> qA2;
+    TQue<TPosition::B2, 1> qB2;
+    TQue<TPosition::CO1, 1> qC;
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm;
+    uint32_t M_ = 0, K_ = 0, N_ = 0;
+};
+
+extern "C" __global__ __aicore__ void gemm_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tiling) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    GET_TILING_DATA_WITH_STRUCT(GemmBiasReluTiling, t, tiling);
+    KernelGemm op;
+    op.Init(a, b, c, t);
+    op.Process();
+}
+
+// Launch 2: y[m][n] = relu(c[m][n] + bias[n]), one row at a time.
+class KernelBiasRelu {
+public:
+    __aicore__ inline void Init(GM_ADDR c, GM_ADDR bias, GM_ADDR y, const GemmBiasReluTiling& t) {
+        cols_ = t.N;
+        pitch_ = (t.N + 7) / 8 * 8;  // UB row pitch in floats (32-byte aligned)
+        uint32_t rowsPerBlock = (t.M + GetBlockNum() - 1) / GetBlockNum();
+        uint32_t first = rowsPerBlock * GetBlockIdx();
+        if (first > t.M) first = t.M;
+        uint32_t last = first + rowsPerBlock < t.M ? first + rowsPerBlock : t.M;
+        rows_ = last - first;
+        cGm.SetGlobalBuffer((__gm__ float*)c + (uint64_t)first * cols_, (uint64_t)rows_ * cols_);
+        biasGm.SetGlobalBuffer((__gm__ float*)bias, cols_);
+        yGm.SetGlobalBuffer((__gm__ float*)y + (uint64_t)first * cols_, (uint64_t)rows_ * cols_);
+        pipe.InitBuffer(inQ, BUFFER_NUM, pitch_ * sizeof(float));
+        pipe.InitBuffer(outQ, BUFFER_NUM, pitch_ * sizeof(float));
+        pipe.InitBuffer(biasQ, 1, pitch_ * sizeof(float));
+        LocalTensor<float> b = biasQ.AllocTensor<float>();
+        DataCopyPad(b, biasGm, DataCopyExtParams{1, cols_ * (uint32_t)sizeof(float), 0, 0, 0},
+                    DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+        biasQ.EnQue(b);
+        bias_ = biasQ.DeQue<float>();
+    }
+    __aicore__ inline void Process() {
+        const DataCopyExtParams row{1, cols_ * (uint32_t)sizeof(float), 0, 0, 0};
+        for (uint32_t r = 0; r < rows_; ++r) {
+            LocalTensor<float> x = inQ.AllocTensor<float>();
+            DataCopyPad(x, cGm[(uint64_t)r * cols_], row, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+            inQ.EnQue(x);
+            x = inQ.DeQue<float>();
+            LocalTensor<float> y = outQ.AllocTensor<float>();
+            Add(y, x, bias_, cols_);
+            Relu(y, y, cols_);
+            outQ.EnQue(y);
+            inQ.FreeTensor(x);
+            y = outQ.DeQue<float>();
+            DataCopyPad(yGm[(uint64_t)r * cols_], y, row);
+            outQ.FreeTensor(y);
+        }
+        biasQ.FreeTensor(bias_);
+    }
+
+private:
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inQ, biasQ;
+    TQue<TPosition::VECOUT, 1> outQ;
+    GlobalTensor<float> cGm, biasGm, yGm;
+    LocalTensor<float> bias_;
+    uint32_t rows_ = 0, cols_ = 0, pitch_ = 0;
+};
+
+extern "C" __global__ __aicore__ void bias_relu_kernel(GM_ADDR c, GM_ADDR bias, GM_ADDR y, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(GemmBiasReluTiling, t, tiling);
+    KernelBiasRelu op;
+    op.Init(c, bias, y, t);
+    op.Process();
+}
+
+SAGE_HOST(ctx) {
+    GemmBiasReluTiling t{(uint32_t)ctx.dim("M"), (uint32_t)ctx.dim("K"), (uint32_t)ctx.dim("N")};
+    GM_ADDR tiling = ctx.tiling(t);
+    GM_ADDR c = ctx.workspace(uint64_t(t.M) * t.N * sizeof(float));  // the GEMM result, in GM
+    ICPU_RUN_KF(gemm_kernel, BLOCK_DIM, ctx.gm("a"), ctx.gm("b"), c, tiling);
+    ICPU_RUN_KF(bias_relu_kernel, BLOCK_DIM, c, ctx.gm("bias"), ctx.gm("y"), tiling);
+}

@@ -1,0 +1,9 @@
+#include "sage_reference.h"
+
+#include <algorithm>
+
+SAGE_REFERENCE(ctx) {
+    auto x = ctx.in("x");
+    auto z = ctx.out("z");
+    for (size_t i = 0; i < z.size(); ++i) z[i] = std::log(x[i]);
+}

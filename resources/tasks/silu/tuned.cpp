@@ -1,0 +1,83 @@
+// silu: z = x * sigmoid(x) on bfloat16 (computed in float).
+// Tuned: 32 blocks, double buffering and 4096-element tiles (2 queues x 2 buffers x 8 KB plus a
+// 16 KB float buffer). The last partial tile is copied with DataCopyPad.
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr uint32_t TILE_LENGTH = 4096;  // @tunable tile_length {128, 256, 512, 1024, 2048, 4096, 8192}
+constexpr int32_t BUFFER_NUM = 2;      // @tunable buffer_num {1, 2}
+constexpr uint32_t BLOCK_DIM = 32;      // @tunable block_dim {1, 2, 4, 8, 16, 24, 32, 48}
+
+struct SiluTiling {
+    uint32_t totalLength;
+};
+
+class KernelSilu {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR z, const SiluTiling& t) {
+        // Split the elements across blocks in whole tiles; the last block takes the remainder.
+        uint32_t tiles = (t.totalLength + TILE_LENGTH - 1) / TILE_LENGTH;
+        uint32_t tilesPerBlock = (tiles + GetBlockNum() - 1) / GetBlockNum();
+        uint32_t start = tilesPerBlock * TILE_LENGTH * GetBlockIdx();
+        uint32_t end = start + tilesPerBlock * TILE_LENGTH;
+        if (end > t.totalLength) end = t.totalLength;
+        if (start > end) start = end;
+        length_ = end - start;
+        xGm.SetGlobalBuffer((__gm__ bfloat16_t*)x + start, length_);
+        zGm.SetGlobalBuffer((__gm__ bfloat16_t*)z + start, length_);
+        pipe.InitBuffer(inX, BUFFER_NUM, TILE_LENGTH * sizeof(bfloat16_t));
+        pipe.InitBuffer(outZ, BUFFER_NUM, TILE_LENGTH * sizeof(bfloat16_t));
+        pipe.InitBuffer(bufX, TILE_LENGTH * sizeof(float));
+    }
+    __aicore__ inline void Process() {
+        for (uint32_t off = 0; off < length_; off += TILE_LENGTH) {
+            uint32_t n = length_ - off < TILE_LENGTH ? length_ - off : TILE_LENGTH;
+            CopyIn(off, n);
+            Compute(n);
+            CopyOut(off, n);
+        }
+    }
+
+private:
+    __aicore__ inline void CopyIn(uint32_t off, uint32_t n) {
+        LocalTensor<bfloat16_t> x = inX.AllocTensor<bfloat16_t>();
+        DataCopyExtParams p{1, n * (uint32_t)sizeof(bfloat16_t), 0, 0, 0};
+        DataCopyPadExtParams<bfloat16_t> pad{false, 0, 0, bfloat16_t(0.0f)};
+        DataCopyPad(x, xGm[off], p, pad);
+        inX.EnQue(x);
+    }
+    __aicore__ inline void Compute(uint32_t n) {
+        LocalTensor<bfloat16_t> x = inX.DeQue<bfloat16_t>();
+        LocalTensor<bfloat16_t> z = outZ.AllocTensor<bfloat16_t>();
+        LocalTensor<float> fx = bufX.Get<float>();
+        Cast(fx, x, RoundMode::CAST_NONE, n);
+        Silu(fx, fx, n);
+        Cast(z, fx, RoundMode::CAST_RINT, n);
+        outZ.EnQue(z);
+        inX.FreeTensor(x);
+    }
+    __aicore__ inline void CopyOut(uint32_t off, uint32_t n) {
+        LocalTensor<bfloat16_t> z = outZ.DeQue<bfloat16_t>();
+        DataCopyPad(zGm[off], z, DataCopyExtParams{1, n * (uint32_t)sizeof(bfloat16_t), 0, 0, 0});
+        outZ.FreeTensor(z);
+    }
+
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inX;
+    TQue<TPosition::VECOUT, 1> outZ;
+    TBuf<TPosition::VECCALC> bufX;
+    GlobalTensor<bfloat16_t> xGm, zGm;
+    uint32_t length_ = 0;
+};
+
+extern "C" __global__ __aicore__ void silu_kernel(GM_ADDR x, GM_ADDR z, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(SiluTiling, t, tiling);
+    KernelSilu op;
+    op.Init(x, z, t);
+    op.Process();
+}
+
+SAGE_HOST(ctx) {
+    SiluTiling t{(uint32_t)ctx.numel("x")};
+    ICPU_RUN_KF(silu_kernel, BLOCK_DIM, ctx.gm("x"), ctx.gm("z"), ctx.tiling(t));
+}

@@ -1,0 +1,230 @@
+// The agent loop driven by the LLM policy against the scripted server: a draft that does not
+// compile, its repair, then a faster variant (more blocks) — evaluated through the real pipeline,
+// with memory consulted, the adoption credited and the distilled lessons stored as pending.
+#include "ScriptedLlmServer.h"
+#include "sage_agent/AgentLoop.h"
+#include "sage_agent/LlmPolicy.h"
+#include "sage_memory/MemorySchema.h"
+
+#include <QtTest/QtTest>
+
+using namespace sage;
+using sage::test::ScriptedLlmServer;
+
+namespace {
+
+#define CHECK_CONTAINS(hay, needle)                                                                            \
+    QVERIFY2(std::string(hay).find(needle) != std::string::npos,                                               \
+             (std::string("expected '") + (needle) + "' in:\n" + std::string(hay).substr(0, 3000)).c_str())
+
+std::string replaced(std::string s, const std::string& from, const std::string& to) {
+    size_t p = s.find(from);
+    if (p != std::string::npos) s.replace(p, from.size(), to);
+    return s;
+}
+
+// vadd split over 8 blocks; each block's share starts on a 32-byte boundary, tails via DataCopyPad.
+const char* kFastVadd = R"(#include "kernel_operator.h"
+using namespace AscendC;
+constexpr uint32_t TILE = 1024;
+constexpr uint32_t BLOCKS = 8;
+
+extern "C" __global__ __aicore__ void vadd(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling) {
+    uint32_t n = *reinterpret_cast<uint32_t*>(tiling);
+    uint32_t per = (n + GetBlockNum() - 1) / GetBlockNum();
+    per = (per + 7) / 8 * 8;
+    uint32_t start = per * GetBlockIdx();
+    uint32_t end = start + per < n ? start + per : n;
+    if (start >= end) return;
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> qx, qy;
+    TQue<TPosition::VECOUT, 2> qz;
+    pipe.InitBuffer(qx, 2, TILE * sizeof(float));
+    pipe.InitBuffer(qy, 2, TILE * sizeof(float));
+    pipe.InitBuffer(qz, 2, TILE * sizeof(float));
+    GlobalTensor<float> gx, gy, gz;
+    gx.SetGlobalBuffer((__gm__ float*)x, n);
+    gy.SetGlobalBuffer((__gm__ float*)y, n);
+    gz.SetGlobalBuffer((__gm__ float*)z, n);
+    for (uint32_t off = start; off < end; off += TILE) {
+        uint32_t len = end - off < TILE ? end - off : TILE;
+        DataCopyExtParams p{1, len * 4, 0, 0, 0};
+        LocalTensor<float> a = qx.AllocTensor<float>(), b = qy.AllocTensor<float>();
+        DataCopyPad(a, gx[off], p, DataCopyPadExtParams<float>{});
+        DataCopyPad(b, gy[off], p, DataCopyPadExtParams<float>{});
+        qx.EnQue(a);
+        qy.EnQue(b);
+        a = qx.DeQue<float>();
+        b = qy.DeQue<float>();
+        LocalTensor<float> c = qz.AllocTensor<float>();
+        Add(c, a, b, len);
+        qz.EnQue(c);
+        qx.FreeTensor(a);
+        qy.FreeTensor(b);
+        c = qz.DeQue<float>();
+        DataCopyPad(gz[off], c, p);
+        qz.FreeTensor(c);
+    }
+}
+
+SAGE_HOST(ctx) {
+    uint32_t n = (uint32_t)ctx.numel("x");
+    ICPU_RUN_KF(vadd, BLOCKS, ctx.gm("x"), ctx.gm("y"), ctx.gm("z"), ctx.tiling(n));
+}
+)";
+
+std::string reply(const std::string& source, const std::string& adopted, const std::string& rationale) {
+    return "```cpp\n" + source + "```\nADOPTED: " + adopted + "\nRATIONALE: " + rationale + "\n";
+}
+
+std::string lessonJson(const std::string& title) {
+    return nlohmann::json{{"title", title},
+                          {"content", "When an elementwise kernel runs on one block, split the elements over many."},
+                          {"kind", "optimization"},
+                          {"evidence_pattern", "GetBlockIdx"}}
+        .dump();
+}
+
+} // namespace
+
+class TestLlmLoop : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::unique_ptr<eval::Evaluator> evaluator_;
+    eval::Task task_;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        auto paths = toolchain::ToolPaths::fromEnvironment();
+        paths.binDir = SAGE_TEST_BIN_DIR;
+        paths.cacheDir = (dir_.path() + "/cache").toStdString();
+        evaluator_ = std::make_unique<eval::Evaluator>(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
+        task_ = eval::Task::loadDirectory(std::string(SAGE_EVAL_TASKS_DIR) + "/vadd");
+    }
+
+    void draftRepairOptimiseThroughTheModel() {
+        auto db = std::make_shared<memory::Database>(
+            (dir_.path() + "/llm.db").toStdString(),
+            std::vector<memory::SchemaModule>{memory::MemorySchema::module(), agent::AgentSchema::module()});
+        agent::RunStore runs(db);
+        memory::ExperienceStore mem(db);
+        memory::Experience e;
+        e.title = "Split elementwise work over many blocks";
+        e.kind = memory::ExperienceKind::Optimization;
+        e.stage = memory::Stage::Optimize;
+        e.trigger.category = "elementwise";
+        e.trigger.bottleneck = "under_parallelized";
+        e.content = "When one block does all the work, raise blockDim and split N by GetBlockIdx/GetBlockNum.";
+        e.evidencePattern = "GetBlockIdx";
+        e.status = memory::ExperienceStatus::Approved;
+        e.origin = memory::Origin::Human;
+        const int64_t blocksId = mem.add(e);
+
+        const std::string baseline = task_.baselineSource;
+        const std::string broken = replaced(baseline, "Add(c, a, b, len);", "Add(c, a, bb, len);");
+        QVERIFY(broken != baseline);
+
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::sse(reply(broken, "none", "A first draft.")),
+                       ScriptedLlmServer::sse(reply(baseline, "none", "Fixed the typo bb -> b.")),
+                       ScriptedLlmServer::sse(reply(kFastVadd, std::to_string(blocksId) + ", 424242",
+                                                    "Split the work over 8 blocks and double-buffered."))});
+        server.scriptNonStreaming({ScriptedLlmServer::json(lessonJson("Declare every tensor you use")),
+                                   ScriptedLlmServer::json(lessonJson("Split elementwise kernels over blocks"))});
+
+        agent::AgentSettings s;
+        s.policy = "llm";
+        s.budget = 3;
+        s.memoryMode = memory::MemoryMode::Adoption;
+        s.seeds = 1;
+        s.targetRooflineFraction = 0.99;
+        s.patience = 8;
+        s.llm.baseUrl = server.baseUrl();
+        s.llm.model = "scripted";
+        s.llm.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
+        s.llm.timeoutSeconds = 10;
+        s.llm.retryBaseSeconds = 0.05;
+        agent::AgentLoop loop(*evaluator_, agent::makePolicy(s), s);
+        int tokens = 0;
+        loop.addObserver([&](const agent::AgentEvent& ev) { tokens += ev.type == agent::AgentEventType::Token; });
+        auto sum = loop.run(task_, runs, &mem);
+
+        auto its = runs.iterations(sum.runId);
+        QCOMPARE(its.size(), size_t(3));
+        QCOMPARE(its[0].stage, std::string("draft"));
+        QCOMPARE(its[1].stage, std::string("repair"));
+        QCOMPARE(its[2].stage, std::string("optimize"));
+        QCOMPARE(its[0].status, std::string("compile_error"));
+        QVERIFY2(its[1].correct, its[1].status.c_str());
+        QVERIFY2(its[2].correct, its[2].evaluation.dump().substr(0, 2000).c_str());
+        QCOMPARE(its[1].parent, 0);
+        QCOMPARE(its[2].parent, 1);
+        QVERIFY2(its[2].cycles * 2 < its[1].cycles,
+                 (std::to_string(its[2].cycles) + " vs " + std::to_string(its[1].cycles)).c_str());
+        QCOMPARE(sum.firstCorrectIteration, 1);
+        QCOMPARE(sum.bestIteration, 2);
+        QVERIFY(tokens > 10);
+
+        // What the model was told, iteration by iteration.
+        CHECK_CONTAINS(its[0].prompt, "Kernel API of the simulated NPU");  // the platform card
+        CHECK_CONTAINS(its[1].prompt, "Compile: FAILED");
+        CHECK_CONTAINS(its[1].prompt, "bb");
+        CHECK_CONTAINS(its[2].prompt, "bottleneck: under_parallelized");
+        CHECK_CONTAINS(its[2].prompt, "[E" + std::to_string(blocksId) + "]");
+        CHECK_CONTAINS(its[2].response, "RATIONALE: Split the work over 8 blocks");
+        QCOMPARE(its[2].rationale, std::string("Split the work over 8 blocks and double-buffered."));
+
+        // The declared adoption (the unknown id 424242 is ignored) is credited.
+        bool credited = false;
+        for (const auto& a : its[2].adoptions)
+            if (a["id"].get<int64_t>() == blocksId) {
+                credited = a.value("declared", false);
+                QVERIFY(a["q_after"].get<double>() > a["q_before"].get<double>());
+            }
+        QVERIFY2(credited, its[2].adoptions.dump().c_str());
+        for (const auto& a : its[2].adoptions) QVERIFY(a["id"].get<int64_t>() != 424242);
+
+        // Both the repair and the >= 5 % gain were distilled into pending lessons.
+        QCOMPARE(its[1].proposed.size(), size_t(1));
+        QCOMPARE(its[2].proposed.size(), size_t(1));
+        const auto lesson = mem.get(its[2].proposed[0]["id"].get<int64_t>());
+        QCOMPARE(lesson.title, std::string("Split elementwise kernels over blocks"));
+        QVERIFY(lesson.status == memory::ExperienceStatus::Pending);
+        size_t plain = 0;
+        for (const auto& r : server.requests()) plain += r.body.value("stream", true) == false;
+        QCOMPARE(plain, size_t(2));
+    }
+
+    void aBrokenReplyIsMarkedAndTheRunContinues() {
+        auto db = std::make_shared<memory::Database>(
+            (dir_.path() + "/broken.db").toStdString(),
+            std::vector<memory::SchemaModule>{memory::MemorySchema::module(), agent::AgentSchema::module()});
+        agent::RunStore runs(db);
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::sse("I would rather not write code today."),
+                       ScriptedLlmServer::status(429, R"({"error":{"message":"slow down"}})"),
+                       ScriptedLlmServer::sse(reply(task_.baselineSource, "none", "The baseline."))});
+        agent::AgentSettings s;
+        s.policy = "llm";
+        s.budget = 2;
+        s.memoryMode = memory::MemoryMode::Off;
+        s.seeds = 1;
+        s.llm.baseUrl = server.baseUrl();
+        s.llm.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
+        s.llm.timeoutSeconds = 10;
+        s.llm.retryBaseSeconds = 0.05;
+        agent::AgentLoop loop(*evaluator_, agent::makePolicy(s), s);
+        auto sum = loop.run(task_, runs, nullptr);
+        auto its = runs.iterations(sum.runId);
+        QCOMPARE(its.size(), size_t(2));
+        QCOMPARE(its[0].status, std::string("policy_error"));
+        CHECK_CONTAINS(its[0].error, "breaks the contract");
+        QCOMPARE(its[0].response, std::string("I would rather not write code today."));
+        QVERIFY(its[1].correct);  // after a 429 and a retry
+        QCOMPARE(sum.firstCorrectIteration, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLlmLoop)
+#include "test_llm_loop.moc"

@@ -1,0 +1,529 @@
+// The LLM policy against a local scripted OpenAI-compatible server (127.0.0.1, random port):
+// streaming, retries on 429/5xx, 4xx errors, contract violations, cancel, timeout, API-key
+// hygiene; plus unit tests of the reply parser and the prompt.
+#include "ScriptedLlmServer.h"
+#include "sage_agent/LlmPolicy.h"
+
+#include <QtTest/QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <sstream>
+#include <thread>
+
+using namespace sage;
+using sage::test::ScriptedLlmServer;
+
+namespace {
+
+#define CHECK_CONTAINS(hay, needle)                                                                            \
+    QVERIFY2(std::string(hay).find(needle) != std::string::npos,                                               \
+             (std::string("expected '") + (needle) + "' in:\n" + std::string(hay).substr(0, 3000)).c_str())
+#define CHECK_NOT_CONTAINS(hay, needle)                                                                        \
+    QVERIFY2(std::string(hay).find(needle) == std::string::npos,                                               \
+             (std::string("did not expect '") + (needle) + "' in:\n" + std::string(hay).substr(0, 3000)).c_str())
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+memory::ScoredExperience experience(int64_t id, const std::string& title, const std::string& content,
+                                    const std::string& idiom = "") {
+    memory::ScoredExperience s;
+    s.experience.id = id;
+    s.experience.title = title;
+    s.experience.content = content;
+    s.experience.codeIdiom = idiom;
+    s.experience.kind = memory::ExperienceKind::Optimization;
+    s.experience.stage = memory::Stage::Optimize;
+    s.experience.trigger.bottleneck = "under_parallelized";
+    s.score = 0.8;
+    s.q = 0.4;
+    return s;
+}
+
+std::string kernelReply(const std::string& source, const std::string& adopted, const std::string& rationale) {
+    return "Here is the improved kernel.\n\n```cpp\n" + source + "```\n\nADOPTED: " + adopted + "\nRATIONALE: " +
+           rationale + "\n";
+}
+
+} // namespace
+
+class TestLlmPolicy : public QObject {
+    Q_OBJECT
+
+    eval::Task task_;
+    std::string baseline_;
+
+    agent::LlmSettings settingsFor(const ScriptedLlmServer& server) {
+        agent::LlmSettings s;
+        s.baseUrl = server.baseUrl();
+        s.model = "test-model";
+        s.temperature = 0.1;
+        s.maxTokens = 2048;
+        s.timeoutSeconds = 10;
+        s.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
+        s.maxRetries = 3;
+        s.retryBaseSeconds = 0.05;
+        return s;
+    }
+
+    agent::PolicyContext context(memory::Stage stage = memory::Stage::Optimize) {
+        agent::PolicyContext ctx;
+        ctx.task = &task_;
+        ctx.stage = stage;
+        ctx.iteration = 3;
+        ctx.parentSource = baseline_;
+        ctx.platformCard = "PLATFORM-CARD: TQue, DataCopy, Add (test card)";
+        ctx.retrieved = {experience(12, "Raise blockDim when under-parallelised", "Split the elements over 48 blocks."),
+                         experience(7, "Double-buffer the input queues", "InitBuffer(q, 2, bytes).",
+                                    "pipe.InitBuffer(qx, 2, TILE * sizeof(float));")};
+        return ctx;
+    }
+
+    static eval::Evaluation failedCompile() {
+        eval::Evaluation ev;
+        ev.kernel = "kernel.cpp";
+        ev.compile.ok = false;
+        toolchain::Diagnostic d;
+        d.kind = "compile_error";
+        d.severity = "error";
+        d.file = "kernel.cpp";
+        d.line = 12;
+        d.column = 5;
+        d.message = "use of undeclared identifier 'qw'";
+        ev.compile.diagnostics.push_back(d);
+        ev.run.message = "not run: the kernel does not compile";
+        return ev;
+    }
+
+    static eval::Evaluation profiled() {
+        eval::Evaluation ev;
+        ev.kernel = "kernel.cpp";
+        ev.compile.ok = true;
+        ev.run.status = "ok";
+        ev.verify.ran = true;
+        ev.verify.pass = false;
+        eval::CaseCheck cc;
+        cc.caseName = "tail";
+        cc.seed = 1;
+        eval::OutputCheck oc;
+        oc.name = "z";
+        oc.dtype = "float32";
+        oc.checked = 1001;
+        oc.mismatches = 9;
+        oc.maxAbsError = 3.5;
+        oc.maxRelError = 1.0;
+        oc.atol = 1e-5;
+        oc.rtol = 1e-5;
+        oc.reason = "9 elements at the tail were never written";
+        oc.firstMismatches.push_back({{992}, 1.25, 0.0, 1.25, 1.0});
+        cc.outputs.push_back(oc);
+        ev.verify.cases.push_back(cc);
+        toolchain::Diagnostic race;
+        race.kind = "race_raw";
+        race.severity = "warning";
+        race.file = "kernel.cpp";
+        race.line = 27;
+        race.message = "vector reads UB written by MTE2 without a flag";
+        ev.run.diagnostics.push_back(race);
+        auto& p = ev.profile;
+        p.present = true;
+        p.caseName = "perf";
+        p.totalCycles = 123456;
+        p.timeUs = 68.6;
+        p.blockDim = 1;
+        p.coresUsed = 1;
+        p.rooflineCycles = 4321;
+        p.rooflineFraction = 0.035;
+        p.bottleneck = "under_parallelized";
+        p.advice = "Few cores are busy: raise blockDim.";
+        p.pipeRatios = {{"mte2_ratio", 0.61}, {"vec_ratio", 0.12}, {"scalar_ratio", 0.05}};
+        p.lines = {{21, 50000, 64}, {27, 20000, 64}, {32, 10000, 64}};
+        return ev;
+    }
+
+private slots:
+    void initTestCase() {
+        task_ = eval::Task::loadDirectory(std::string(SAGE_EVAL_TASKS_DIR) + "/vadd");
+        baseline_ = task_.baselineSource;
+        QVERIFY(!baseline_.empty());
+    }
+
+    // ---------- parseReply ----------
+
+    void parsesAWellFormedReply() {
+        auto r = agent::LlmPolicy::parseReply(
+            "Some thoughts.\n```cpp\n#include \"kernel_operator.h\"\nextern \"C\" __global__ __aicore__ void k() {}\n```\n"
+            "**ADOPTED:** E12, [E7], #3\nRATIONALE: Raised the block count\nso that 48 cores work.\n\nTrailing words.");
+        QVERIFY2(r.ok, r.error.c_str());
+        CHECK_CONTAINS(r.source, "__global__ __aicore__ void k()");
+        QCOMPARE(r.adopted, (std::vector<int64_t>{12, 7, 3}));
+        QCOMPARE(r.rationale, std::string("Raised the block count so that 48 cores work."));
+    }
+
+    void acceptsOtherFenceSpellingsAndNone() {
+        for (const char* fence : {"```c++", "```", "```cpp title=kernel.cpp", "~~~cpp"}) {
+            std::string close = std::string(fence).substr(0, 3);
+            auto r = agent::LlmPolicy::parseReply(std::string(fence) + "\nSAGE_HOST(ctx) {}\n" + close +
+                                                  "\nADOPTED: none\nRATIONALE: nothing adopted.");
+            QVERIFY2(r.ok, (std::string(fence) + ": " + r.error).c_str());
+            QVERIFY(r.adopted.empty());
+            QCOMPARE(r.source, std::string("SAGE_HOST(ctx) {}\n"));
+        }
+    }
+
+    void reportsContractViolations() {
+        struct Case { std::string reply, expected; };
+        const std::vector<Case> cases = {
+            {"", "empty"},
+            {"I think you should add double buffering.\nADOPTED: 12", "no ```cpp code block"},
+            {"```json\n{\"a\": 1}\n```\nADOPTED: none", "found only a ```json block"},
+            {"```cpp\n\n```\nADOPTED: none", "empty"},
+            {"```cpp\n__global__ void a() {}\n```\n```cpp\n__global__ void b() {}\n```\nADOPTED: none",
+             "2 different code blocks"},
+            {"```cpp\n__global__ void a() {}\n```\nRATIONALE: forgot the line", "ADOPTED"},
+            {"```cpp\n__global__ void a() {\n  int x = 1;\n", "not closed"},
+        };
+        for (const auto& c : cases) {
+            auto r = agent::LlmPolicy::parseReply(c.reply);
+            QVERIFY2(!r.ok, c.reply.c_str());
+            CHECK_CONTAINS(r.error, c.expected);
+        }
+    }
+
+    void toleratesIdiomsDuplicatesThinkingAndLineNumbers() {
+        // A kernel file plus a snippet: the file is taken.
+        auto r = agent::LlmPolicy::parseReply("```cpp\nDataCopy(a, b, n);\n```\n```cpp\n#include \"kernel_operator.h\"\n"
+                                              "__global__ void k() {}\n```\nADOPTED: 4\nRATIONALE: r");
+        QVERIFY2(r.ok, r.error.c_str());
+        CHECK_CONTAINS(r.source, "kernel_operator.h");
+        // The same file twice is not a conflict.
+        r = agent::LlmPolicy::parseReply("```cpp\n__global__ void k() {}\n```\nagain:\n```cpp\n__global__ void k() {}\n```\n"
+                                         "ADOPTED: none");
+        QVERIFY2(r.ok, r.error.c_str());
+        // Thinking is ignored (its code block would otherwise conflict).
+        r = agent::LlmPolicy::parseReply("<think>maybe ```cpp\n__global__ void old() {}\n```\n</think>\n"
+                                         "```cpp\n__global__ void k() {}\n```\nADOPTED: 1\nRATIONALE: r");
+        QVERIFY2(r.ok, r.error.c_str());
+        CHECK_CONTAINS(r.source, "void k()");
+        // Line numbers copied from the prompt are removed.
+        r = agent::LlmPolicy::parseReply("```cpp\n 9 | #include \"kernel_operator.h\"\n10 |\n11 | __global__ void k() {}\n```\n"
+                                         "ADOPTED: none");
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(r.source, std::string("#include \"kernel_operator.h\"\n\n__global__ void k() {}\n"));
+    }
+
+    // ---------- prompt ----------
+
+    void promptHoldsEverythingTheModelNeeds() {
+        auto ctx = context(memory::Stage::Repair);
+        auto ev = failedCompile();
+        ctx.parentEvaluation = &ev;
+        ctx.triedMoves = {"block_dim 1 -> 8"};
+        const std::string p = agent::LlmPolicy::buildPrompt(ctx);
+        CHECK_CONTAINS(p, "expert AscendC kernel engineer");
+        CHECK_CONTAINS(p, "PLATFORM-CARD: TQue, DataCopy, Add");
+        CHECK_CONTAINS(p, "Task: vadd");
+        CHECK_CONTAINS(p, "z = x + y over N float32 values");
+        CHECK_CONTAINS(p, "- x: float32 [N]");
+        CHECK_CONTAINS(p, "- z: float32 [N]");
+        CHECK_CONTAINS(p, "tail: N = 1001");
+        CHECK_CONTAINS(p, "for (size_t i = 0; i < z.size(); ++i)");  // reference semantics
+        CHECK_CONTAINS(p, " 1 | #include \"kernel_operator.h\"");     // numbered parent
+        CHECK_CONTAINS(p, "Add(c, a, b, len);  // COMPUTE");
+        CHECK_CONTAINS(p, "kernel.cpp:12:5: error: use of undeclared identifier 'qw'");
+        CHECK_CONTAINS(p, "[E12] Raise blockDim when under-parallelised");
+        CHECK_CONTAINS(p, "[E7] Double-buffer the input queues");
+        CHECK_CONTAINS(p, "pipe.InitBuffer(qx, 2, TILE * sizeof(float));");
+        CHECK_CONTAINS(p, "block_dim 1 -> 8");
+        CHECK_CONTAINS(p, "smallest change");  // repair instruction
+        CHECK_CONTAINS(p, "ADOPTED: 12, 7");
+        CHECK_CONTAINS(p, "RATIONALE:");
+    }
+
+    void evaluationSummaryIsCondensedAndReadable() {
+        const auto ev = profiled();
+        const std::string s = agent::LlmPolicy::evaluationSummary(ev, baseline_);
+        CHECK_CONTAINS(s, "Compile: ok");
+        CHECK_CONTAINS(s, "kernel.cpp:27: warning [race_raw]: vector reads UB written by MTE2");
+        CHECK_CONTAINS(s, "Verification: FAIL");
+        CHECK_CONTAINS(s, "case tail seed 1, output z (float32): 9 of 1001 elements wrong");
+        CHECK_CONTAINS(s, "at [992]: expected 1.25, got 0");
+        CHECK_CONTAINS(s, "123456 cycles");
+        CHECK_CONTAINS(s, "blockDim 1 on 1 cores");
+        CHECK_CONTAINS(s, "bottleneck: under_parallelized — Few cores are busy");
+        CHECK_CONTAINS(s, "mte2 61%");
+        CHECK_CONTAINS(s, "roofline: 4% of the best possible");
+        CHECK_CONTAINS(s, "line 21: 62%");
+        // hot lines carry their source text
+        const std::string line21 = [&] {
+            std::istringstream in(baseline_);
+            std::string l;
+            for (int i = 0; i < 21 && std::getline(in, l); ++i) {}
+            return l.substr(l.find_first_not_of(' '));
+        }();
+        CHECK_CONTAINS(s, "> " + line21);
+        QVERIFY(s.size() < 3000);
+        // A failed compile shows only the compile section.
+        const std::string c = agent::LlmPolicy::evaluationSummary(failedCompile(), baseline_);
+        CHECK_CONTAINS(c, "Compile: FAILED with 1 error");
+        CHECK_NOT_CONTAINS(c, "Profile");
+    }
+
+    // ---------- against the scripted server ----------
+
+    void streamsAReplyAndParsesIt() {
+        ScriptedLlmServer server;
+        const std::string reply = kernelReply(baseline_, "12, 99", "Kept the baseline; raised nothing.");
+        server.script({ScriptedLlmServer::sse(reply, 13, 1)});
+        agent::LlmPolicy policy(settingsFor(server));
+        auto ctx = context();
+        std::vector<std::string> pieces;
+        ctx.onToken = [&](const std::string& t) { pieces.push_back(t); };
+        auto p = policy.propose(ctx);
+        QVERIFY2(p.ok, p.error.c_str());
+        QVERIFY2(pieces.size() > 5, std::to_string(pieces.size()).c_str());
+        std::string joined;
+        for (const auto& t : pieces) joined += t;
+        QCOMPARE(joined, reply);  // every piece, in order
+        QCOMPARE(p.response, reply);
+        QCOMPARE(p.source, baseline_);
+        QCOMPARE(p.adoptedIds, (std::vector<int64_t>{12}));  // 99 was never retrieved
+        QCOMPARE(p.rationale, std::string("Kept the baseline; raised nothing."));
+        CHECK_CONTAINS(p.prompt, "PLATFORM-CARD");
+        auto reqs = server.requests();
+        QCOMPARE(reqs.size(), size_t(1));
+        const auto& body = reqs[0].body;
+        QCOMPARE(body["model"].get<std::string>(), std::string("test-model"));
+        QCOMPARE(body["stream"].get<bool>(), true);
+        QCOMPARE(body["max_tokens"].get<int>(), 2048);
+        QCOMPARE(body["messages"][0]["role"].get<std::string>(), std::string("system"));
+        CHECK_CONTAINS(body["messages"][0]["content"].get<std::string>(), "PLATFORM-CARD");
+        CHECK_CONTAINS(body["messages"][1]["content"].get<std::string>(), "[E12]");
+        QVERIFY(reqs[0].authorization.empty());  // no key variable set
+        CHECK_CONTAINS(reqs[0].accept, "text/event-stream");
+    }
+
+    void retriesAfter429ThenSucceedsWithJsonFallback() {
+        ScriptedLlmServer server;
+        const std::string reply = kernelReply(baseline_, "none", "ok");
+        server.script({ScriptedLlmServer::status(429, R"({"error":{"message":"slow down"}})"),
+                       ScriptedLlmServer::json(reply)});
+        agent::LlmPolicy policy(settingsFor(server));
+        auto ctx = context();
+        std::vector<std::string> pieces;
+        ctx.onToken = [&](const std::string& t) { pieces.push_back(t); };
+        auto p = policy.propose(ctx);
+        QVERIFY2(p.ok, p.error.c_str());
+        QCOMPARE(server.requests().size(), size_t(2));
+        QCOMPARE(pieces.size(), size_t(1));  // a JSON answer arrives as one piece
+        QCOMPARE(p.source, baseline_);
+        QVERIFY(p.adoptedIds.empty());
+    }
+
+    void honoursRetryAfter() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::status(503, "busy", "text/plain", {{"Retry-After", "1"}}),
+                       ScriptedLlmServer::json(kernelReply(baseline_, "none", "ok"))});
+        agent::LlmPolicy policy(settingsFor(server));
+        const auto t0 = Clock::now();
+        auto p = policy.propose(context());
+        QVERIFY2(p.ok, p.error.c_str());
+        QVERIFY2(secondsSince(t0) >= 0.9, std::to_string(secondsSince(t0)).c_str());
+        QVERIFY(secondsSince(t0) < 5);
+    }
+
+    void gives500UpAfterMaxRetries() {
+        ScriptedLlmServer server;
+        std::vector<ScriptedLlmServer::Step> steps;
+        for (int i = 0; i < 6; ++i) steps.push_back(ScriptedLlmServer::status(500, R"({"error":{"message":"boom"}})"));
+        server.script(steps);
+        auto settings = settingsFor(server);
+        agent::LlmPolicy policy(settings);
+        auto p = policy.propose(context());
+        QVERIFY(!p.ok);
+        QCOMPARE(server.requests().size(), size_t(settings.maxRetries + 1));
+        CHECK_CONTAINS(p.error, "HTTP 500");
+        CHECK_CONTAINS(p.error, "boom");
+        CHECK_CONTAINS(p.error, "after 4 attempts");
+    }
+
+    void reports400WithoutRetrying() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::status(400, R"({"error":{"message":"model 'test-model' does not exist"}})"),
+                       ScriptedLlmServer::json("never reached")});
+        agent::LlmPolicy policy(settingsFor(server));
+        auto p = policy.propose(context());
+        QVERIFY(!p.ok);
+        QCOMPARE(server.requests().size(), size_t(1));
+        CHECK_CONTAINS(p.error, "HTTP 400 Bad Request");
+        CHECK_CONTAINS(p.error, "model 'test-model' does not exist");
+        CHECK_CONTAINS(p.error, "rejected");
+    }
+
+    void marksMalformedReplies() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::sse("Sorry, I cannot help with kernels today."),
+                       ScriptedLlmServer::status(200, "<html>oops</html>", "text/html"),
+                       ScriptedLlmServer::status(200, "data: {not json\n\ndata: [DONE]\n\n", "text/event-stream")});
+        agent::LlmPolicy policy(settingsFor(server));
+        auto p = policy.propose(context());
+        QVERIFY(!p.ok);
+        CHECK_CONTAINS(p.error, "breaks the contract");
+        CHECK_CONTAINS(p.error, "no ```cpp code block");
+        QCOMPARE(p.response, std::string("Sorry, I cannot help with kernels today."));
+        QVERIFY(!p.prompt.empty());
+        p = policy.propose(context());
+        QVERIFY(!p.ok);
+        CHECK_CONTAINS(p.error, "not chat-completions JSON");
+        p = policy.propose(context());
+        QVERIFY(!p.ok);
+        CHECK_CONTAINS(p.error, "streamed no text");
+        CHECK_CONTAINS(p.error, "1 malformed");
+    }
+
+    void cancelAbortsASlowReplyPromptly() {
+        ScriptedLlmServer server;
+        // ~12 s of trickling tokens if nobody cancels.
+        server.script({ScriptedLlmServer::sse(std::string(2000, 'x'), 60, 100)});
+        agent::LlmPolicy policy(settingsFor(server));
+        auto ctx = context();
+        std::atomic<bool> cancel{false};
+        std::atomic<int> tokens{0};
+        ctx.cancel = &cancel;
+        ctx.onToken = [&](const std::string&) { ++tokens; };
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(600));
+            cancel = true;
+        });
+        const auto t0 = Clock::now();
+        auto p = policy.propose(ctx);
+        const double took = secondsSince(t0);
+        canceller.join();
+        QVERIFY(!p.ok);
+        CHECK_CONTAINS(p.error, "cancelled");
+        QVERIFY2(took < 1.5, std::to_string(took).c_str());
+        QVERIFY(tokens > 0);  // it was streaming when the cancel came
+    }
+
+    void cancelAbortsABackoffWait() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::status(429, "wait", "text/plain", {{"Retry-After", "30"}})});
+        agent::LlmPolicy policy(settingsFor(server));
+        auto ctx = context();
+        std::atomic<bool> cancel{false};
+        ctx.cancel = &cancel;
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            cancel = true;
+        });
+        const auto t0 = Clock::now();
+        auto p = policy.propose(ctx);
+        canceller.join();
+        QVERIFY(!p.ok);
+        CHECK_CONTAINS(p.error, "cancelled");
+        QVERIFY(secondsSince(t0) < 2);
+    }
+
+    void timesOut() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::delayed(4, ScriptedLlmServer::json("late"))});
+        auto settings = settingsFor(server);
+        settings.timeoutSeconds = 0.5;
+        agent::LlmPolicy policy(settings);
+        const auto t0 = Clock::now();
+        auto p = policy.propose(context());
+        QVERIFY(!p.ok);
+        CHECK_CONTAINS(p.error, "timed out after 0.5 s");
+        QVERIFY2(secondsSince(t0) < 2.5, std::to_string(secondsSince(t0)).c_str());
+        QCOMPARE(server.requests().size(), size_t(1));  // a timeout is not retried
+    }
+
+    void reportsARefusedConnection() {
+        std::string url;
+        {
+            ScriptedLlmServer gone;
+            url = gone.baseUrl();
+        }
+        agent::LlmSettings s;
+        s.baseUrl = url;
+        s.timeoutSeconds = 5;
+        s.retryBaseSeconds = 0.01;
+        agent::LlmPolicy policy(s);
+        auto p = policy.propose(context());
+        QVERIFY(!p.ok);
+        CHECK_CONTAINS(p.error, "cannot connect to " + url + "/chat/completions");
+    }
+
+    void apiKeyIsSentButNeverLeaks() {
+        const std::string key = "sk-test-0123456789-secret";
+        qputenv("SAGE_TEST_LLM_KEY", QByteArray::fromStdString(key));
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::status(401, R"({"error":{"message":"Incorrect API key provided: )" + key + R"("}})"),
+                       ScriptedLlmServer::sse(kernelReply(baseline_, "7", "echo " + key), 13, 0, 7)});
+        auto settings = settingsFor(server);
+        settings.apiKeyEnv = "SAGE_TEST_LLM_KEY";
+        agent::LlmPolicy policy(settings);
+        auto denied = policy.propose(context());
+        auto ctx = context();
+        std::string streamed;
+        ctx.onToken = [&](const std::string& t) { streamed += t; };
+        auto accepted = policy.propose(ctx);  // the reply echoes the key, split across deltas
+        qunsetenv("SAGE_TEST_LLM_KEY");
+
+        auto reqs = server.requests();
+        QCOMPARE(reqs.size(), size_t(2));
+        for (const auto& r : reqs) {
+            QCOMPARE(r.authorization, "Bearer " + key);
+            CHECK_NOT_CONTAINS(r.body.dump(), key);
+        }
+        QVERIFY(!denied.ok);
+        CHECK_CONTAINS(denied.error, "HTTP 401");
+        CHECK_CONTAINS(denied.error, "[redacted]");
+        CHECK_CONTAINS(denied.error, "$SAGE_TEST_LLM_KEY");
+        QVERIFY2(accepted.ok, accepted.error.c_str());
+        for (const auto& p : {denied, accepted})
+            for (const auto& text : {p.error, p.prompt, p.response, p.rationale, p.source, p.move})
+                CHECK_NOT_CONTAINS(text, key);
+        CHECK_NOT_CONTAINS(policy.settings().dump(), key);
+        CHECK_NOT_CONTAINS(streamed, key);
+        CHECK_CONTAINS(streamed, "echo [redacted]");
+        QCOMPARE(streamed, accepted.response);
+    }
+
+    void distillsALessonOrNothing() {
+        ScriptedLlmServer server;
+        server.script(
+            {ScriptedLlmServer::json("Sure!\n```json\n{\"title\": \"Split over all vector cores\", \"content\": \"When an "
+                                     "elementwise kernel runs on one block, split N over 48 blocks.\", \"kind\": "
+                                     "\"optimisation\", \"evidence_pattern\": \"GetBlockIdx\\\\(\\\\)\",}\n```"),
+             ScriptedLlmServer::json("I learned a lot."), ScriptedLlmServer::status(500, "down")});
+        auto settings = settingsFor(server);
+        settings.maxRetries = 0;
+        agent::LlmPolicy policy(settings);
+        auto ctx = context();
+        agent::PolicyProposal proposal;
+        proposal.ok = true;
+        proposal.source = baseline_ + "// faster\n";
+        proposal.rationale = "More blocks.";
+        auto before = profiled(), after = profiled();
+        after.profile.totalCycles = 12345;
+        auto lesson = policy.distill(ctx, proposal, before, after);
+        QVERIFY(lesson.has_value());
+        QCOMPARE(lesson->title, std::string("Split over all vector cores"));
+        CHECK_CONTAINS(lesson->content, "48 blocks");
+        QCOMPARE(lesson->kind, std::string("optimization"));
+        QCOMPARE(lesson->evidencePattern, std::string("GetBlockIdx\\(\\)"));
+        auto reqs = server.requests();
+        QCOMPARE(reqs[0].body["stream"].get<bool>(), false);
+        const std::string asked = reqs[0].body["messages"][1]["content"].get<std::string>();
+        CHECK_CONTAINS(asked, "+// faster");       // the diff
+        CHECK_CONTAINS(asked, "Speedup: 10x");
+        QVERIFY(!policy.distill(ctx, proposal, before, after).has_value());  // no JSON
+        QVERIFY(!policy.distill(ctx, proposal, before, after).has_value());  // HTTP 500
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLlmPolicy)
+#include "test_llm_policy.moc"
