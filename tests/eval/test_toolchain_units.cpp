@@ -1,0 +1,187 @@
+// Bad input is refused with the file, the field and what is wrong: device profiles, task
+// folders, launch expressions, kernel sources; compiler diagnostics map to the candidate.
+#include "sage_eval/Task.h"
+#include "sage_toolchain/Compiler.h"
+#include "sage_toolchain/DeviceCatalog.h"
+#include "sage_toolchain/Expression.h"
+#include "sage_toolchain/SourcePolicy.h"
+#include "sage_toolchain/ToolPaths.h"
+
+#include <QtTest>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace sage;
+using nlohmann::json;
+
+class TestToolchainUnits : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    json goodProfile_;
+
+    std::string write(const std::string& name, const std::string& text) {
+        std::string path = (dir_.path() + "/" + QString::fromStdString(name)).toStdString();
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        std::ofstream(path) << text;
+        return path;
+    }
+    std::string profileError(const std::function<void(json&)>& edit) {
+        json p = goodProfile_;
+        edit(p);
+        std::string path = write("ascend910b1-sim.json", p.dump());
+        try {
+            toolchain::DeviceCatalog::loadFile(path);
+        } catch (const toolchain::ProfileError& e) {
+            return e.what();
+        }
+        return "";
+    }
+    std::string taskError(const std::function<void(json&)>& edit, bool withReference = true) {
+        static int n = 0;
+        std::string folder = "task" + std::to_string(++n);
+        json t = json::parse(R"({"name":"t","category":"elementwise","description":"d","split":"train",
+            "inputs":[{"name":"x","dtype":"float32","shape":["N"]}],"outputs":[{"name":"y","dtype":"float32","shape":["N"]}],
+            "cases":[{"name":"p","dims":{"N":64},"perf":true}]})");
+        edit(t);
+        write(folder + "/task.json", t.dump());
+        if (withReference) write(folder + "/reference.cpp", "// ref");
+        write(folder + "/baseline.cpp", "// base");
+        try {
+            eval::Task::loadDirectory((dir_.path() + "/" + QString::fromStdString(folder)).toStdString());
+        } catch (const eval::TaskError& e) {
+            return e.what();
+        }
+        return "";
+    }
+
+private slots:
+    void initTestCase() {
+        auto paths = toolchain::ToolPaths::fromEnvironment();
+        std::ifstream in(paths.devicesDir() + "/ascend910b1-sim.json");
+        goodProfile_ = json::parse(in);
+    }
+
+    void shippedProfilesLoad() {
+        auto c = toolchain::DeviceCatalog::loadDirectory(toolchain::ToolPaths::fromEnvironment().devicesDir());
+        QVERIFY(c.profiles().size() >= 2);
+        const auto& b = c.get("ascend910b1-sim");
+        QCOMPARE(b.vectorCores, 48);
+        QVERIFY(std::abs(b.gmToUbBytesPerCycle - 220.1 / 1.85) < 1e-6);
+        QVERIFY(!c.get("ascend310p3-sim").dataCopyPad);
+        try {
+            c.get("nope");
+            QFAIL("unknown device accepted");
+        } catch (const toolchain::ProfileError& e) {
+            QVERIFY(std::string(e.what()).find("ascend910b1-sim") != std::string::npos);  // lists the known ids
+        }
+    }
+    void badProfilesNameFileFieldAndReason() {
+        std::string e = profileError([](json& p) { p["bandwidth"].erase("gm_to_ub_gbps"); });
+        QVERIFY2(e.find("ascend910b1-sim.json") != std::string::npos && e.find("'bandwidth.gm_to_ub_gbps'") != std::string::npos &&
+                     e.find("missing") != std::string::npos, e.c_str());
+        e = profileError([](json& p) { p["cores"]["vector"] = 0; });
+        QVERIFY2(e.find("'cores.vector'") != std::string::npos && e.find("out of range") != std::string::npos, e.c_str());
+        e = profileError([](json& p) { p["clock_mhz"] = "fast"; });
+        QVERIFY2(e.find("'clock_mhz'") != std::string::npos && e.find("must be a number") != std::string::npos, e.c_str());
+        e = profileError([](json& p) { p["memory_bytes"]["ub_usable"] = 999999; });
+        QVERIFY2(e.find("'memory_bytes.ub_usable'") != std::string::npos, e.c_str());
+        e = profileError([](json& p) { p["cores"]["layout"] = "fused"; });
+        QVERIFY2(e.find("split") != std::string::npos, e.c_str());
+        e = profileError([](json& p) { p["id"] = "other"; });
+        QVERIFY2(e.find("must match the file name") != std::string::npos, e.c_str());
+        std::string path = write("broken.json", "{ not json");
+        try {
+            toolchain::DeviceCatalog::loadFile(path);
+            QFAIL("broken JSON accepted");
+        } catch (const toolchain::ProfileError& ex) {
+            QVERIFY(std::string(ex.what()).find("not valid JSON") != std::string::npos);
+        }
+    }
+    void badTasksNameFileFieldAndReason() {
+        QCOMPARE(taskError([](json&) {}), std::string());
+        std::string e = taskError([](json& t) { t["inputs"][0]["dtype"] = "float64"; });
+        QVERIFY2(e.find("task.json") != std::string::npos && e.find("'inputs[0].dtype'") != std::string::npos, e.c_str());
+        e = taskError([](json& t) { t["cases"][0]["perf"] = false; });
+        QVERIFY2(e.find("'cases'") != std::string::npos && e.find("perf") != std::string::npos, e.c_str());
+        e = taskError([](json& t) { t["outputs"][0]["shape"] = json::array({"M"}); });
+        QVERIFY2(e.find("unknown name 'M'") != std::string::npos, e.c_str());
+        e = taskError([](json& t) { t["split"] = "dev"; });
+        QVERIFY2(e.find("'split'") != std::string::npos, e.c_str());
+        e = taskError([](json& t) { t["init"] = {{"z", {{"dist", "uniform"}, {"low", 0}, {"high", 1}}}}; });
+        QVERIFY2(e.find("'init.z'") != std::string::npos && e.find("not an input") != std::string::npos, e.c_str());
+        e = taskError([](json& t) { t["outputs"][0]["name"] = "x"; });
+        QVERIFY2(e.find("used twice") != std::string::npos, e.c_str());
+        e = taskError([](json& t) { t["launch"] = {{"entry", "k"}, {"args", {"x", "q"}}, {"block_dim", 1}}; });
+        QVERIFY2(e.find("'launch.args'") != std::string::npos && e.find("\"q\"") != std::string::npos, e.c_str());
+        e = taskError([](json&) {}, /*withReference=*/false);
+        QVERIFY2(e.find("reference.cpp") != std::string::npos, e.c_str());
+    }
+    void taskSetSkipsBadFoldersAndKeepsGoodOnes() {
+        auto set = eval::TaskSet::load({std::string(SAGE_TEST_DATA_DIR) + "/tasks", dir_.path().toStdString() + "/nowhere"});
+        QVERIFY(set.find("vadd"));
+        QVERIFY(!set.errors.empty());
+    }
+    void preludeDefinesDtypesAndTheTilingStruct() {
+        auto set = eval::TaskSet::load({std::string(SAGE_TOOLCHAIN_TASKS_DIR)});
+        const auto* add = set.find("add");
+        QVERIFY(add);
+        std::string p = add->preludeFor("extern \"C\" void f() {}");
+        QVERIFY(p.find("#define DTYPE_X half") != std::string::npos);
+        QVERIFY(p.find("struct AddTiling {") != std::string::npos);          // the file has no struct: generated
+        QVERIFY(add->preludeFor("struct AddTiling { int a; };").find("struct AddTiling {") == std::string::npos);
+    }
+    void expressions() {
+        auto look = [](const std::string& n) -> std::optional<double> {
+            if (n == "N") return 1000.0;
+            if (n == "cores") return 48.0;
+            return std::nullopt;
+        };
+        QCOMPARE(toolchain::evaluate("N / 3", look), 333.0);  // integer division, as tiling code does
+        QCOMPARE(toolchain::evaluate("ceil_div(N, 3)", look), 334.0);
+        QCOMPARE(toolchain::evaluate("min(cores, ceil_div(N, 64))", look), 16.0);
+        QCOMPARE(toolchain::evaluate("align(N, 128) - (N % 7)", look), 1024.0 - 6.0);
+        for (const char* bad : {"N +", "M * 2", "N / 0", "max(1)", "(N", "frob(1,2)"}) {
+            try {
+                toolchain::evaluate(bad, look);
+                QFAIL(bad);
+            } catch (const toolchain::ExpressionError& e) {
+                QVERIFY(std::string(e.what()).find(bad) != std::string::npos);  // names the expression
+            }
+        }
+    }
+    void sourcePolicyRejectsWithLinesAndIgnoresComments() {
+        std::string src = "#include \"kernel_operator.h\"\n#include <cmath>\n// #include <fstream> in a comment\n"
+                          "/* system(\"x\") */\nconst char* s = \"fopen(\";\n#include <thread>\nvoid f() { std::thread t; }\n"
+                          "int g() { return system(\"ls\"); }\nvoid h() { asm(\"nop\"); }\n";
+        auto d = toolchain::SourcePolicy::check(src, "k.cpp");
+        std::vector<std::pair<std::string, int>> got;
+        for (const auto& x : d) got.push_back({x.kind, x.line});
+        QVERIFY(std::find(got.begin(), got.end(), std::make_pair(std::string("rejected_include"), 6)) != got.end());
+        QVERIFY(std::find(got.begin(), got.end(), std::make_pair(std::string("rejected_api"), 7)) != got.end());
+        QVERIFY(std::find(got.begin(), got.end(), std::make_pair(std::string("rejected_api"), 8)) != got.end());
+        QVERIFY(std::find(got.begin(), got.end(), std::make_pair(std::string("rejected_api"), 9)) != got.end());
+        for (const auto& [kind, line] : got) QVERIFY2(line >= 6, "comments and strings must not be flagged");
+        QVERIFY(toolchain::SourcePolicy::check("#include \"kernel_operator.h\"\nint x = 1;\n", "k.cpp").empty());
+    }
+    void gccJsonDiagnosticsMapToTheCandidate() {
+        std::string j = R"([{"kind":"error","message":"boom","locations":[{"caret":{"file":"kernel.cpp","line":7,"column":3}}],
+                             "children":[{"kind":"note","message":"see","locations":[{"caret":{"file":"/x/kernel_vec.h","line":9,"column":1}}]}]},
+                            {"kind":"warning","message":"w","locations":[{"caret":{"file":"kernel.cpp","line":2,"column":1}}]}]
+                           /usr/bin/ld: kernel.o: undefined reference to `foo()')";
+        auto d = toolchain::parseGccJsonDiagnostics(j, "kernel.cpp", "mine.cpp");
+        QCOMPARE(d.size(), size_t(3));
+        QCOMPARE(d[0].file, std::string("mine.cpp"));
+        QCOMPARE(d[0].line, 7);
+        QCOMPARE(d[0].notes.at(0).file, std::string("kernel_vec.h"));
+        QCOMPARE(d[1].severity, std::string("warning"));
+        QCOMPARE(d[2].kind, std::string("link_error"));
+        auto sites = toolchain::instantiationSites("kernel.cpp:12:5:   required from here\nother.h:3:1:   required from here\n",
+                                                   "kernel.cpp");
+        QCOMPARE(sites.size(), size_t(1));
+        QCOMPARE(sites[0].first, 12);
+        QVERIFY(toolchain::parseGccJsonDiagnostics("garbage", "kernel.cpp", "k").empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestToolchainUnits)
+#include "test_toolchain_units.moc"
