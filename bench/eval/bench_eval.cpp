@@ -1,6 +1,7 @@
-// Turnaround of `sage eval` on an elementwise task (add, tuned kernel: 3 cases x 3 seeds, the
-// perf case 2 M elements), as a user sees it: the whole CLI process. Cold = empty compile and
-// reference cache; warm = the same kernel again. Prints medians and where the time goes.
+// Turnaround of `sage eval` on an elementwise task, as a user sees it: the whole CLI process.
+// Cold = empty compile, input and reference caches; warm = the same kernel again. Prints medians
+// and where the time goes.  Usage: bench_eval [reps] [task] [kernel file]
+// (default: 5 reps of task add with resources/tasks/add/tuned.cpp; 3 cases x 3 seeds, perf case 2 M).
 #include "sage_toolchain/Process.h"
 #include "sage_toolchain/ToolPaths.h"
 
@@ -17,12 +18,13 @@ using namespace sage::toolchain;
 int main(int argc, char** argv) {
     const int reps = argc > 1 ? std::atoi(argv[1]) : 5;
     auto paths = ToolPaths::fromEnvironment();
-    const std::string kernel = paths.resources + "/tasks/add/tuned.cpp";
+    const std::string task = argc > 2 ? argv[2] : "add";
+    const std::string kernel = argc > 3 ? argv[3] : paths.resources + "/tasks/add/tuned.cpp";
     const fs::path root = fs::temp_directory_path() / "sage-bench-eval";
     fs::remove_all(root);
     auto evalOnce = [&](const fs::path& cache, nlohmann::json& out) {
         ProcessSpec ps;
-        ps.argv = {paths.binDir + "/sage", "eval", "--task", "add", "--kernel", kernel, "--json"};
+        ps.argv = {paths.binDir + "/sage", "eval", "--task", task, "--kernel", kernel, "--json"};
         ps.workDir = root.string();
         ps.env = {"SAGE_CACHE_DIR=" + cache.string(), "SAGE_BIN_DIR=" + paths.binDir};
         ps.captureLimit = 64 << 20;
@@ -46,7 +48,7 @@ int main(int argc, char** argv) {
         std::sort(v.begin(), v.end());
         return v[v.size() / 2];
     };
-    std::printf("sage eval --task add --kernel tuned.cpp (%d reps, 9 runs, perf case 2M fp16 elements)\n", reps);
+    std::printf("sage eval --task %s --kernel %s (%d reps)\n", task.c_str(), fs::path(kernel).filename().c_str(), reps);
     const char* names[] = {"cold", "warm"};
     for (int w = 0; w < 2; ++w) {
         double total = median(w ? warm : cold), inside = 0;
