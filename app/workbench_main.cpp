@@ -1,15 +1,51 @@
 // `sage-workbench`: the desktop GUI.
+//   sage-workbench [--task NAME] [--kernel FILE] [--db FILE] [--tasks-dir DIR]...
+//   sage-workbench --screenshot FILE [--task NAME] [--panel NAME] [--kernel FILE]
 #include "sage_config.h"
 #include "ui/MainWindow.h"
+#include "ui/ScreenshotRunner.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("sage-workbench");
     QApplication::setOrganizationName("SAGE");
     QApplication::setApplicationVersion(SAGE_VERSION);
-    sage::ui::MainWindow window;
+
+    QCommandLineParser cli;
+    cli.setApplicationDescription("SAGE Kernel Workbench: edit, evaluate and tune NPU kernels with an agent.");
+    cli.addHelpOption();
+    cli.addVersionOption();
+    QCommandLineOption task("task", "Open this task (default: add).", "name", "add");
+    QCommandLineOption kernel("kernel", "Open this kernel file instead of the task's baseline.", "file");
+    QCommandLineOption db("db", "Memory database file (default: $SAGE_MEMORY_DB or the settings').", "file");
+    QCommandLineOption tasksDir("tasks-dir", "Load tasks from this folder (repeatable; default: resources/tasks).", "dir");
+    QCommandLineOption screenshot("screenshot", "Evaluate, save a PNG of the window to FILE and exit.", "file");
+    QCommandLineOption panel("panel", "With --screenshot: main, diagnostics, verification, timeline, agent, memory, diff.",
+                             "name", "main");
+    QCommandLineOption freshLayout("default-layout", "Ignore the saved window layout.");
+    cli.addOptions({task, kernel, db, tasksDir, screenshot, panel, freshLayout});
+    cli.process(app);
+
+    sage::ui::MainWindowOptions options;
+    options.taskDirs = cli.values(tasksDir);
+    options.dbPath = cli.value(db);
+    options.restoreLayout = !cli.isSet(screenshot) && !cli.isSet(freshLayout);
+    sage::ui::MainWindow window(options);
     window.show();
+
+    if (cli.isSet(screenshot)) {
+        sage::ui::ScreenshotRequest request;
+        request.file = cli.value(screenshot);
+        request.task = cli.value(task);
+        request.panel = cli.value(panel);
+        request.kernel = cli.value(kernel);
+        auto* runner = new sage::ui::ScreenshotRunner(&window, request, &window);
+        runner->start();
+        return QApplication::exec();
+    }
+    if (window.openTask(cli.value(task)) && cli.isSet(kernel)) window.loadKernelFile(cli.value(kernel));
     return QApplication::exec();
 }

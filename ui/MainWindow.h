@@ -1,14 +1,151 @@
-// The workbench's main window: hosts the dockable panels.
+// The workbench's main window: the kernel editor (with a diff tab) in the middle and dockable
+// panels around it — tasks, diagnostics, verification, timeline, agent, memory. Holds no domain
+// logic: it opens tasks, hands the editor's text to the evaluation service and the agent, and
+// routes results and selections between the panels. The dock layout is persisted; View →
+// "Restore default layout" brings the original back.
 #pragma once
+
+#include "sage_eval/Evaluator.h"
+#include "ui/EvaluationResult.h"
+#include "ui/IterationListModel.h"
+#include "ui/WorkbenchSettings.h"
 
 #include <QMainWindow>
 
+#include <map>
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QProgressBar;
+class QTabWidget;
+class QToolButton;
+class QTreeView;
+
 namespace sage::ui {
+
+class AgentController;
+class AgentPanel;
+class CandidateDiffView;
+class DiagnosticsModel;
+class DiagnosticsPanel;
+class EvaluationPresenter;
+class EvaluationService;
+class FindReplaceBar;
+class KernelEditor;
+class MemoryBrowser;
+class MemoryService;
+class TaskTreeModel;
+class TimelinePanel;
+class VerificationPanel;
+
+struct MainWindowOptions {
+    QStringList taskDirs;       // empty: the resources' task folder
+    QString dbPath;             // empty: the settings' (or the default) database
+    QString seedFile;           // seeds a new database; empty: resources/memory/seed.jsonl
+    bool restoreLayout = true;  // restore the persisted window layout
+    std::shared_ptr<const eval::Evaluator> evaluator;  // null: Evaluator::fromEnvironment()
+};
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    explicit MainWindow(const MainWindowOptions& options, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    bool openTask(const QString& name);
+    std::shared_ptr<const eval::Task> currentTask() const { return task_; }
+    bool loadKernelFile(const QString& path);
+    quint64 evaluate();  // F5: compile, run, verify, profile; returns the job id (0: nothing started)
+    quint64 check();     // Ctrl+B: compile only
+    void cancelEvaluation();
+    // Starts the agent on the open task. While the memory database is still being opened (and
+    // perhaps created) by the memory thread, the start waits for it: two connections must not
+    // create the schema of a new file at once.
+    bool startAgent(bool paused = false, bool stepOnce = false);
+    bool exportTrace(const QString& path);  // Chrome-trace JSON, or op-summary CSV for *.csv (runs off the GUI thread)
+    void restoreDefaultLayout();
+    void showPanel(const QString& name);    // raises a dock: tasks, diagnostics, verification, timeline, agent, memory
+
+    KernelEditor* editor() const { return editor_; }
+    DiagnosticsModel* diagnosticsModel() const { return diagnosticsModel_; }
+    DiagnosticsPanel* diagnosticsPanel() const { return diagnosticsPanel_; }
+    VerificationPanel* verificationPanel() const { return verificationPanel_; }
+    TimelinePanel* timelinePanel() const { return timelinePanel_; }
+    AgentPanel* agentPanel() const { return agentPanel_; }
+    AgentController* agentController() const { return agent_; }
+    MemoryBrowser* memoryBrowser() const { return memoryBrowser_; }
+    MemoryService* memoryService() const { return memory_; }
+    EvaluationService* evaluationService() const { return service_; }
+    EvaluationPresenter* presenter() const { return presenter_; }
+    CandidateDiffView* diffView() const { return diffView_; }
+    TaskTreeModel* taskModel() const { return taskModel_; }
+    QDockWidget* dock(const QString& name) const;
+    QString dbPath() const;
+    const eval::TaskSet& tasks() const { return tasks_; }
+
+signals:
+    void evaluationPresented(sage::ui::EvaluationResultPtr result);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildPanels();
+    void buildActions();
+    void buildDefaultLayout();
+    QDockWidget* addDock(const QString& name, const QString& title, QWidget* widget, Qt::DockWidgetArea area);
+    quint64 startJob(EvaluationKind kind);
+    void onEvaluationFinished(const EvaluationResultPtr& r);
+    void onBusyChanged(bool busy);
+    void onIterationSelected(const IterationRecordPtr& record);
+    void onTaskActivated(const QModelIndex& index);
+    void loadRuns(const QString& task);
+    void loadIterations(qint64 runId, int select = -1);
+    void updateCandidates();
+    void goToLine();
+    void openSettings();
+    void setMessage(const QString& text, int ms = 6000);
+
+    MainWindowOptions options_;
+    WorkbenchSettings settings_;
+    std::shared_ptr<const eval::Evaluator> evaluator_;
+    QString evaluatorError_;
+    eval::TaskSet tasks_;
+    std::shared_ptr<const eval::Task> task_;
+    std::map<int, IterationRecordPtr> candidates_;  // agent iterations shown in the diff pickers
+
+    EvaluationService* service_ = nullptr;
+    EvaluationService* baselineService_ = nullptr;
+    MemoryService* memory_ = nullptr;
+    AgentController* agent_ = nullptr;
+    EvaluationPresenter* presenter_ = nullptr;
+
+    KernelEditor* editor_ = nullptr;
+    FindReplaceBar* findBar_ = nullptr;
+    CandidateDiffView* diffView_ = nullptr;
+    QTabWidget* centralTabs_ = nullptr;
+    TaskTreeModel* taskModel_ = nullptr;
+    QTreeView* taskView_ = nullptr;
+    DiagnosticsModel* diagnosticsModel_ = nullptr;
+    DiagnosticsPanel* diagnosticsPanel_ = nullptr;
+    VerificationPanel* verificationPanel_ = nullptr;
+    TimelinePanel* timelinePanel_ = nullptr;
+    AgentPanel* agentPanel_ = nullptr;
+    MemoryBrowser* memoryBrowser_ = nullptr;
+    std::map<QString, QDockWidget*> docks_;
+
+    QComboBox* device_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QToolButton* cancel_ = nullptr;
+    QLabel* resultLabel_ = nullptr;
+    QByteArray defaultState_;
+    bool stepWhenPaused_ = false;
+    enum class MemoryState { Opening, Open, Failed } memoryState_ = MemoryState::Opening;
+    std::optional<std::pair<bool, bool>> deferredAgentStart_;  // (paused, stepOnce) until the database is open
 };
 
 } // namespace sage::ui

@@ -1,15 +1,314 @@
-#include "ui/MainWindow.h"
+// The main window end to end on the real pipeline (offscreen): open a task, check and evaluate,
+// diagnostics listed and navigable, a wrong kernel's mismatches, the timeline's lanes and click,
+// stale results, a slow evaluation that must not stall the GUI thread, layout and export.
+#include "UiTestSupport.h"
 
-#include <QtTest>
+#include "ui/DiagnosticsModel.h"
+#include "ui/DiagnosticsPanel.h"
+#include "ui/EvaluationPresenter.h"
+#include "ui/EvaluationService.h"
+#include "ui/KernelEditor.h"
+#include "ui/MismatchModel.h"
+#include "ui/ProfileCompareModel.h"
+#include "ui/RangeStatsModel.h"
+#include "ui/TimelinePanel.h"
+#include "ui/TimelinePlot.h"
+#include "ui/VerificationModel.h"
+#include "ui/VerificationPanel.h"
+
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTableView>
+#include <QTimer>
+#include <QTreeView>
+#include <qcustomplot.h>
+
+#include <set>
+
+using namespace sage;
+using namespace sage::ui;
 
 class TestMainWindow : public QObject {
     Q_OBJECT
+    QTemporaryDir root_;
+    std::shared_ptr<const eval::Evaluator> evaluator_;
+
+    // Opens vadd with the kernel, evaluates (or checks) it and waits for the presented result.
+    EvaluationResultPtr run(MainWindow& w, const QString& kernel, bool compileOnly = false) {
+        if (!w.currentTask() || w.currentTask()->name != "vadd") {
+            if (!w.openTask("vadd")) return nullptr;
+        }
+        if (!w.loadKernelFile(uitest::evalData("kernels/" + kernel))) return nullptr;
+        QSignalSpy presented(&w, &MainWindow::evaluationPresented);
+        if (!(compileOnly ? w.check() : w.evaluate())) return nullptr;
+        if (!presented.wait(120000)) return nullptr;
+        return presented.takeFirst().at(0).value<EvaluationResultPtr>();
+    }
+
 private slots:
-    void opensWithTitle() {
-        sage::ui::MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QCOMPARE(w.windowTitle(), QString("SAGE Kernel Workbench"));
+    void initTestCase() {
+        QVERIFY(root_.isValid());
+        uitest::isolate(root_);
+        evaluator_ = uitest::evaluator();
+    }
+
+    void opensWithTitleAndDocks() {
+        auto w = uitest::window(root_, evaluator_);
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QCOMPARE(w->windowTitle(), QString("SAGE Kernel Workbench"));
+        for (const char* name : {"tasks", "diagnostics", "verification", "timeline", "agent", "memory"}) {
+            QDockWidget* d = w->dock(name);
+            QVERIFY2(d, name);
+            QCOMPARE(d->objectName(), QString("dock-") + name);
+        }
+        QVERIFY(w->openTask("vadd"));
+        QVERIFY(w->windowTitle().contains("vadd"));
+        QVERIFY(w->editor()->text().contains("vadd"));
+        QVERIFY(!w->openTask("no-such-task"));
+    }
+
+    void compileErrorIsListedAndClickJumpsToTheLine() {
+        auto w = uitest::window(root_, evaluator_);
+        auto r = run(*w, "compile_error.cpp");
+        QVERIFY(r && r->ok());
+        QVERIFY(!r->evaluation->compile.ok);
+        const int line = uitest::lineOf(w->editor()->text(), "length);  // COMPUTE");
+        QVERIFY(line > 0);
+        DiagnosticsModel* model = w->diagnosticsModel();
+        QVERIFY(model->rowCount() >= 1);
+        QVERIFY(model->errorCount() >= 1);
+        int row = -1;
+        for (int i = 0; i < model->rowCount() && row < 0; ++i)
+            if (model->index(i, 0).data(DiagnosticsModel::LineRole).toInt() == line) row = i;
+        QVERIFY2(row >= 0, "the undeclared 'length' is reported on its line");
+        QVERIFY(w->editor()->markCount() >= 1);  // margin mark + annotation
+        QVERIFY(w->presenter()->appliedToEditor());
+
+        w->editor()->setCursorPosition(0, 0);
+        QTableView* view = w->diagnosticsPanel()->view();
+        const QRect cell = view->visualRect(model->index(row, DiagnosticsModel::MessageColumn));
+        QVERIFY(cell.isValid());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(w->editor()->cursorLine(), line);
+
+        // F8 / Shift+F8 walk the located diagnostics (wrapping).
+        w->editor()->setCursorPosition(0, 0);
+        view->clearSelection();
+        view->setCurrentIndex({});
+        w->diagnosticsPanel()->next();
+        QCOMPARE(w->editor()->cursorLine(), model->index(model->nextLocated(-1, true), 0).data(DiagnosticsModel::LineRole).toInt());
+        w->diagnosticsPanel()->previous();
+        QVERIFY(w->editor()->cursorLine() > 0);
+    }
+
+    void checkOnlyCompiles() {
+        auto w = uitest::window(root_, evaluator_);
+        auto r = run(*w, "good.cpp", true);
+        QVERIFY(r && r->ok());
+        QCOMPARE(int(r->kind), int(EvaluationKind::Compile));
+        QVERIFY(r->evaluation->compile.ok);
+        QCOMPARE(r->evaluation->run.status, std::string("not_run"));
+        QVERIFY(!r->evaluation->verify.ran);
+        QCOMPARE(w->verificationPanel()->model()->rowCount(), 0);
+    }
+
+    void wrongKernelFillsTheMismatchTable() {
+        auto w = uitest::window(root_, evaluator_);
+        auto r = run(*w, "off_by_one.cpp");
+        QVERIFY(r && r->ok());
+        QVERIFY(r->evaluation->verify.ran);
+        QVERIFY(!r->evaluation->verify.pass);
+        VerificationPanel* v = w->verificationPanel();
+        QCOMPARE(v->model()->rowCount(), int(r->evaluation->verify.cases.size()));
+        const QModelIndex failure = v->model()->firstFailure();
+        QVERIFY(failure.isValid());
+        QCOMPARE(v->caseView()->currentIndex(), failure);
+        QTRY_VERIFY(v->mismatches()->rowCount() > 0);
+        QCOMPARE(int(v->mismatches()->rowCount()), int(v->model()->outputAt(failure)->firstMismatches.size()));
+        QVERIFY(v->errorPlot()->graph(1)->dataCount() > 0);   // mismatches marked on the error plot
+        QVERIFY(v->errorPlot()->graph(0)->dataCount() > 0);   // sampled error
+        QVERIFY(v->histogramPlot()->plottable(0)->interface1D()->dataCount() > 0);
+        QCOMPARE(v->mismatchView()->currentIndex().row(), 0);
+        if (v->mismatches()->rowCount() > 1) {
+            v->nextMismatch(true);
+            QCOMPARE(v->mismatchView()->currentIndex().row(), 1);
+            v->nextMismatch(false);
+            QCOMPARE(v->mismatchView()->currentIndex().row(), 0);
+        }
+        QVERIFY(w->dock("verification")->isVisible());
+    }
+
+    void timelineHasALanePerCorePipeAndAClickSelectsTheLine() {
+        auto w = uitest::window(root_, evaluator_);
+        auto r = run(*w, "good.cpp");
+        QVERIFY(r && r->ok());
+        QVERIFY(r->evaluation->success());
+        QVERIFY(r->timeline);
+        std::set<std::pair<uint32_t, int>> lanes;
+        for (const auto& l : r->evaluation->profile.launches)
+            for (const auto& e : l.events) lanes.insert({e.core, e.pipe});
+        QVERIFY(!lanes.empty());
+        TimelinePlot* plot = w->timelinePanel()->plot();
+        w->showPanel("timeline");
+        QCOMPARE(plot->laneCount(), int(lanes.size()));
+        QCOMPARE(plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>()->ticks().size(), int(lanes.size()));
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(plot->lastBarCount() > 0);
+
+        // Click the widest event that has a source line; the editor jumps to that line.
+        const TimelineData* data = plot->timeline();
+        int lane = -1;
+        size_t best = 0;
+        uint64_t widest = 0;
+        for (int l = 0; l < data->laneCount() && l < 20; ++l)
+            for (size_t i = 0; i < data->laneEventCount(l); ++i)
+                if (data->event(l, i).line > 0 && data->event(l, i).cycles() > widest) {
+                    widest = data->event(l, i).cycles();
+                    lane = l;
+                    best = i;
+                }
+        QVERIFY(lane >= 0);
+        const int line = int(data->event(lane, best).line);
+        plot->xAxis->setRange(double(data->event(lane, best).start) - widest, double(data->event(lane, best).end) + widest);
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        w->editor()->setCursorPosition(0, 0);
+        QTest::mouseClick(plot, Qt::LeftButton, {}, plot->eventPixel(lane, best));
+        QCOMPARE(w->editor()->cursorLine(), line);
+        QVERIFY(plot->describe(lane, best).contains(QString("line %1").arg(line)));
+
+        // W zooms in, Backspace undoes it; Shift+drag selects a range with statistics.
+        const QCPRange before = plot->xAxis->range();
+        QTest::keyClick(plot, Qt::Key_W);
+        QVERIFY(plot->xAxis->range().size() < before.size());
+        QCOMPARE(plot->zoomDepth(), 1);
+        QTest::keyClick(plot, Qt::Key_Backspace);
+        QCOMPARE(plot->xAxis->range().lower, before.lower);
+        QCOMPARE(plot->xAxis->range().upper, before.upper);
+        plot->setSelection(0, double(data->endTime()));
+        QVERIFY(w->timelinePanel()->rangeModel()->rowCount() > 0);
+        QVERIFY(plot->zoomToSelection());
+
+        // The heatmap: the hottest line carries a heat mark.
+        const int hot = r->evaluation->profile.lines.front().line;
+        QCOMPARE(w->editor()->heatLevel(hot), KernelEditor::kHeatLevels);
+
+        // Baseline comparison, then export.
+        emit w->timelinePanel()->baselineFromCurrentRequested();
+        QVERIFY(w->timelinePanel()->compareModel()->hasBaseline());
+        const QString trace = root_.path() + "/trace.json";
+        QVERIFY(w->exportTrace(trace));
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(trace).size() > 0, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(QJsonDocument::fromJson(uitest::readFile(trace).toUtf8()).object().contains("traceEvents"), 30000);
+    }
+
+    void staleResultIsNotAppliedAfterAnEdit() {
+        auto w = uitest::window(root_, evaluator_);
+        QVERIFY(w->openTask("vadd"));
+        QVERIFY(w->loadKernelFile(uitest::evalData("kernels/compile_error.cpp")));
+        QSignalSpy presented(w.get(), &MainWindow::evaluationPresented);
+        QVERIFY(w->evaluate());
+        w->editor()->insertAt("// an edit made while the evaluation runs\n", 0, 0);  // shifts every line
+        QVERIFY(presented.wait(120000));
+        QVERIFY(w->presenter()->stale());
+        QVERIFY(!w->presenter()->appliedToEditor());
+        QCOMPARE(w->editor()->markCount(), 0);       // no marks on the wrong lines
+        QVERIFY(w->diagnosticsModel()->errorCount() >= 1);  // the table still shows what was found, flagged
+        // Re-evaluating the current text applies.
+        QVERIFY(w->evaluate());
+        QVERIFY(presented.wait(120000));
+        QVERIFY(!w->presenter()->stale());
+        QVERIFY(w->presenter()->appliedToEditor());
+        QVERIFY(w->editor()->markCount() >= 1);
+        const int line = uitest::lineOf(w->editor()->text(), "length);  // COMPUTE");
+        bool onLine = false;
+        for (int i = 0; i < w->diagnosticsModel()->rowCount(); ++i)
+            onLine |= w->diagnosticsModel()->index(i, 0).data(DiagnosticsModel::LineRole).toInt() == line;
+        QVERIFY(onLine);
+    }
+
+    void aSlowEvaluationDoesNotStallTheGuiThread() {
+        QSettings().setValue("eval/timeoutSeconds", 2.0);  // read when the window is created
+        auto w = uitest::window(root_, evaluator_);
+        QSettings().remove("eval/timeoutSeconds");
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openTask("vadd"));
+        QVERIFY(w->loadKernelFile(uitest::evalData("kernels/hang.cpp")));
+        QTest::qWait(200);  // let start-up work (memory seeding, first paint) settle
+
+        QElapsedTimer clock;
+        qint64 last = 0, maxGap = 0;
+        int ticks = 0;
+        QTimer ticker;
+        ticker.setInterval(10);
+        connect(&ticker, &QTimer::timeout, this, [&]() {
+            const qint64 now = clock.elapsed();
+            maxGap = std::max(maxGap, now - last);
+            last = now;
+            ++ticks;
+        });
+        QSignalSpy presented(w.get(), &MainWindow::evaluationPresented);
+        clock.start();
+        ticker.start();
+        QElapsedTimer call;
+        call.start();
+        QVERIFY(w->evaluate());
+        const qint64 startCost = call.elapsed();
+        QVERIFY(presented.wait(120000));
+        const qint64 total = clock.elapsed();
+        QTest::qWait(100);  // and the presentation of the result
+        ticker.stop();
+        auto r = presented.takeFirst().at(0).value<EvaluationResultPtr>();
+        QCOMPARE(r->evaluation->run.status, std::string("timeout"));
+        qInfo("slow evaluation: %lld ms, %d ticks, max GUI gap %lld ms, evaluate() returned in %lld ms", total, ticks,
+              maxGap, startCost);
+        QVERIFY2(total >= 2000, "the hang kernel runs into its 2 s timeout");
+        QVERIFY2(startCost < 50, "starting an evaluation must not block");
+        QVERIFY2(maxGap <= 50, qPrintable(QString("the GUI thread stalled for %1 ms").arg(maxGap)));
+    }
+
+    void cancelStopsARunningEvaluation() {
+        auto w = uitest::window(root_, evaluator_);
+        QVERIFY(w->openTask("vadd"));
+        QVERIFY(w->loadKernelFile(uitest::evalData("kernels/hang.cpp")));
+        QSignalSpy finished(w->evaluationService(), &EvaluationService::finished);
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(w->evaluate());
+        QTest::qWait(1500);
+        w->cancelEvaluation();
+        QVERIFY(finished.wait(30000));
+        auto r = finished.takeFirst().at(0).value<EvaluationResultPtr>();
+        QVERIFY(r->cancelled);
+        QVERIFY2(t.elapsed() < 30000, "cancel does not wait for the 60 s timeout");
+    }
+
+    void layoutIsPersistedAcrossSessions() {
+        {
+            auto w = uitest::window(root_, evaluator_, "memory.db", true);
+            QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+            w->dock("timeline")->hide();
+            w->close();  // saves geometry and dock state
+        }
+        auto w = uitest::window(root_, evaluator_, "memory.db", true);
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->dock("timeline")->isHidden());
+        w->restoreDefaultLayout();
+        QVERIFY(w->dock("timeline")->isVisible());
+        w->close();
+    }
+
+    void restoreDefaultLayoutBringsDocksBack() {
+        auto w = uitest::window(root_, evaluator_);
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        w->dock("timeline")->hide();
+        w->dock("diagnostics")->setFloating(true);
+        w->restoreDefaultLayout();
+        QVERIFY(w->dock("timeline")->isVisible());
+        QVERIFY(!w->dock("diagnostics")->isFloating());
+        QCOMPARE(w->dockWidgetArea(w->dock("timeline")), Qt::BottomDockWidgetArea);
+        QCOMPARE(w->dockWidgetArea(w->dock("agent")), Qt::RightDockWidgetArea);
     }
 };
 

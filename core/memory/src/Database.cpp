@@ -225,7 +225,13 @@ void Database::migrate(const SchemaModule& module) {
     if (current > module.latestVersion()) tooNew(path_, module.name, current, module.latestVersion(), false);
     for (const Migration& step : module.migrations) {
         if (step.version <= current) continue;
-        Transaction tx(*this);
+        Transaction tx(*this);  // BEGIN IMMEDIATE: the write lock
+        // Another connection may have migrated between our read and the lock (two threads
+        // opening a new file at once): re-check under the lock.
+        if (schemaVersion(module.name) >= step.version) {
+            tx.commit();
+            continue;
+        }
         try {
             exec(step.sql);
         } catch (const MemoryError& e) {

@@ -1,0 +1,308 @@
+// Every list and table of the workbench is a QAbstractItemModel: each is exercised here with
+// QAbstractItemModelTester (fatal on any contract violation) while its data changes, and its
+// content and roles are checked.
+#include "ui/DiagnosticsModel.h"
+#include "ui/EvaluationJsonReader.h"
+#include "ui/ExperienceFilterProxy.h"
+#include "ui/ExperienceTableModel.h"
+#include "ui/IterationListModel.h"
+#include "ui/MismatchModel.h"
+#include "ui/ProfileCompareModel.h"
+#include "ui/RangeStatsModel.h"
+#include "ui/RetrievalModel.h"
+#include "ui/TaskTreeModel.h"
+#include "ui/VerificationModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QtTest>
+
+using namespace sage;
+using namespace sage::ui;
+using Tester = QAbstractItemModelTester;
+
+namespace {
+toolchain::Diagnostic diag(const char* severity, int line, const char* message, const char* file = "kernel.cpp") {
+    toolchain::Diagnostic d;
+    d.kind = std::string("compile_") + severity;
+    d.severity = severity;
+    d.file = file;
+    d.line = line;
+    d.column = 5;
+    d.message = message;
+    return d;
+}
+
+eval::Evaluation sampleEvaluation() {
+    eval::Evaluation ev;
+    ev.task = "vadd";
+    ev.kernel = "kernel.cpp";
+    ev.compile.ok = true;
+    ev.run.status = "ok";
+    ev.verify.ran = true;
+    for (int c = 0; c < 2; ++c) {
+        eval::CaseCheck cc;
+        cc.caseName = c ? "tail" : "small";
+        cc.seed = uint64_t(c);
+        cc.pass = c == 0;
+        eval::OutputCheck o;
+        o.name = "z";
+        o.dtype = "float32";
+        o.pass = c == 0;
+        o.checked = 1001;
+        o.mismatches = c ? 2 : 0;
+        o.maxAbsError = c ? 3.5 : 0;
+        o.reason = c ? "2 of 1001 elements differ" : "";
+        o.histogram = {990, 0, 0, 0, 0, 0, 0, 9, 2, 0};
+        if (c) o.firstMismatches = {{{999}, 1.0, 4.5, 3.5, 3.5}, {{1000}, 2.0, 0.0, 2.0, 1.0}};
+        cc.outputs.push_back(o);
+        ev.verify.cases.push_back(cc);
+    }
+    ev.verify.pass = false;
+    ev.profile.present = true;
+    ev.profile.totalCycles = 1000;
+    ev.profile.timeUs = 0.5;
+    ev.profile.rooflineFraction = 0.25;
+    ev.profile.pipeCycles = {{"scalar", 10}, {"vec", 200}, {"mac", 0}, {"mte1", 0}, {"mte2", 900}, {"mte3", 400}, {"fixpipe", 0}};
+    ev.profile.bottleneck = "mte2_bound";
+    ev.profile.lines = {{12, 700, 3}};
+    return ev;
+}
+} // namespace
+
+class TestUiModels : public QObject {
+    Q_OBJECT
+private slots:
+    void diagnostics() {
+        DiagnosticsModel m;
+        Tester t(&m, Tester::FailureReportingMode::Fatal);
+        m.setDiagnostics({diag("error", 12, "'length' was not declared"), diag("warning", 3, "unused"),
+                          diag("note", 40, "in a header", "kernel_operator.h")},
+                         "kernel.cpp");
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(m.columnCount(), int(DiagnosticsModel::ColumnCount));
+        QCOMPARE(m.errorCount(), 1);
+        QCOMPARE(m.warningCount(), 1);
+        QCOMPARE(m.index(0, DiagnosticsModel::LineColumn).data().toInt(), 12);
+        QCOMPARE(m.index(0, 0).data(DiagnosticsModel::LineRole).toInt(), 12);
+        QCOMPARE(m.index(2, 0).data(DiagnosticsModel::LineRole).toInt(), 0);  // not in the candidate
+        QVERIFY(m.index(2, DiagnosticsModel::MessageColumn).data().toString().startsWith("kernel_operator.h: "));
+        QCOMPARE(m.nextLocated(-1, true), 0);
+        QCOMPARE(m.nextLocated(0, true), 1);
+        QCOMPARE(m.nextLocated(1, true), 0);  // wraps over the header note
+        QCOMPARE(m.nextLocated(0, false), 1);
+        m.clear();
+        QCOMPARE(m.rowCount(), 0);
+        QCOMPARE(m.nextLocated(-1, true), -1);
+    }
+
+    void verificationTree() {
+        VerificationModel m;
+        Tester t(&m, Tester::FailureReportingMode::Fatal);
+        const auto ev = sampleEvaluation();
+        m.setVerification(ev.verify);
+        QCOMPARE(m.rowCount(), 2);
+        const QModelIndex tail = m.index(1, 0);
+        QCOMPARE(m.rowCount(tail), 1);
+        QCOMPARE(m.index(1, VerificationModel::ResultColumn).data().toString(), QString("FAIL"));
+        QCOMPARE(m.index(0, VerificationModel::ResultColumn).data().toString(), QString("pass"));
+        const QModelIndex z = m.index(0, 0, tail);
+        QCOMPARE(m.parent(z), tail);
+        QCOMPARE(z.data(VerificationModel::CaseRole).toInt(), 1);
+        QCOMPARE(m.outputAt(z)->name, std::string("z"));
+        QCOMPARE(m.firstFailure(), z);
+        QCOMPARE(m.index(0, VerificationModel::MismatchColumn, tail).data().toString(), QString("2 / 1001"));
+        m.clear();
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    void mismatches() {
+        MismatchModel m;
+        Tester t(&m, Tester::FailureReportingMode::Fatal);
+        const auto ev = sampleEvaluation();
+        m.setOutput(&ev.verify.cases[1].outputs[0], {1001});
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(m.index(0, MismatchModel::IndexColumn).data().toString(), QString("[999]"));
+        QCOMPARE(m.index(0, MismatchModel::ActualColumn).data().toString(), QString("4.5"));
+        QCOMPARE(m.flatIndex(1), qint64(1000));
+        eval::OutputCheck twoD;
+        twoD.firstMismatches = {{{2, 3}, 0, 1, 1, 1}};
+        m.setOutput(&twoD, {4, 8});
+        QCOMPARE(m.flatIndex(0), qint64(19));
+        m.setOutput(nullptr);
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    void rangeStats() {
+        RangeStatsModel m;
+        Tester t(&m, Tester::FailureReportingMode::Fatal);
+        RangeSummary s;
+        s.ops = {{"DataCopy", 6, 600, 100, 100, 192}, {"Add", 4, 420, 40, 300, 0}};
+        m.setSummary(s);
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(m.index(1, RangeStatsModel::MeanColumn).data().toString(), QString("105.0"));
+        QCOMPARE(m.index(0, RangeStatsModel::TotalColumn).data(RangeStatsModel::SortRole).toULongLong(), 600ull);
+        m.clear();
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    void baselineComparison() {
+        ProfileCompareModel m;
+        Tester t(&m, Tester::FailureReportingMode::Fatal);
+        auto current = sampleEvaluation().profile;
+        auto baseline = current;
+        baseline.totalCycles = 4000;
+        baseline.pipeCycles["mte2"] = 3600;
+        m.setProfiles(nullptr, &current);
+        QVERIFY(!m.hasBaseline());
+        QCOMPARE(m.index(m.rowOf("total"), ProfileCompareModel::DeltaColumn).data().toString(), QString());
+        m.setProfiles(&baseline, &current);
+        QVERIFY(m.hasBaseline());
+        const int total = m.rowOf("total");
+        QCOMPARE(m.index(total, ProfileCompareModel::DeltaColumn).data(ProfileCompareModel::DeltaRole).toDouble(), -3000.0);
+        QCOMPARE(m.index(total, ProfileCompareModel::RatioColumn).data().toString(), QString("×0.250"));
+        QCOMPARE(m.index(m.rowOf("mte2"), ProfileCompareModel::DeltaColumn).data().toString(), QString("-2700"));
+        QCOMPARE(m.rowCount(), 3 + 7);
+    }
+
+    void taskTree() {
+        TaskTreeModel m;
+        Tester t(&m, Tester::FailureReportingMode::Fatal);
+        eval::TaskSet set;
+        for (auto [name, cat] : {std::pair{"add", "elementwise"}, {"relu", "activation"}, {"mul", "elementwise"}}) {
+            eval::Task task;
+            task.name = name;
+            task.category = cat;
+            task.split = "train";
+            set.tasks.push_back(task);
+        }
+        m.setTasks(set);
+        QCOMPARE(m.rowCount(), 2);  // two categories
+        const QModelIndex add = m.taskIndex("add");
+        QVERIFY(add.isValid());
+        QCOMPARE(add.data(TaskTreeModel::KindRole).toInt(), int(TaskTreeModel::NodeKind::Task));
+        QCOMPARE(m.index(add.row(), TaskTreeModel::DetailColumn, add.parent()).data().toString(), QString("train"));
+        m.setRuns("add", {{7, "finished", "builtin", "adoption", "now", 2, 0}, {8, "running", "llm", "off", "now", -1, 0}});
+        QCOMPARE(m.rowCount(m.taskIndex("add")), 2);
+        m.setIterations(7, {{7, 0, "draft", "policy", "ok", "", true, 900}, {7, 1, "optimize", "policy", "ok", "x", true, 600}});
+        const QModelIndex it = m.iterationIndex(7, 1);
+        QVERIFY(it.isValid());
+        QCOMPARE(it.data(TaskTreeModel::RunIdRole).toLongLong(), 7ll);
+        QCOMPARE(it.data(TaskTreeModel::IterationRole).toInt(), 1);
+        QCOMPARE(it.data(TaskTreeModel::TaskNameRole).toString(), QString("add"));
+        m.setRuns("add", {{9, "finished", "builtin", "adoption", "now", -1, 0}});  // replaces runs and their iterations
+        QCOMPARE(m.rowCount(m.taskIndex("add")), 1);
+        QVERIFY(!m.runIndex(7).isValid());
+        m.setRuns("nonexistent", {});
+    }
+
+    void experiencesAndFilters() {
+        ExperienceTableModel m;
+        ExperienceFilterProxy proxy;
+        proxy.setSourceModel(&m);
+        Tester t1(&m, Tester::FailureReportingMode::Fatal);
+        Tester t2(&proxy, Tester::FailureReportingMode::Fatal);
+        auto list = std::make_shared<std::vector<memory::ExperienceSummary>>();
+        auto add = [&](int64_t id, const char* title, memory::ExperienceStatus status, memory::Stage stage, const char* cat) {
+            memory::ExperienceSummary s;
+            s.id = id;
+            s.title = title;
+            s.status = status;
+            s.stage = stage;
+            s.trigger.category = cat;
+            s.stats.at(memory::Stage::Repair).q = 0.5;
+            s.stats.at(memory::Stage::Repair).retrieved = 4;
+            s.stats.at(memory::Stage::Repair).adopted = 2;
+            list->push_back(s);
+        };
+        add(1, "Align DataCopy to 32 bytes", memory::ExperienceStatus::Approved, memory::Stage::Repair, "elementwise");
+        add(2, "Double buffer the queues", memory::ExperienceStatus::Pending, memory::Stage::Optimize, "elementwise");
+        add(3, "Use ReduceSum for rows", memory::ExperienceStatus::Pending, memory::Stage::Optimize, "reduction");
+        m.setEntries(list);
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(m.pendingCount(), 2);
+        QCOMPARE(m.categories(), QStringList({"elementwise", "reduction"}));
+        QCOMPARE(m.index(0, ExperienceTableModel::StatusColumn).data().toString(), QString("approved"));
+        QCOMPARE(m.index(0, ExperienceTableModel::RetrievedColumn).data().toLongLong(), 4ll);
+        QCOMPARE(m.rowOf(3), 2);
+        proxy.setStatus("pending");
+        QCOMPARE(proxy.rowCount(), 2);
+        proxy.setCategory("reduction");
+        QCOMPARE(proxy.rowCount(), 1);
+        proxy.setCategory({});
+        proxy.setStage("optimize");
+        proxy.setText("double queues");
+        QCOMPARE(proxy.rowCount(), 1);
+        QCOMPARE(proxy.index(0, 0).data(ExperienceTableModel::IdRole).toLongLong(), 2ll);
+        proxy.setText("zzz");
+        QCOMPARE(proxy.rowCount(), 0);
+        proxy.setTextMatches({3});  // the store's full-text search found it in the content
+        QCOMPARE(proxy.rowCount(), 1);
+        proxy.setText({});
+        proxy.setStatus({});
+        proxy.setStage({});
+        QCOMPARE(proxy.rowCount(), 3);
+        m.setEntries(nullptr);
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    void iterations() {
+        IterationListModel m;
+        Tester t(&m, Tester::FailureReportingMode::Fatal);
+        m.iterationStarted(0, "draft");
+        QCOMPARE(m.rowCount(), 1);
+        QCOMPARE(m.index(0, IterationListModel::StatusColumn).data().toString(), QString("running…"));
+        QVERIFY(!m.index(0, 0).data(IterationListModel::FinishedRole).toBool());
+        auto rec = std::make_shared<const nlohmann::json>(nlohmann::json{
+            {"index", 0}, {"stage", "draft"}, {"origin", "policy"}, {"status", "ok"}, {"correct", true}, {"cycles", 1234},
+            {"roofline_fraction", 0.4}, {"reward", 1.0}, {"move", "draft"},
+            {"adoptions", nlohmann::json::array({{{"id", 5}, {"weight", 1.0}}, {{"id", 6}, {"weight", 0.0}}})}});
+        m.iterationFinished(rec);
+        QCOMPARE(m.rowCount(), 1);
+        QCOMPARE(m.finishedCount(), 1);
+        QCOMPARE(m.index(0, IterationListModel::StatusColumn).data().toString(), QString("correct"));
+        QCOMPARE(m.index(0, IterationListModel::CyclesColumn).data().toULongLong(), 1234ull);
+        QCOMPARE(m.index(0, IterationListModel::AdoptedColumn).data().toString(), QString("#5"));
+        m.iterationStarted(1, "optimize");
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(m.rowOf(1), 1);
+        m.setRecords({rec});
+        QCOMPARE(m.rowCount(), 1);
+        m.clear();
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    void retrievals() {
+        RetrievalModel m;
+        Tester t(&m, Tester::FailureReportingMode::Fatal);
+        nlohmann::json retrieved = nlohmann::json::array(
+            {{{"id", 3}, {"title", "Double buffer"}, {"rank", 1}, {"score", 0.9}, {"q", 0.2}},
+             {{"id", 4}, {"title", "Bigger tiles"}, {"rank", 2}, {"score", 0.7}, {"q", 0.1}}});
+        nlohmann::json adopted = nlohmann::json::array(
+            {{{"id", 3}, {"declared", true}, {"evidenced", true}, {"weight", 1.0}, {"q_before", 0.2}, {"q_after", 0.35}},
+             {{"id", 4}, {"declared", false}, {"evidenced", false}, {"weight", 0.0}}});
+        m.setIteration(retrieved, adopted);
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(m.adoptedCount(), 1);
+        QVERIFY(m.index(0, 0).data(RetrievalModel::AdoptedRole).toBool());
+        QCOMPARE(m.index(0, RetrievalModel::AdoptedColumn).data().toString(), QString("declared + evidenced"));
+        QCOMPARE(m.index(0, RetrievalModel::QAfterColumn).data().toString(), QString("0.200 → 0.350"));
+        m.clear();
+        QCOMPARE(m.rowCount(), 0);
+    }
+
+    void storedEvaluationReadsBack() {
+        const auto ev = sampleEvaluation();
+        const auto back = EvaluationJsonReader::read(ev.toJson());
+        QCOMPARE(back.compile.ok, true);
+        QCOMPARE(back.verify.cases.size(), size_t(2));
+        QCOMPARE(back.verify.cases[1].outputs[0].firstMismatches.size(), size_t(2));
+        QCOMPARE(back.verify.cases[1].outputs[0].firstMismatches[0].actual, 4.5);
+        QCOMPARE(back.profile.totalCycles, uint64_t(1000));
+        QCOMPARE(back.profile.pipeCycles.at("mte2"), uint64_t(900));
+        QCOMPARE(back.profile.lines.at(0).line, 12);
+        QVERIFY(EvaluationJsonReader::read(nlohmann::json()).compile.diagnostics.empty());
+    }
+};
+
+QTEST_MAIN(TestUiModels)
+#include "test_ui_models.moc"

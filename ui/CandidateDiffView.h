@@ -1,0 +1,41 @@
+// A side-by-side diff of two candidate kernels (an iteration against its parent, the editor
+// against the task's baseline, or any pair the user picks), with aligned rows, coloured changes
+// and synchronised scrolling.
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QsciScintilla;
+
+namespace sage::ui {
+
+struct NamedSource {
+    QString name;
+    QString text;
+};
+
+class CandidateDiffView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CandidateDiffView(QWidget* parent = nullptr);
+    // The candidates offered in the two pickers (the current selection is kept by name).
+    void setCandidates(const std::vector<NamedSource>& candidates);
+    void compare(const NamedSource& left, const NamedSource& right);
+    int changedRows() const { return changed_; }
+    QString leftText() const;
+    QString rightText() const;
+
+private:
+    void compareSelected();
+    QComboBox *leftPick_, *rightPick_;
+    QLabel* summary_;
+    QsciScintilla *left_, *right_;
+    std::vector<NamedSource> candidates_;
+    int changed_ = 0;
+};
+
+} // namespace sage::ui

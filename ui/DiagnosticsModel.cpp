@@ -1,0 +1,117 @@
+#include "ui/DiagnosticsModel.h"
+
+#include <QApplication>
+#include <QBrush>
+#include <QColor>
+#include <QIcon>
+#include <QStyle>
+
+#include <algorithm>
+
+namespace sage::ui {
+
+DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void DiagnosticsModel::setDiagnostics(std::vector<toolchain::Diagnostic> diagnostics, const QString& candidate) {
+    beginResetModel();
+    rows_ = std::move(diagnostics);
+    candidate_ = candidate;
+    endResetModel();
+}
+
+void DiagnosticsModel::clear() {
+    beginResetModel();
+    rows_.clear();
+    endResetModel();
+}
+
+bool DiagnosticsModel::inCandidate(int row) const {
+    const auto& d = rows_[size_t(row)];
+    return d.line > 0 && (d.file.empty() || QString::fromStdString(d.file) == candidate_);
+}
+
+int DiagnosticsModel::errorCount() const {
+    return int(std::count_if(rows_.begin(), rows_.end(), [](const auto& d) { return d.severity == "error"; }));
+}
+
+int DiagnosticsModel::warningCount() const {
+    return int(std::count_if(rows_.begin(), rows_.end(), [](const auto& d) { return d.severity == "warning"; }));
+}
+
+int DiagnosticsModel::nextLocated(int row, bool forward) const {
+    const int n = int(rows_.size());
+    if (n == 0) return -1;
+    int start = row < 0 ? (forward ? -1 : n) : row;
+    for (int step = 1; step <= n; ++step) {
+        int r = ((start + (forward ? step : -step)) % n + n) % n;
+        if (inCandidate(r)) return r;
+    }
+    return -1;
+}
+
+int DiagnosticsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
+int DiagnosticsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+    const auto& d = rows_[size_t(index.row())];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case SeverityColumn: return QString::fromStdString(d.severity);
+        case LineColumn: return d.line > 0 ? QVariant(d.line) : QVariant();
+        case ColumnColumn: return d.column > 0 ? QVariant(d.column) : QVariant();
+        case KindColumn: return QString::fromStdString(d.kind);
+        case MessageColumn:
+            if (!d.file.empty() && QString::fromStdString(d.file) != candidate_)
+                return QStringLiteral("%1: %2").arg(QString::fromStdString(d.file), QString::fromStdString(d.message));
+            return QString::fromStdString(d.message);
+        case NotesColumn: {
+            QStringList notes;
+            for (const auto& n : d.notes)
+                notes << (n.line > 0 ? QStringLiteral("line %1: %2").arg(n.line).arg(QString::fromStdString(n.message))
+                                     : QString::fromStdString(n.message));
+            return notes.join(QStringLiteral("; "));
+        }
+        }
+        return {};
+    case Qt::ToolTipRole: {
+        QString tip = QStringLiteral("%1:%2:%3: %4: %5")
+                          .arg(QString::fromStdString(d.file.empty() ? candidate_.toStdString() : d.file))
+                          .arg(d.line)
+                          .arg(d.column)
+                          .arg(QString::fromStdString(d.severity), QString::fromStdString(d.message));
+        for (const auto& n : d.notes)
+            tip += QStringLiteral("\n  note: line %1: %2").arg(n.line).arg(QString::fromStdString(n.message));
+        return tip;
+    }
+    case Qt::DecorationRole:
+        if (index.column() != SeverityColumn) return {};
+        return QApplication::style()->standardIcon(d.severity == "error"     ? QStyle::SP_MessageBoxCritical
+                                                   : d.severity == "warning" ? QStyle::SP_MessageBoxWarning
+                                                                             : QStyle::SP_MessageBoxInformation);
+    case Qt::ForegroundRole:
+        if (!inCandidate(index.row())) return QBrush(QColor(0x80, 0x80, 0x80));
+        return {};
+    case LineRole: return inCandidate(index.row()) ? d.line : 0;
+    case ColumnRole: return d.column;
+    case SeverityRole: return QString::fromStdString(d.severity);
+    case InCandidateRole: return inCandidate(index.row());
+    }
+    return {};
+}
+
+QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case SeverityColumn: return tr("Severity");
+    case LineColumn: return tr("Line");
+    case ColumnColumn: return tr("Col");
+    case KindColumn: return tr("Kind");
+    case MessageColumn: return tr("Message");
+    case NotesColumn: return tr("Notes");
+    }
+    return {};
+}
+
+} // namespace sage::ui

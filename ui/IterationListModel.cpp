@@ -1,0 +1,126 @@
+#include "ui/IterationListModel.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QStringList>
+
+namespace sage::ui {
+
+IterationListModel::IterationListModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void IterationListModel::clear() {
+    beginResetModel();
+    rows_.clear();
+    endResetModel();
+}
+
+int IterationListModel::rowOf(int iteration) const {
+    for (size_t i = 0; i < rows_.size(); ++i)
+        if (rows_[i].index == iteration) return int(i);
+    return -1;
+}
+
+int IterationListModel::finishedCount() const {
+    int n = 0;
+    for (const auto& r : rows_) n += r.record != nullptr;
+    return n;
+}
+
+void IterationListModel::iterationStarted(int index, const QString& stage) {
+    if (int row = rowOf(index); row >= 0) {
+        rows_[size_t(row)].stage = stage;
+        emit dataChanged(this->index(row, 0), this->index(row, ColumnCount - 1));
+        return;
+    }
+    beginInsertRows({}, int(rows_.size()), int(rows_.size()));
+    rows_.push_back({index, stage, nullptr});
+    endInsertRows();
+}
+
+void IterationListModel::iterationFinished(IterationRecordPtr record) {
+    if (!record) return;
+    const int index = record->value("index", 0);
+    const QString stage = QString::fromStdString(record->value("stage", std::string()));
+    if (int row = rowOf(index); row >= 0) {
+        rows_[size_t(row)] = {index, stage, std::move(record)};
+        emit dataChanged(this->index(row, 0), this->index(row, ColumnCount - 1));
+        return;
+    }
+    beginInsertRows({}, int(rows_.size()), int(rows_.size()));
+    rows_.push_back({index, stage, std::move(record)});
+    endInsertRows();
+}
+
+void IterationListModel::setRecords(const std::vector<IterationRecordPtr>& records) {
+    beginResetModel();
+    rows_.clear();
+    for (const auto& r : records)
+        if (r) rows_.push_back({r->value("index", 0), QString::fromStdString(r->value("stage", std::string())), r});
+    endResetModel();
+}
+
+IterationRecordPtr IterationListModel::record(int row) const {
+    return row >= 0 && size_t(row) < rows_.size() ? rows_[size_t(row)].record : nullptr;
+}
+
+int IterationListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
+int IterationListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant IterationListModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+    const Row& row = rows_[size_t(index.row())];
+    const nlohmann::json* r = row.record.get();
+    const bool correct = r && r->value("correct", false);
+    if (role == IterationRole) return row.index;
+    if (role == CorrectRole) return correct;
+    if (role == FinishedRole) return r != nullptr;
+    if (role == Qt::ForegroundRole && index.column() == StatusColumn) {
+        if (!r) return QBrush(QColor(0x15, 0x65, 0xc0));
+        return QBrush(correct ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
+    }
+    if (role == Qt::TextAlignmentRole &&
+        (index.column() == RewardColumn || index.column() == CyclesColumn || index.column() == RooflineColumn))
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && r) {
+        QString tip = QString::fromStdString(r->value("rationale", std::string()));
+        const std::string error = r->value("error", std::string());
+        if (!error.empty()) tip += QStringLiteral("\n") + QString::fromStdString(error);
+        return tip.isEmpty() ? QVariant() : tip;
+    }
+    if (role != Qt::DisplayRole) return {};
+    switch (index.column()) {
+    case IndexColumn: return row.index;
+    case StageColumn: return row.stage;
+    case OriginColumn: return r ? QString::fromStdString(r->value("origin", std::string())) : QString();
+    case StatusColumn:
+        if (!r) return tr("running…");
+        return correct ? tr("correct") : QString::fromStdString(r->value("status", std::string()));
+    case RewardColumn: return r ? QString::number(r->value("reward", 0.0), 'f', 3) : QString();
+    case CyclesColumn: {
+        const auto c = r ? r->value("cycles", uint64_t(0)) : 0;
+        return c ? QVariant(quint64(c)) : QVariant();
+    }
+    case RooflineColumn: {
+        const double f = r ? r->value("roofline_fraction", 0.0) : 0;
+        return f > 0 ? QString::number(f, 'f', 3) : QString();
+    }
+    case AdoptedColumn: {
+        if (!r) return {};
+        QStringList ids;
+        for (const auto& a : r->value("adoptions", nlohmann::json::array()))
+            if (a.value("weight", a.value("declared", false) ? 1.0 : 0.0) > 0)
+                ids << QStringLiteral("#%1").arg(a.value("id", int64_t(0)));
+        return ids.join(QLatin1Char(' '));
+    }
+    case MoveColumn: return r ? QString::fromStdString(r->value("move", std::string())) : QString();
+    }
+    return {};
+}
+
+QVariant IterationListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char* names[] = {"#", "Stage", "Origin", "Status", "Reward", "Cycles", "Roofline", "Adopted", "Move"};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+} // namespace sage::ui

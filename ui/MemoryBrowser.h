@@ -1,0 +1,72 @@
+// The memory browser dock: the experiences in a filterable table (status, stage, kind,
+// category, text), a pending-review queue with a count badge, the selected entry's detail, and
+// the curation actions (approve, reject, edit, merge, archive, pin, delete, import, export).
+// All database work goes through MemoryService on its worker thread.
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+class QTimer;
+class QToolButton;
+
+namespace sage::ui {
+
+class ExperienceDetailView;
+class ExperienceFilterProxy;
+class ExperienceTableModel;
+class MemoryService;
+
+class MemoryBrowser : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryBrowser(MemoryService* service, QWidget* parent = nullptr);
+    ExperienceTableModel* model() const { return model_; }
+    ExperienceFilterProxy* proxy() const { return proxy_; }
+    QTableView* view() const { return view_; }
+    ExperienceDetailView* detailView() const { return detail_; }
+    int pendingCount() const { return pending_; }
+    qint64 selectedId() const;
+    bool selectExperience(qint64 id);
+    void showPendingQueue(bool on);
+    void setStatusFilter(const QString& status);  // "" for any
+
+public slots:
+    void approveSelected();
+    void rejectSelected();
+    void archiveSelected();
+    void editSelected();
+    void mergeSelected();
+    void deleteSelected();
+    void togglePinSelected();
+    void importFile();
+    void exportFile();
+
+signals:
+    void pendingCountChanged(int pending);
+    void iterationLinkActivated(qint64 run, int iteration);
+    void message(const QString& text);
+
+private:
+    void updateButtons();
+    MemoryService* service_;
+    ExperienceTableModel* model_;
+    ExperienceFilterProxy* proxy_;
+    QTableView* view_;
+    ExperienceDetailView* detail_;
+    QComboBox *status_, *stage_, *kind_, *category_;
+    QLineEdit* text_;
+    QTimer* textDebounce_;
+    QToolButton* pendingButton_;
+    QLabel* summary_;
+    QList<QPushButton*> entryButtons_;
+    QPushButton* pinButton_;
+    int pending_ = 0;
+    qint64 wanted_ = 0;  // select this id once it appears
+};
+
+} // namespace sage::ui

@@ -1,0 +1,121 @@
+#include "ui/SettingsDialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace sage::ui {
+
+SettingsDialog::SettingsDialog(const WorkbenchSettings& s, const QStringList& devices, QWidget* parent)
+    : QDialog(parent), base_(s) {
+    setWindowTitle(tr("Settings"));
+    auto* layout = new QVBoxLayout(this);
+
+    auto* llm = new QGroupBox(tr("LLM policy (OpenAI-compatible)"), this);
+    auto* llmForm = new QFormLayout(llm);
+    baseUrl_ = new QLineEdit(s.llmBaseUrl, llm);
+    model_ = new QLineEdit(s.llmModel, llm);
+    keyEnv_ = new QLineEdit(s.apiKeyEnv, llm);
+    keyEnv_->setToolTip(tr("The name of the environment variable that holds the API key. The key itself is never stored."));
+    const bool keySet = !qgetenv(s.apiKeyEnv.toLocal8Bit()).isEmpty();
+    llmForm->addRow(tr("Endpoint"), baseUrl_);
+    llmForm->addRow(tr("Model"), model_);
+    llmForm->addRow(tr("API key variable"), keyEnv_);
+    llmForm->addRow(QString(), new QLabel(keySet ? tr("<i>the variable is set</i>") : tr("<i>the variable is not set</i>"), llm));
+    layout->addWidget(llm);
+
+    auto* general = new QGroupBox(tr("Evaluation and memory"), this);
+    auto* form = new QFormLayout(general);
+    device_ = new QComboBox(general);
+    device_->addItem(tr("(default)"), QString());
+    for (const auto& d : devices) device_->addItem(d, d);
+    device_->setCurrentIndex(std::max(0, device_->findData(s.device)));
+    auto* dbRow = new QHBoxLayout;
+    dbPath_ = new QLineEdit(s.dbPath, general);
+    dbPath_->setPlaceholderText(WorkbenchSettings::defaultDbPath());
+    auto* browse = new QPushButton(tr("…"), general);
+    dbRow->addWidget(dbPath_, 1);
+    dbRow->addWidget(browse);
+    seeds_ = new QSpinBox(general);
+    seeds_->setRange(1, 16);
+    seeds_->setValue(s.seeds);
+    timeout_ = new QDoubleSpinBox(general);
+    timeout_->setRange(1, 3600);
+    timeout_->setSuffix(tr(" s"));
+    timeout_->setValue(s.evalTimeoutSeconds);
+    form->addRow(tr("Device"), device_);
+    form->addRow(tr("Memory database"), dbRow);
+    form->addRow(tr("Seeds per case"), seeds_);
+    form->addRow(tr("Evaluation timeout"), timeout_);
+    layout->addWidget(general);
+
+    auto* agent = new QGroupBox(tr("Agent"), this);
+    auto* agentForm = new QFormLayout(agent);
+    policy_ = new QComboBox(agent);
+    policy_->addItems({QStringLiteral("builtin"), QStringLiteral("llm")});
+    policy_->setCurrentText(s.policy);
+    memoryMode_ = new QComboBox(agent);
+    memoryMode_->addItems({QStringLiteral("adoption"), QStringLiteral("all_retrieved"), QStringLiteral("similarity"),
+                           QStringLiteral("off")});
+    memoryMode_->setCurrentText(s.memoryMode);
+    budget_ = new QSpinBox(agent);
+    budget_->setRange(1, 200);
+    budget_->setValue(s.budget);
+    patience_ = new QSpinBox(agent);
+    patience_->setRange(1, 50);
+    patience_->setValue(s.patience);
+    target_ = new QDoubleSpinBox(agent);
+    target_->setRange(0.05, 1.0);
+    target_->setSingleStep(0.05);
+    target_->setValue(s.targetRoofline);
+    includePending_ = new QCheckBox(tr("let the agent read pending (unreviewed) experiences"), agent);
+    includePending_->setChecked(s.includePending);
+    agentForm->addRow(tr("Policy"), policy_);
+    agentForm->addRow(tr("Memory mode"), memoryMode_);
+    agentForm->addRow(tr("Budget (iterations)"), budget_);
+    agentForm->addRow(tr("Patience"), patience_);
+    agentForm->addRow(tr("Target roofline fraction"), target_);
+    agentForm->addRow(QString(), includePending_);
+    layout->addWidget(agent);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(browse, &QPushButton::clicked, this, [this]() {
+        const QString f = QFileDialog::getSaveFileName(this, tr("Memory database"), dbPath_->text(),
+                                                       tr("SQLite (*.db *.sqlite);;All files (*)"), nullptr,
+                                                       QFileDialog::DontConfirmOverwrite);
+        if (!f.isEmpty()) dbPath_->setText(f);
+    });
+}
+
+WorkbenchSettings SettingsDialog::settings() const {
+    WorkbenchSettings s = base_;
+    s.llmBaseUrl = baseUrl_->text().trimmed();
+    s.llmModel = model_->text().trimmed();
+    s.apiKeyEnv = keyEnv_->text().trimmed();
+    s.device = device_->currentData().toString();
+    s.dbPath = dbPath_->text().trimmed();
+    s.seeds = seeds_->value();
+    s.evalTimeoutSeconds = timeout_->value();
+    s.policy = policy_->currentText();
+    s.memoryMode = memoryMode_->currentText();
+    s.budget = budget_->value();
+    s.patience = patience_->value();
+    s.targetRoofline = target_->value();
+    s.includePending = includePending_->isChecked();
+    return s;
+}
+
+} // namespace sage::ui

@@ -1,0 +1,277 @@
+#include "ui/VerificationPanel.h"
+
+#include "ui/CompactAxisTicker.h"
+#include "ui/MismatchModel.h"
+#include "ui/VerificationModel.h"
+
+#include <qcustomplot.h>
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace sage::ui {
+
+namespace {
+constexpr double kErrorFloor = 1e-9;  // zero errors are drawn here on the log axis
+double floorError(double e) { return std::isfinite(e) ? std::max(e, kErrorFloor) : 1e6; }
+
+QCustomPlot* makePlot(QWidget* parent) {
+    auto* plot = new QCustomPlot(parent);
+    plot->setMinimumHeight(120);
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    QFont f = plot->font();
+    f.setPointSize(8);
+    plot->xAxis->setTickLabelFont(f);
+    plot->yAxis->setTickLabelFont(f);
+    plot->xAxis->setLabelFont(f);
+    plot->yAxis->setLabelFont(f);
+    return plot;
+}
+} // namespace
+
+VerificationPanel::VerificationPanel(QWidget* parent) : QWidget(parent) {
+    model_ = new VerificationModel(this);
+    mismatchModel_ = new MismatchModel(this);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    summary_ = new QLabel(tr("No verification yet: evaluate (F5)."), this);
+    summary_->setTextFormat(Qt::RichText);
+    summary_->setWordWrap(true);
+    layout->addWidget(summary_);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* leftSplit = new QSplitter(Qt::Vertical, split);
+    cases_ = new QTreeView(leftSplit);
+    cases_->setObjectName(QStringLiteral("verificationCases"));
+    cases_->setModel(model_);
+    cases_->setUniformRowHeights(true);
+    cases_->header()->setStretchLastSection(true);
+    cases_->setColumnWidth(VerificationModel::NameColumn, 150);
+    cases_->setColumnWidth(VerificationModel::ResultColumn, 50);
+    cases_->setColumnWidth(VerificationModel::MaxAbsColumn, 80);
+    cases_->setColumnWidth(VerificationModel::MaxRelColumn, 80);
+    cases_->setColumnWidth(VerificationModel::MismatchColumn, 100);
+
+    auto* mismatchBox = new QWidget(leftSplit);
+    auto* mismatchLayout = new QVBoxLayout(mismatchBox);
+    mismatchLayout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    auto* title = new QLabel(tr("<b>First mismatches</b>"), mismatchBox);
+    auto* prev = new QToolButton(mismatchBox);
+    prev->setText(tr("◀"));
+    prev->setToolTip(tr("Previous mismatch"));
+    auto* next = new QToolButton(mismatchBox);
+    next->setText(tr("▶"));
+    next->setToolTip(tr("Next mismatch"));
+    bar->addWidget(title, 1);
+    bar->addWidget(prev);
+    bar->addWidget(next);
+    mismatchLayout->addLayout(bar);
+    mismatchView_ = new QTableView(mismatchBox);
+    mismatchView_->setObjectName(QStringLiteral("mismatchTable"));
+    mismatchView_->setModel(mismatchModel_);
+    mismatchView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    mismatchView_->setSelectionMode(QAbstractItemView::SingleSelection);
+    mismatchView_->verticalHeader()->setDefaultSectionSize(20);
+    mismatchView_->horizontalHeader()->setStretchLastSection(true);
+    mismatchLayout->addWidget(mismatchView_, 1);
+    leftSplit->addWidget(cases_);
+    leftSplit->addWidget(mismatchBox);
+
+    auto* rightSplit = new QSplitter(Qt::Vertical, split);
+    errorPlot_ = makePlot(rightSplit);
+    errorPlot_->setObjectName(QStringLiteral("errorPlot"));
+    histogram_ = makePlot(rightSplit);
+    histogram_->setObjectName(QStringLiteral("errorHistogram"));
+    histogram_->setInteractions({});
+    rightSplit->addWidget(errorPlot_);
+    rightSplit->addWidget(histogram_);
+    split->addWidget(leftSplit);
+    split->addWidget(rightSplit);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({520, 420});
+    layout->addWidget(split, 1);
+
+    errorPlot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    errorPlot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    errorPlot_->xAxis->setLabel(tr("element index"));
+    errorPlot_->xAxis->setTicker(CompactAxisTicker::create(5));
+    errorPlot_->yAxis->setLabel(tr("abs error"));
+    auto* sample = errorPlot_->addGraph();
+    sample->setPen(QPen(QColor(0x15, 0x65, 0xc0)));
+    sample->setLineStyle(QCPGraph::lsNone);
+    sample->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+    sample->setName(tr("sampled error"));
+    auto* marks = errorPlot_->addGraph();
+    marks->setLineStyle(QCPGraph::lsNone);
+    marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QColor(0xc6, 0x28, 0x28), 7));
+    marks->setName(tr("mismatch"));
+    auto* selected = errorPlot_->addGraph();
+    selected->setLineStyle(QCPGraph::lsNone);
+    selected->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 12));
+    auto* tolerance = errorPlot_->addGraph();
+    tolerance->setPen(QPen(QColor(0xef, 0x6c, 0x00), 1, Qt::DashLine));
+    tolerance->setName(tr("atol"));
+    errorPlot_->legend->setVisible(true);
+    errorPlot_->legend->setFont(errorPlot_->xAxis->tickLabelFont());
+    errorPlot_->legend->removeItem(2);
+    errorPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+
+    auto* bars = new QCPBars(histogram_->xAxis, histogram_->yAxis);
+    bars->setBrush(QColor(0x15, 0x65, 0xc0, 160));
+    bars->setPen(QPen(QColor(0x15, 0x65, 0xc0)));
+    bars->setBaseValue(0.7);
+    bars->setWidth(0.7);
+    histogram_->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    histogram_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    histogram_->yAxis->setLabel(tr("elements"));
+    histogram_->xAxis->setLabel(tr("abs error (bin upper edge)"));
+    histogram_->xAxis->setTickLabelRotation(50);
+
+    connect(cases_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& i) { showOutput(i); });
+    connect(mismatchView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& i) { highlightMismatch(i.row()); });
+    connect(prev, &QToolButton::clicked, this, [this]() { nextMismatch(false); });
+    connect(next, &QToolButton::clicked, this, [this]() { nextMismatch(true); });
+}
+
+void VerificationPanel::clear(const QString& message) {
+    evaluation_.reset();
+    model_->clear();
+    mismatchModel_->setOutput(nullptr);
+    summary_->setText(message.isEmpty() ? tr("No verification yet: evaluate (F5).") : message);
+    for (int g = 0; g < errorPlot_->graphCount(); ++g) errorPlot_->graph(g)->data()->clear();
+    errorPlot_->replot(QCustomPlot::rpQueuedReplot);
+    if (auto* bars = qobject_cast<QCPBars*>(histogram_->plottable(0))) bars->data()->clear();
+    histogram_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void VerificationPanel::setEvaluation(std::shared_ptr<const eval::Evaluation> evaluation,
+                                      std::shared_ptr<const eval::Task> task) {
+    evaluation_ = std::move(evaluation);
+    task_ = std::move(task);
+    if (!evaluation_) return clear();
+    const auto& v = evaluation_->verify;
+    model_->setVerification(v);
+    cases_->expandAll();
+    int failedCases = 0;
+    for (const auto& c : v.cases) failedCases += !c.pass;
+    if (!v.ran) {
+        summary_->setText(tr("<b>Not verified</b>: %1")
+                              .arg(evaluation_->compile.ok ? QString::fromStdString(evaluation_->run.status + ": " +
+                                                                                    evaluation_->run.message)
+                                                           : tr("the kernel does not compile")
+                                                                 .toHtmlEscaped()));
+    } else if (v.pass) {
+        summary_->setText(tr("<b style='color:#2e7d32'>PASS</b> — %n case run(s), every output within tolerance",
+                             nullptr, int(v.cases.size())));
+    } else {
+        summary_->setText(tr("<b style='color:#c62828'>FAIL</b> — %1 of %2 case runs fail")
+                              .arg(failedCases).arg(v.cases.size()));
+    }
+    QModelIndex first = model_->firstFailure();
+    if (!first.isValid() && model_->rowCount() > 0) first = model_->index(0, 0);
+    if (first.isValid()) {
+        cases_->setCurrentIndex(first);
+        showOutput(first);
+    } else {
+        mismatchModel_->setOutput(nullptr);
+    }
+}
+
+void VerificationPanel::showOutput(const QModelIndex& index) {
+    const eval::OutputCheck* o = model_->outputAt(index);
+    const eval::CaseCheck* c = model_->caseAt(index);
+    std::vector<int64_t> shape;
+    if (o && c && task_)
+        if (const auto* tc = task_->findCase(c->caseName))
+            for (const auto& out : task_->outputs)
+                if (out.name == o->name) shape = task_->shapeOf(out, *tc);
+    mismatchModel_->setOutput(o, shape);
+    // Error against index.
+    QVector<double> xs, ys, mx, my;
+    if (o) {
+        const double step = std::max<double>(1, double(o->checked / 2048));
+        for (size_t k = 0; k < o->errorSample.size(); ++k) {
+            xs << double(k) * step;
+            ys << floorError(o->errorSample[k]);
+        }
+        for (int r = 0; r < mismatchModel_->rowCount(); ++r) {
+            mx << double(mismatchModel_->flatIndex(r));
+            my << floorError(mismatchModel_->mismatch(r).absError);
+        }
+    }
+    errorPlot_->graph(0)->setData(xs, ys, true);
+    errorPlot_->graph(1)->setData(mx, my);
+    errorPlot_->graph(2)->data()->clear();
+    const double xmax = o ? std::max<double>(1, double(o->checked)) : 1;
+    if (o && o->atol > 0) errorPlot_->graph(3)->setData({0, xmax}, {o->atol, o->atol}, true);
+    else errorPlot_->graph(3)->data()->clear();
+    errorPlot_->xAxis->setRange(-xmax * 0.02, xmax * 1.03);
+    double ymax = kErrorFloor * 10;
+    for (double y : ys) ymax = std::max(ymax, y);
+    for (double y : my) ymax = std::max(ymax, y);
+    if (o) ymax = std::max(ymax, o->atol);
+    errorPlot_->yAxis->setRange(kErrorFloor / 2, ymax * 4);
+    errorPlot_->replot(QCustomPlot::rpQueuedReplot);
+    // Histogram.
+    auto* bars = qobject_cast<QCPBars*>(histogram_->plottable(0));
+    QVector<double> keys, counts;
+    QVector<QString> labels;
+    const auto& edges = eval::kHistogramEdges;
+    double maxCount = 1;
+    if (o) {
+        for (size_t b = 0; b < o->histogram.size(); ++b) {
+            keys << double(b + 1);
+            counts << double(o->histogram[b]);
+            maxCount = std::max(maxCount, double(o->histogram[b]));
+            if (b < edges.size()) labels << (edges[b] == 0 ? QStringLiteral("0") : QStringLiteral("≤%1").arg(edges[b]));
+            else if (b == edges.size()) labels << QStringLiteral(">%1").arg(edges.back());
+            else labels << QStringLiteral("NaN/Inf");
+        }
+    }
+    bars->setData(keys, counts, true);
+    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+    ticker->addTicks(keys, labels);
+    histogram_->xAxis->setTicker(ticker);
+    histogram_->xAxis->setRange(0.3, std::max<double>(1, double(keys.size())) + 0.7);
+    histogram_->yAxis->setRange(0.7, maxCount * 3);
+    histogram_->replot(QCustomPlot::rpQueuedReplot);
+    if (mismatchModel_->rowCount() > 0) mismatchView_->selectRow(0);
+}
+
+void VerificationPanel::highlightMismatch(int row) {
+    auto* g = errorPlot_->graph(2);
+    g->data()->clear();
+    if (row >= 0 && row < mismatchModel_->rowCount()) {
+        const double x = double(mismatchModel_->flatIndex(row));
+        g->addData(x, floorError(mismatchModel_->mismatch(row).absError));
+        // Keep the point in view.
+        const auto range = errorPlot_->xAxis->range();
+        if (x < range.lower || x > range.upper) errorPlot_->xAxis->setRange(x - range.size() / 2, x + range.size() / 2);
+    }
+    errorPlot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void VerificationPanel::nextMismatch(bool forward) {
+    const int n = mismatchModel_->rowCount();
+    if (n == 0) return;
+    const int current = mismatchView_->currentIndex().isValid() ? mismatchView_->currentIndex().row() : -1;
+    const int row = current < 0 ? 0 : ((current + (forward ? 1 : -1)) % n + n) % n;
+    mismatchView_->selectRow(row);
+    mismatchView_->scrollTo(mismatchModel_->index(row, 0));
+}
+
+} // namespace sage::ui
