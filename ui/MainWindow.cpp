@@ -7,7 +7,6 @@
 #include "ui/CandidateDiffView.h"
 #include "ui/DiagnosticsModel.h"
 #include "ui/DiagnosticsPanel.h"
-#include "ui/EvaluationJsonReader.h"
 #include "ui/EvaluationPresenter.h"
 #include "ui/EvaluationService.h"
 #include "ui/FindReplaceBar.h"
@@ -555,7 +554,7 @@ void MainWindow::onIterationSelected(const IterationRecordPtr& record) {
         r->kind = EvaluationKind::Evaluate;
         r->taskName = QString::fromStdString(task_->name);
         r->source = QString::fromStdString(source);
-        r->evaluation = std::make_shared<const eval::Evaluation>(EvaluationJsonReader::read(evJson));
+        r->evaluation = std::make_shared<const eval::Evaluation>(eval::Evaluation::fromJson(evJson));
         presenter_->present(r, task_, tr("run %1, iteration %2 (stored; F5 re-runs it for the timeline)")
                                           .arg(record->value("run_id", int64_t(0))).arg(index));
     } else {

@@ -183,8 +183,7 @@ void registerBenchCommand(CLI::App& app) {
         agent::AgentSettings s;
         s.policy = o->policy;
         s.budget = o->budget;
-        for (size_t i = 0; i < memory::EnumNames<memory::MemoryMode>::names.size(); ++i)
-            if (memory::EnumNames<memory::MemoryMode>::names[i] == o->mode) s.memoryMode = memory::MemoryMode(i);
+        s.memoryMode = memory::requireEnum<memory::MemoryMode>(o->mode);  // --memory-mode is already checked
         s.device = o->device;
         std::unique_ptr<memory::ExperienceStore> mem;
         if (memory::retrieves(s.memoryMode)) {

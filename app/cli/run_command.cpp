@@ -25,10 +25,9 @@ struct RunOptions {
 };
 
 memory::MemoryMode parseMode(const std::string& m) {
-    const auto& names = memory::EnumNames<memory::MemoryMode>::names;
-    for (size_t i = 0; i < names.size(); ++i)
-        if (names[i] == m) return memory::MemoryMode(i);
-    std::cerr << "sage: error: --memory-mode '" << m << "' is not one of off, similarity, all_retrieved, adoption\n";
+    if (auto mode = memory::parseEnum<memory::MemoryMode>(m)) return *mode;
+    std::cerr << "sage: error: --memory-mode '" << m << "' is not one of " << memory::enumChoices<memory::MemoryMode>()
+              << "\n";
     throw CLI::RuntimeError(2);
 }
 

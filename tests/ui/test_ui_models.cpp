@@ -2,7 +2,6 @@
 // QAbstractItemModelTester (fatal on any contract violation) while its data changes, and its
 // content and roles are checked.
 #include "ui/DiagnosticsModel.h"
-#include "ui/EvaluationJsonReader.h"
 #include "ui/ExperienceFilterProxy.h"
 #include "ui/ExperienceTableModel.h"
 #include "ui/IterationListModel.h"
@@ -292,7 +291,7 @@ private slots:
 
     void storedEvaluationReadsBack() {
         const auto ev = sampleEvaluation();
-        const auto back = EvaluationJsonReader::read(ev.toJson());
+        const auto back = eval::Evaluation::fromJson(ev.toJson());
         QCOMPARE(back.compile.ok, true);
         QCOMPARE(back.verify.cases.size(), size_t(2));
         QCOMPARE(back.verify.cases[1].outputs[0].firstMismatches.size(), size_t(2));
@@ -300,7 +299,7 @@ private slots:
         QCOMPARE(back.profile.totalCycles, uint64_t(1000));
         QCOMPARE(back.profile.pipeCycles.at("mte2"), uint64_t(900));
         QCOMPARE(back.profile.lines.at(0).line, 12);
-        QVERIFY(EvaluationJsonReader::read(nlohmann::json()).compile.diagnostics.empty());
+        QVERIFY(eval::Evaluation::fromJson(nlohmann::json()).compile.diagnostics.empty());
     }
 };
 

@@ -227,7 +227,7 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
     run.task = task.name;
     run.device = settings.device;
     run.policy = policy->name();
-    run.memoryMode = std::string(memory::EnumNames<memory::MemoryMode>::names[size_t(settings.memoryMode)]);
+    run.memoryMode = std::string(memory::toString(settings.memoryMode));
     run.status = "running";
     run.settings = settings.toJson();
     run.settings["policy_settings"] = policy->settings();

@@ -7,7 +7,7 @@ namespace sage::agent {
 nlohmann::json AgentSettings::toJson() const {
     return {{"policy", policy},
             {"budget", budget},
-            {"memory_mode", std::string(memory::EnumNames<memory::MemoryMode>::names[size_t(memoryMode)])},
+            {"memory_mode", std::string(memory::toString(memoryMode))},
             {"device", device},
             {"target_roofline_fraction", targetRooflineFraction},
             {"patience", patience},
@@ -29,10 +29,8 @@ AgentSettings AgentSettings::fromJson(const nlohmann::json& j) {
     AgentSettings s;
     s.policy = j.value("policy", s.policy);
     s.budget = j.value("budget", s.budget);
-    std::string mode = j.value("memory_mode", std::string("adoption"));
-    const auto& names = memory::EnumNames<memory::MemoryMode>::names;
-    for (size_t i = 0; i < names.size(); ++i)
-        if (names[i] == mode) s.memoryMode = memory::MemoryMode(i);
+    if (auto mode = memory::parseEnum<memory::MemoryMode>(j.value("memory_mode", std::string("adoption"))))
+        s.memoryMode = *mode;
     s.device = j.value("device", s.device);
     s.targetRooflineFraction = j.value("target_roofline_fraction", s.targetRooflineFraction);
     s.patience = j.value("patience", s.patience);

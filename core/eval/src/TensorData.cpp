@@ -9,18 +9,6 @@
 #include <random>
 
 namespace sage::eval {
-double castTo(const std::string& dtype, double v) {
-    uint8_t buf[8];
-    toolchain::encodeTensor(dtype, &v, 1, buf);
-    double out;
-    toolchain::decodeTensor(dtype, buf, 1, &out);
-    return out;
-}
-
-std::vector<double> castAll(const std::string& dtype, const std::vector<double>& values) {
-    return toolchain::decodeTensor(dtype, toolchain::encodeTensor(dtype, values));
-}
-
 std::vector<uint8_t> generateInput(const Task& task, const TaskCase& c, uint64_t seed, const TensorDecl& t) {
     uint64_t n = toolchain::elementCount(task.shapeOf(t, c));
     std::vector<double> values(n);

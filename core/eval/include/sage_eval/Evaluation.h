@@ -103,6 +103,9 @@ struct Evaluation {
     std::map<std::string, double> phaseSeconds;  // check, compile, inputs, run, reference, verify, profile
     bool success() const { return compile.ok && run.status == "ok" && verify.pass; }
     nlohmann::json toJson() const;
+    // The inverse of toJson (as the run store keeps it per iteration). Timeline events are not
+    // stored, so the profile comes back without launches. Never throws for malformed input.
+    static Evaluation fromJson(const nlohmann::json& j);
 };
 
 extern const std::vector<double> kHistogramEdges;  // abs error upper edges; last bin: > last edge; then NaN/Inf

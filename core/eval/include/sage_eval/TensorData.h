@@ -11,7 +11,5 @@ namespace sage::eval {
 // Deterministic for (task, case, seed, tensor): the same inputs on every machine and run.
 std::vector<uint8_t> generateInput(const Task& task, const TaskCase& c, uint64_t seed, const TensorDecl& t);
 std::vector<double> decode(const std::string& dtype, const std::vector<uint8_t>& bytes);
-double castTo(const std::string& dtype, double v);  // round as the dtype stores it (RNE, saturating ints)
-std::vector<double> castAll(const std::string& dtype, const std::vector<double>& values);
 
 } // namespace sage::eval
