@@ -4,6 +4,9 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+#include <thread>
+
 #include <cctype>
 #include <cstring>
 #include <fstream>
@@ -165,9 +168,22 @@ Database::Database(fs::path path, const std::vector<SchemaModule>& modules) : pa
     try {
         sqlite3_busy_timeout(db_, kBusyTimeoutMs);
         exec("PRAGMA foreign_keys = ON");
-        auto mode = prepare("PRAGMA journal_mode = WAL");
-        const bool wal = mode.step() && mode.text(0) == "wal";
-        mode.reset();
+        // Switching a new file to WAL needs an exclusive lock, and SQLite does not always call the
+        // busy handler for it (deadlock avoidance): when another connection is opening the same new
+        // file at this moment, retry the switch briefly instead of failing.
+        bool wal = false;
+        for (int attempt = 0;; ++attempt) {
+            try {
+                auto mode = prepare("PRAGMA journal_mode = WAL");
+                wal = mode.step() && mode.text(0) == "wal";
+                mode.reset();
+                break;
+            } catch (const MemoryError&) {
+                const int code = sqlite3_errcode(db_) & 0xff;
+                if ((code != SQLITE_BUSY && code != SQLITE_LOCKED) || attempt >= 200) throw;
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+        }
         if (!wal)
             throw MemoryError(MemoryError::Code::Sqlite,
                               path_.string() + ": cannot switch to WAL journal mode. Use a local file system.");
