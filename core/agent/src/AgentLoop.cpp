@@ -71,6 +71,28 @@ std::string statusOf(const eval::Evaluation& ev) {
     return ev.verify.pass ? "ok" : "wrong_result";
 }
 
+// The compact record of an evaluated iteration that later policy calls see.
+AttemptRecord attemptOf(const IterationRecord& rec, const eval::Evaluation& ev, const std::vector<int64_t>& adopted) {
+    AttemptRecord a;
+    a.iteration = rec.index;
+    a.stage = rec.stage;
+    a.parent = rec.parent;
+    a.move = rec.move;
+    a.status = rec.status;
+    a.correct = rec.correct;
+    a.cycles = ev.run.status == "ok" ? ev.profile.totalCycles : 0;
+    auto describe = [](const toolchain::Diagnostic& d) {
+        return d.kind + (d.line > 0 ? " at line " + std::to_string(d.line) : std::string()) + ": " + d.message;
+    };
+    for (const auto* list : {&ev.compile.diagnostics, &ev.run.diagnostics})
+        for (const auto& d : *list)
+            if (a.firstDiagnostic.empty() && d.severity == "error") a.firstDiagnostic = describe(d);
+    if (a.firstDiagnostic.empty() && ev.run.status == "ok" && !ev.verify.pass) a.firstDiagnostic = "wrong_result: verification failed";
+    a.adoptedIds = adopted;
+    a.sourceKey = sourceKey(rec.source);
+    return a;
+}
+
 } // namespace
 
 struct AgentLoop::Impl {
@@ -246,6 +268,8 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
     };
     std::vector<Node> nodes;
     std::vector<std::string> tried;
+    std::vector<AttemptRecord> history;
+    const npu::DeviceProfile& device = evaluator.devices().get(settings.device);
     int best = -1, anchor = -1, sinceGain = 0;  // node indices; anchor: where optimisation continues from
     std::string stopReason = "budget exhausted";
     memory::Stage prevStage = memory::Stage::Any;
@@ -291,7 +315,7 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
 
         // Retrieve (not for human edits: nothing is adopted from memory by a person here).
         std::vector<memory::ScoredExperience> retrieved;
-        if (useMemory && !edit && stage != memory::Stage::Draft) {
+        if (useMemory && !edit) {
             memory::RetrievalContext rc;
             rc.stage = stage;
             rc.category = task.category;
@@ -316,6 +340,7 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
 
         PolicyContext ctx;
         ctx.task = &task;
+        ctx.device = &device;
         ctx.stage = stage;
         ctx.iteration = i;
         ctx.parentSource = parentSource;
@@ -324,6 +349,9 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
         ctx.retrieved = retrieved;
         ctx.platformCard = card;
         ctx.triedMoves = tried;
+        ctx.history = history;
+        ctx.seed = settings.seed * 1000003ull + uint64_t(run.id) * 131ull + uint64_t(i) * 7919ull + 17ull;
+        ctx.epsilon = settings.epsilon;
         ctx.cancel = &cancel;
         ctx.onToken = [&](const std::string& t) { emit({AgentEventType::Token, run.id, i, rec.stage, t, {}}); };
         PolicyProposal prop;
@@ -458,6 +486,7 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
             }
         }
 
+        history.push_back(attemptOf(rec, ev, prop.adoptedIds));
         nodes.push_back({prop.source, ev, correct, i, edit.has_value()});
         const int idx = int(nodes.size()) - 1;
         if (correct) {

@@ -15,10 +15,30 @@
 #include <string>
 #include <vector>
 
+namespace sage::npu {
+struct DeviceProfile;
+}
+
 namespace sage::agent {
+
+// One earlier iteration of this run, compact: what a policy needs to not repeat itself and to
+// learn from its own attempts (the LLM prompt lists these; the built-in policy may read them).
+struct AttemptRecord {
+    int iteration = 0;
+    std::string stage;            // draft | repair | optimize
+    int parent = -1;              // iteration this one edited (-1 for a draft)
+    std::string move;             // short name of the change ("double_buffer", "engineer's edit")
+    std::string status;           // ok | compile_error | wrong_result | race | ... (statusOf)
+    bool correct = false;
+    uint64_t cycles = 0;          // 0 when it did not run
+    std::string firstDiagnostic;  // "kind at line N: message", empty when none
+    std::vector<int64_t> adoptedIds;
+    std::string sourceKey;        // content hash of the candidate (sourceKey())
+};
 
 struct PolicyContext {
     const eval::Task* task = nullptr;
+    const npu::DeviceProfile* device = nullptr;    // the selected device profile (never null in a run)
     memory::Stage stage = memory::Stage::Draft;
     int iteration = 0;
     std::string parentSource;                      // empty for the first draft
@@ -26,7 +46,10 @@ struct PolicyContext {
     const eval::Evaluation* bestEvaluation = nullptr;  // best correct so far (optimise stage)
     std::vector<memory::ScoredExperience> retrieved;
     std::string platformCard;                      // docs/kernel-api.md
-    std::vector<std::string> triedMoves;           // moves already applied in this run (no repeats)
+    std::vector<std::string> triedMoves;           // source keys already evaluated in this run (no repeats)
+    std::vector<AttemptRecord> history;            // every earlier iteration of this run, oldest first
+    uint64_t seed = 0;                             // per-iteration seed for a policy's own random choices
+    double epsilon = 0.0;                          // exploration rate the run was configured with
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(const std::string&)> onToken;  // streamed reply text
 };
