@@ -1,0 +1,80 @@
+// Expert configuration found by scripts/tune-experts.py on ascend910b1-sim: tile_length = 8192, buffer_num = 2, block_dim = 32.
+// 6903 cycles on the perf case (209.2x the baseline), roofline fraction 0.91.
+// log: z = ln(x) on a float16 vector of length N (x > 0).
+// Naive first draft: one block, one buffer per queue, small tiles. The last partial tile is
+// copied with DataCopyPad so any length works.
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr uint32_t TILE_LENGTH = 8192;  // @tunable tile_length {128, 256, 512, 1024, 2048, 4096, 8192}
+constexpr int32_t BUFFER_NUM = 2;      // @tunable buffer_num {1, 2}
+constexpr uint32_t BLOCK_DIM = 32;      // @tunable block_dim {1, 2, 4, 8, 16, 24, 32, 48}
+
+struct LogTiling {
+    uint32_t totalLength;
+};
+
+class KernelLog {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR z, const LogTiling& t) {
+        // Split the elements across blocks in whole tiles; the last block takes the remainder.
+        uint32_t tiles = (t.totalLength + TILE_LENGTH - 1) / TILE_LENGTH;
+        uint32_t tilesPerBlock = (tiles + GetBlockNum() - 1) / GetBlockNum();
+        uint32_t start = tilesPerBlock * TILE_LENGTH * GetBlockIdx();
+        uint32_t end = start + tilesPerBlock * TILE_LENGTH;
+        if (end > t.totalLength) end = t.totalLength;
+        if (start > end) start = end;
+        length_ = end - start;
+        xGm.SetGlobalBuffer((__gm__ half*)x + start, length_);
+        zGm.SetGlobalBuffer((__gm__ half*)z + start, length_);
+        pipe.InitBuffer(inX, BUFFER_NUM, TILE_LENGTH * sizeof(half));
+        pipe.InitBuffer(outZ, BUFFER_NUM, TILE_LENGTH * sizeof(half));
+    }
+    __aicore__ inline void Process() {
+        for (uint32_t off = 0; off < length_; off += TILE_LENGTH) {
+            uint32_t n = length_ - off < TILE_LENGTH ? length_ - off : TILE_LENGTH;
+            CopyIn(off, n);
+            Compute(n);
+            CopyOut(off, n);
+        }
+    }
+
+private:
+    __aicore__ inline void CopyIn(uint32_t off, uint32_t n) {
+        LocalTensor<half> x = inX.AllocTensor<half>();
+        DataCopyExtParams p{1, n * (uint32_t)sizeof(half), 0, 0, 0};
+        DataCopyPadExtParams<half> pad{false, 0, 0, half(0.0f)};
+        DataCopyPad(x, xGm[off], p, pad);
+        inX.EnQue(x);
+    }
+    __aicore__ inline void Compute(uint32_t n) {
+        LocalTensor<half> x = inX.DeQue<half>();
+        LocalTensor<half> z = outZ.AllocTensor<half>();
+        Ln(z, x, n);
+        outZ.EnQue(z);
+        inX.FreeTensor(x);
+    }
+    __aicore__ inline void CopyOut(uint32_t off, uint32_t n) {
+        LocalTensor<half> z = outZ.DeQue<half>();
+        DataCopyPad(zGm[off], z, DataCopyExtParams{1, n * (uint32_t)sizeof(half), 0, 0, 0});
+        outZ.FreeTensor(z);
+    }
+
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inX;
+    TQue<TPosition::VECOUT, 1> outZ;
+    GlobalTensor<half> xGm, zGm;
+    uint32_t length_ = 0;
+};
+
+extern "C" __global__ __aicore__ void log_kernel(GM_ADDR x, GM_ADDR z, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(LogTiling, t, tiling);
+    KernelLog op;
+    op.Init(x, z, t);
+    op.Process();
+}
+
+SAGE_HOST(ctx) {
+    LogTiling t{(uint32_t)ctx.numel("x")};
+    ICPU_RUN_KF(log_kernel, BLOCK_DIM, ctx.gm("x"), ctx.gm("z"), ctx.tiling(t));
+}

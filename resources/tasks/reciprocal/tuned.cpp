@@ -1,0 +1,80 @@
+// Expert configuration found by scripts/tune-experts.py on ascend910b1-sim: tile_length = 4096, buffer_num = 2, block_dim = 24.
+// 12169 cycles on the perf case (121.7x the baseline), roofline fraction 0.87.
+// reciprocal: z = 1 / x on a float32 vector of length N (x in [0.1, 10]).
+// Naive first draft: one block, one buffer per queue, small tiles. The last partial tile is
+// copied with DataCopyPad so any length works.
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr uint32_t TILE_LENGTH = 4096;  // @tunable tile_length {128, 256, 512, 1024, 2048, 4096, 8192}
+constexpr int32_t BUFFER_NUM = 2;      // @tunable buffer_num {1, 2}
+constexpr uint32_t BLOCK_DIM = 24;      // @tunable block_dim {1, 2, 4, 8, 16, 24, 32, 48}
+
+struct ReciprocalTiling {
+    uint32_t totalLength;
+};
+
+class KernelReciprocal {
+public:
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR z, const ReciprocalTiling& t) {
+        // Split the elements across blocks in whole tiles; the last block takes the remainder.
+        uint32_t tiles = (t.totalLength + TILE_LENGTH - 1) / TILE_LENGTH;
+        uint32_t tilesPerBlock = (tiles + GetBlockNum() - 1) / GetBlockNum();
+        uint32_t start = tilesPerBlock * TILE_LENGTH * GetBlockIdx();
+        uint32_t end = start + tilesPerBlock * TILE_LENGTH;
+        if (end > t.totalLength) end = t.totalLength;
+        if (start > end) start = end;
+        length_ = end - start;
+        xGm.SetGlobalBuffer((__gm__ float*)x + start, length_);
+        zGm.SetGlobalBuffer((__gm__ float*)z + start, length_);
+        pipe.InitBuffer(inX, BUFFER_NUM, TILE_LENGTH * sizeof(float));
+        pipe.InitBuffer(outZ, BUFFER_NUM, TILE_LENGTH * sizeof(float));
+    }
+    __aicore__ inline void Process() {
+        for (uint32_t off = 0; off < length_; off += TILE_LENGTH) {
+            uint32_t n = length_ - off < TILE_LENGTH ? length_ - off : TILE_LENGTH;
+            CopyIn(off, n);
+            Compute(n);
+            CopyOut(off, n);
+        }
+    }
+
+private:
+    __aicore__ inline void CopyIn(uint32_t off, uint32_t n) {
+        LocalTensor<float> x = inX.AllocTensor<float>();
+        DataCopyExtParams p{1, n * (uint32_t)sizeof(float), 0, 0, 0};
+        DataCopyPadExtParams<float> pad{false, 0, 0, 0.0f};
+        DataCopyPad(x, xGm[off], p, pad);
+        inX.EnQue(x);
+    }
+    __aicore__ inline void Compute(uint32_t n) {
+        LocalTensor<float> x = inX.DeQue<float>();
+        LocalTensor<float> z = outZ.AllocTensor<float>();
+        Reciprocal(z, x, n);
+        outZ.EnQue(z);
+        inX.FreeTensor(x);
+    }
+    __aicore__ inline void CopyOut(uint32_t off, uint32_t n) {
+        LocalTensor<float> z = outZ.DeQue<float>();
+        DataCopyPad(zGm[off], z, DataCopyExtParams{1, n * (uint32_t)sizeof(float), 0, 0, 0});
+        outZ.FreeTensor(z);
+    }
+
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> inX;
+    TQue<TPosition::VECOUT, 1> outZ;
+    GlobalTensor<float> xGm, zGm;
+    uint32_t length_ = 0;
+};
+
+extern "C" __global__ __aicore__ void reciprocal_kernel(GM_ADDR x, GM_ADDR z, GM_ADDR tiling) {
+    GET_TILING_DATA_WITH_STRUCT(ReciprocalTiling, t, tiling);
+    KernelReciprocal op;
+    op.Init(x, z, t);
+    op.Process();
+}
+
+SAGE_HOST(ctx) {
+    ReciprocalTiling t{(uint32_t)ctx.numel("x")};
+    ICPU_RUN_KF(reciprocal_kernel, BLOCK_DIM, ctx.gm("x"), ctx.gm("z"), ctx.tiling(t));
+}
