@@ -71,9 +71,9 @@ std::string Frame::tilingDecl() const {
     return s + "};\n";
 }
 
-std::string Frame::hostFill() const {
-    std::string s = "    " + tilingStruct + " t{};\n";
-    for (const auto& fl : fields) s += "    t." + fl.name + " = (" + fl.type + ")(" + fl.hostValue + ");\n";
+std::string Frame::hostFill(const std::string& var) const {
+    std::string s = "    " + tilingStruct + " " + var + "{};\n";
+    for (const auto& fl : fields) s += "    " + var + "." + fl.name + " = (" + fl.type + ")(" + fl.hostValue + ");\n";
     return s;
 }
 

@@ -32,7 +32,7 @@ struct Frame {
     std::string kernelParams() const;                // "GM_ADDR gm_x, ..., GM_ADDR tiling"
     std::string launch(const std::string& blockDim) const;  // ICPU_RUN_KF(...) line
     std::string tilingDecl() const;                  // struct <tilingStruct> {...};
-    std::string hostFill() const;                    // <tilingStruct> t{}; t.f = ...;
+    std::string hostFill(const std::string& var = "t") const;  // <tilingStruct> t{}; t.f = ...;
 };
 
 struct SkeletonCode {
