@@ -18,6 +18,7 @@ const std::vector<json>& builtinDraftActions() {
             {{"type", "api_idiom"}, {"op", "tail_copy"}, {"method", "datacopy_pad"}, {"requires", "data_copy_pad"}},
             {{"type", "api_idiom"}, {"op", "tail_copy"}, {"method", "overlap_window"}},
             {{"type", "api_idiom"}, {"op", "bfloat16_io"}, {"method", "cast_float32"}, {"requires", "bfloat16"}},
+            {{"type", "api_idiom"}, {"op", "bfloat16_io"}, {"method", "int16_bits"}},
             {{"type", "api_idiom"}, {"op", "row_reduce"}, {"method", "reduce_count_form"}},
         };
         const std::vector<std::pair<std::string, std::string>> unary = {

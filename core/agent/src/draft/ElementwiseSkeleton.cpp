@@ -43,9 +43,12 @@ SkeletonCode composeElementwise(Frame& f) {
     const std::string ct = computeType(task, all);
     bool bf16 = false;
     for (const auto* d : all) bf16 |= d->dtype == "bfloat16";
-    if (bf16) f.knowledge.idiom("bfloat16_io");  // throws on a device without bfloat16
-    for (const auto& d : task.inputs) ins.push_back({&d, cxxType(d.dtype)});
-    for (const auto& d : task.outputs) outs.push_back({&d, cxxType(d.dtype)});
+    // bfloat16 without device support: the GM data moves as int16 bits and is widened to float
+    // with integer ops (an API substitution: Cast int16 -> int32, ShiftLeft 16, reinterpret).
+    const bool bfBits = bf16 && f.knowledge.idiom("bfloat16_io").value("method", "") == "int16_bits";
+    auto gmType = [&](const eval::TensorDecl& d) { return bfBits && d.dtype == "bfloat16" ? std::string("int16_t") : cxxType(d.dtype); };
+    for (const auto& d : task.inputs) ins.push_back({&d, gmType(d)});
+    for (const auto& d : task.outputs) outs.push_back({&d, gmType(d)});
     const std::string tail = f.knowledge.idiom("tail_copy").value("method", "");
     const bool pad = tail == "datacopy_pad";
     if (!pad && tail != "overlap_window") throw DraftError("unknown tail_copy method '" + tail + "'");
@@ -72,7 +75,12 @@ SkeletonCode composeElementwise(Frame& f) {
     for (const auto& i : ins) {
         const std::string local = "in_" + i.decl->name;
         if (i.it == ct) inVar[i.decl->name] = local;
-        else {
+        else if (i.it == "int16_t" && i.decl->dtype == "bfloat16") {
+            std::string b = em.newBuffer();
+            em.line("Cast(" + b + ".ReinterpretCast<int32_t>(), " + local + ", RoundMode::CAST_NONE, n);");
+            em.line("ShiftLeft(" + b + ".ReinterpretCast<int32_t>(), " + b + ".ReinterpretCast<int32_t>(), (int32_t)16, n);");
+            inVar[i.decl->name] = b;
+        } else {
             std::string b = em.newBuffer();
             em.line("Cast(" + b + ", " + local + ", RoundMode::CAST_NONE, n);");
             inVar[i.decl->name] = b;
@@ -91,7 +99,15 @@ SkeletonCode composeElementwise(Frame& f) {
                 em.line("Duplicate(" + b + ", (" + ct + ")(" + v.ref + "), n);");
                 v = {true, b};
             }
-            em.line("Cast(" + o + ", " + v.ref + ", RoundMode::CAST_RINT, n);");
+            if (outs[k].it == "int16_t" && outs[k].decl->dtype == "bfloat16") {
+                // float -> bfloat16 bits: round (half up) at bit 16, keep the top half.
+                std::string b = em.newBuffer();
+                em.line("Adds(" + b + ".ReinterpretCast<int32_t>(), " + v.ref + ".ReinterpretCast<int32_t>(), (int32_t)32768, n);");
+                em.line("ShiftRight(" + b + ".ReinterpretCast<int32_t>(), " + b + ".ReinterpretCast<int32_t>(), (int32_t)16, n);");
+                em.line("Cast(" + o + ", " + b + ".ReinterpretCast<int32_t>(), RoundMode::CAST_NONE, n);");
+            } else {
+                em.line("Cast(" + o + ", " + v.ref + ", RoundMode::CAST_RINT, n);");
+            }
         }
     }
     std::vector<std::string> scalarTail;
@@ -100,7 +116,11 @@ SkeletonCode composeElementwise(Frame& f) {
         senv.bufPrefix = "tail";
         senv.ref = [&](const std::string& n) -> std::optional<Val> {
             if (task.attrs.count(n)) return Val{false, "attr_" + n + "_"};
-            if (inVar.count(n)) return Val{false, "(float)" + n + "Gm_.GetValue(i)"};
+            if (inVar.count(n)) {
+                const eval::TensorDecl* d = findTensor(task, n);
+                if (bfBits && d->dtype == "bfloat16") return Val{false, "Bf16BitsToFloat(" + n + "Gm_.GetValue(i))"};
+                return Val{false, "(float)" + n + "Gm_.GetValue(i)"};
+            }
             return std::nullopt;
         };
         VectorEmitter se(senv, f.knowledge, "compute.out");
@@ -108,7 +128,9 @@ SkeletonCode composeElementwise(Frame& f) {
         for (size_t k = 0; k < outs.size(); ++k) {
             Val v = se.emit(task.compute.outputs[k].expr);
             if (v.vec) throw DraftError("field '" + task.compute.outputs[k].field + "': needs a vector in the scalar tail");
-            se.line(outs[k].decl->name + "Gm_.SetValue(i, (" + outs[k].it + ")(" + v.ref + "));");
+            if (bfBits && outs[k].decl->dtype == "bfloat16")
+                se.line(outs[k].decl->name + "Gm_.SetValue(i, FloatToBf16Bits(" + v.ref + "));");
+            else se.line(outs[k].decl->name + "Gm_.SetValue(i, (" + outs[k].it + ")(" + v.ref + "));");
         }
         scalarTail = se.lines();
     }
@@ -123,6 +145,12 @@ SkeletonCode composeElementwise(Frame& f) {
     std::string k = "constexpr uint32_t TILE_LENGTH = " + std::to_string(tile) + ";  // elements per tile\n" +
                     "constexpr int32_t BUFFER_NUM = " + std::to_string(bufferNum) + ";\n" +
                     "constexpr uint32_t ALIGN = " + std::to_string(align) + ";  // elements per 32 bytes of the narrowest tensor\n\n";
+    if (bfBits && !pad)
+        k += "// bfloat16 as raw bits (the device has no bfloat16 type), for the scalar tail.\n"
+             "__aicore__ inline float Bf16BitsToFloat(int16_t b) {\n    uint32_t u = uint32_t(uint16_t(b)) << 16;\n"
+             "    float v;\n    std::memcpy(&v, &u, sizeof(v));\n    return v;\n}\n"
+             "__aicore__ inline int16_t FloatToBf16Bits(float v) {\n    uint32_t u;\n    std::memcpy(&u, &v, sizeof(u));\n"
+             "    return int16_t((u + 0x8000u) >> 16);\n}\n\n";
     k += "class DraftKernel {\npublic:\n    __aicore__ inline void Init(";
     for (const auto* d : all) k += "GM_ADDR gm_" + d->name + ", ";
     k += "const " + f.tilingStruct + "& t) {\n        total_ = t.draftTotal;\n";

@@ -150,7 +150,7 @@ DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& devic
 
         std::string s = "// Drafted by sage's kernel composer from the compute spec of task '" + task.name + "'\n" +
                         "// (skeleton " + kind + ", device " + device.id + "). Correct first: one core, simple tiles.\n" +
-                        "#include \"kernel_operator.h\"\n#include <cmath>\nusing namespace AscendC;\n\n";
+                        "#include \"kernel_operator.h\"\n#include <cmath>\n#include <cstring>\nusing namespace AscendC;\n\n";
         s += f.tilingDecl() + "\n" + code.kernel + "\nSAGE_HOST(ctx) {\n" + f.hostFill() + code.host + "}\n";
         r.ok = true;
         r.source = s;
