@@ -142,8 +142,15 @@ SkeletonCode composeElementwise(Frame& f) {
                                    size_t(f.device.ubUsableBytes) * 3 / 4 / bytesPerElem);
     tile = std::max<size_t>(tile / 128 * 128, 128);
 
-    std::string k = "constexpr uint32_t TILE_LENGTH = " + std::to_string(tile) + ";  // elements per tile\n" +
-                    "constexpr int32_t BUFFER_NUM = " + std::to_string(bufferNum) + ";\n" +
+    // The optimiser's hints: tile lengths that still fit the UB with double buffering.
+    size_t bytesDouble = em.buffers().size() * (ct == "half" ? 2 : 4);
+    for (const auto* d : all) bytesDouble += 2 * dtypeBytes(d->dtype);
+    const size_t maxTile = size_t(f.device.ubUsableBytes) * 9 / 10 / bytesDouble;
+    std::string allowed;
+    for (size_t v = 512; v <= maxTile && v <= 32768; v *= 2) allowed += (allowed.empty() ? "" : ", ") + std::to_string(v);
+    if (allowed.find(std::to_string(tile)) == std::string::npos) allowed = std::to_string(tile) + (allowed.empty() ? "" : ", " + allowed);
+    std::string k = "constexpr uint32_t TILE_LENGTH = " + std::to_string(tile) + ";  // @tunable tile_length {" + allowed + "}\n" +
+                    "constexpr int32_t BUFFER_NUM = " + std::to_string(bufferNum) + ";  // @tunable buffer_num {1, 2}\n" +
                     "constexpr uint32_t ALIGN = " + std::to_string(align) + ";  // elements per 32 bytes of the narrowest tensor\n\n";
     if (bfBits && !pad)
         k += "// bfloat16 as raw bits (the device has no bfloat16 type), for the scalar tail.\n"
