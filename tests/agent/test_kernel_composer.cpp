@@ -125,8 +125,8 @@ private slots:
         auto b = agent::composeDraft(t, evaluator_->devices().get("ascend910b1-sim"), {});
         auto p = agent::composeDraft(t, evaluator_->devices().get("ascend310p3-sim"), {});
         QVERIFY(b.ok && p.ok);
-        QVERIFY(b.source.find("DataCopyPad") != std::string::npos);
-        QVERIFY(p.source.find("DataCopyPad") == std::string::npos);
+        QVERIFY(b.source.find("DataCopyPad(") != std::string::npos);
+        QVERIFY(p.source.find("DataCopyPad(") == std::string::npos);
         QVERIFY(b.source != t.baselineSource && b.source.find("SAGE_HOST") != std::string::npos);
         QVERIFY(b.adoptedIds.empty());  // nothing retrieved: built-in knowledge, no adoption
     }
@@ -162,7 +162,7 @@ private slots:
         auto p = agent::composeDraft(*tasks_.find("add"), evaluator_->devices().get("ascend310p3-sim"), {pad});
         QVERIFY(p.ok);
         QVERIFY(p.adoptedIds.empty());
-        QVERIFY(p.source.find("DataCopyPad") == std::string::npos);
+        QVERIFY(p.source.find("DataCopyPad(") == std::string::npos);
     }
 
     void specTheComposerCannotHandleIsAnError() {
