@@ -44,13 +44,17 @@ void VectorEmitter::fail(const std::string& what) const { throw DraftError("fiel
 std::string VectorEmitter::newBuffer() {
     std::string buf = env_.bufPrefix + std::to_string(buffers_.size());
     buffers_.push_back(buf);
-    std::string var = "t" + std::to_string(buffers_.size() - 1) + "_" + env_.bufPrefix;
+    std::string var = "t";  // built by appending: GCC 12 warns (-Wrestrict, falsely) on "t" + to_string(...)
+    var += std::to_string(buffers_.size() - 1);
+    var += "_" + env_.bufPrefix;
     line("LocalTensor<" + env_.ct + "> " + var + " = " + buf + ".Get<" + env_.ct + ">();");
     return var;
 }
 
 std::string VectorEmitter::scalarVar(const std::string& expr) {
-    std::string v = "s" + std::to_string(scalars_++) + "_" + env_.bufPrefix;
+    std::string v = "s";
+    v += std::to_string(scalars_++);
+    v += "_" + env_.bufPrefix;
     line("float " + v + " = " + expr + ";");
     return v;
 }
