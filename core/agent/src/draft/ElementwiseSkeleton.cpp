@@ -6,6 +6,7 @@
 #include "sage_npu/DeviceProfile.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace sage::agent::draft {
 
@@ -13,7 +14,8 @@ void emitLets(VectorEmitter& em, const eval::ComputeSpec& spec) {
     for (const auto& l : spec.lets) {
         em.setField(l.field);
         Val v = em.emit(l.expr);
-        if (!v.vec) v.ref = em.scalarVar(v.ref);
+        const bool named = std::all_of(v.ref.begin(), v.ref.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+        if (!v.vec && !named) v.ref = em.scalarVar(v.ref);  // computed once per tile or row
         em.bindLet(l.name, v);
     }
 }
