@@ -1,4 +1,5 @@
 #include "sage_agent/BuiltinPolicy.h"
+#include "sage_agent/KernelComposer.h"
 
 #include "sage_toolchain/Hash.h"
 
@@ -128,18 +129,32 @@ std::optional<BuiltinPolicy::Move> BuiltinPolicy::apply(const std::string& sourc
 PolicyProposal BuiltinPolicy::propose(const PolicyContext& ctx) {
     PolicyProposal p;
     if (ctx.stage == memory::Stage::Draft) {
-        if (!ctx.task || ctx.task->baselineSource.empty()) {
+        // Draft from the task's compute spec (never from baseline.cpp, which stays a comparison point).
+        if (!ctx.task || !ctx.device) {
             p.exhausted = true;
-            p.error = "the built-in policy drafts from the task's baseline.cpp, and this task has none; "
-                      "use the LLM policy or add a baseline";
+            p.error = "the built-in draft needs the task and the device profile";
+            return p;
+        }
+        if (!ctx.task->compute.present && !ctx.task->baselineSource.empty()) {
+            // A task without a compute spec (older task folders): its baseline is the only start.
+            p.ok = true;
+            p.source = ctx.task->baselineSource;
+            p.move = "draft: the task's baseline (no compute spec)";
+            p.rationale = "The task has no \"compute\" spec to compose a draft from; starting from baseline.cpp.";
+            return p;
+        }
+        DraftResult d = composeDraft(*ctx.task, *ctx.device, ctx.retrieved);
+        if (!d.ok) {
+            p.exhausted = true;
+            p.error = d.error;
             return p;
         }
         p.ok = true;
-        p.source = ctx.task->baselineSource;
-        p.move = "draft: the task's baseline";
-        p.rationale = "Start from the naive baseline; later iterations tune its declared tunables.";
-        if (parseTunables(p.source).empty())
-            p.rationale += " Note: it declares no // @tunable constants, so the built-in policy cannot optimise it.";
+        p.source = std::move(d.source);
+        p.move = std::move(d.move);
+        p.rationale = std::move(d.rationale);
+        p.adoptedIds = std::move(d.adoptedIds);
+        p.action = std::move(d.action);
         return p;
     }
     std::set<std::string> tried(ctx.triedMoves.begin(), ctx.triedMoves.end());

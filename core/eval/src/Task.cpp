@@ -55,7 +55,23 @@ Tolerance defaultTolerance(const std::string& dtype) {
     return {0, 0};  // integers must match exactly
 }
 
+namespace {
+Task loadTaskFolder(const std::string& dirPath);
+}
+
 Task Task::loadDirectory(const std::string& dirPath) {
+    // Every field is type-checked with a message naming it; this is the net under those checks,
+    // so that no JSON library message escapes without the file it came from.
+    try {
+        return loadTaskFolder(dirPath);
+    } catch (const nlohmann::json::exception& e) {
+        throw TaskError((fs::path(dirPath) / "task.json").string() + ": a field has the wrong type (" + e.what() +
+                        "); see docs/tasks.md for the format");
+    }
+}
+
+namespace {
+Task loadTaskFolder(const std::string& dirPath) {
     const fs::path dir(dirPath);
     const std::string file = (dir / "task.json").string();
     Task t;
@@ -120,19 +136,32 @@ Task Task::loadDirectory(const std::string& dirPath) {
             if (!v.is_number_integer() || v.get<int64_t>() <= 0) f.fail(p + ".dims." + k, "must be a positive integer");
             c.dims[k] = v.get<int64_t>();
         }
-        c.perf = cases[i].value("perf", false);
+        if (cases[i].contains("perf")) {
+            if (!cases[i]["perf"].is_boolean()) f.fail(p + ".perf", "must be true or false, got " + cases[i]["perf"].dump());
+            c.perf = cases[i]["perf"].get<bool>();
+        }
         anyPerf |= c.perf;
         t.cases.push_back(c);
     }
     if (!anyPerf) f.fail("cases", "at least one case must be marked \"perf\": true");
-    // Every shape must evaluate in every case.
+    // Every shape must evaluate in every case, to a tensor of at most kMaxTensorElements elements
+    // (larger ones would overflow the element count or exhaust memory in the reference).
     for (const auto& c : t.cases)
         for (const auto* list : {&t.inputs, &t.outputs})
-            for (const auto& d : *list) try {
-                    t.shapeOf(d, c);
+            for (const auto& d : *list) {
+                std::vector<int64_t> shape;
+                try {
+                    shape = t.shapeOf(d, c);
                 } catch (const std::exception& e) {
                     f.fail("cases." + c.name, std::string("shape of '") + d.name + "': " + e.what());
                 }
+                int64_t n = 1;
+                for (int64_t v : shape) {
+                    if (v > kMaxTensorElements || n > kMaxTensorElements / v)
+                        f.fail("cases." + c.name, "tensor '" + d.name + "' would have more than 2^31 elements; use smaller dims");
+                    n *= v;
+                }
+            }
     if (j.contains("init")) {
         if (!j["init"].is_object()) f.fail("init", "must be an object keyed by input name");
         for (auto& [k, v] : j["init"].items()) {
@@ -140,6 +169,8 @@ Task Task::loadDirectory(const std::string& dirPath) {
             bool known = std::any_of(t.inputs.begin(), t.inputs.end(), [&](const TensorDecl& d) { return d.name == k; });
             if (!known) f.fail(p, "'" + k + "' is not an input");
             InitSpec s;
+            if (!v.is_object()) f.fail(p, "must be an object such as {\"dist\": \"uniform\", \"low\": -1, \"high\": 1}");
+            if (v.contains("dist") && !v["dist"].is_string()) f.fail(p + ".dist", "must be a string");
             s.dist = v.value("dist", "uniform");
             if (s.dist != "uniform" && s.dist != "normal" && s.dist != "randint" && s.dist != "constant")
                 f.fail(p + ".dist", "must be uniform, normal, randint or constant");
@@ -156,6 +187,17 @@ Task Task::loadDirectory(const std::string& dirPath) {
             t.init[k] = s;
         }
     }
+    if (j.contains("compute")) {
+        ComputeSpec::Names n;
+        for (const auto& d : t.inputs) n.inputs.push_back(d.name);
+        for (const auto& d : t.outputs) n.outputs.push_back(d.name);
+        for (const auto& [k, v] : t.attrs) n.attrs.push_back(k);
+        try {
+            t.compute = ComputeSpec::parse(j["compute"], n);
+        } catch (const std::invalid_argument& e) {
+            throw TaskError(file + ": " + e.what());
+        }
+    }
     if (j.contains("tolerance")) {
         const json& tol = j["tolerance"];
         Tolerance x;
@@ -166,10 +208,13 @@ Task Task::loadDirectory(const std::string& dirPath) {
     }
     if (j.contains("seeds")) {
         if (!j["seeds"].is_array() || j["seeds"].size() < 1) f.fail("seeds", "must be a non-empty array of integers");
+        for (const auto& s : j["seeds"])
+            if (!s.is_number_unsigned()) f.fail("seeds", "entries must be non-negative integers, got " + s.dump());
         t.seeds = j["seeds"].get<std::vector<uint64_t>>();
     }
     if (j.contains("launch")) {
         const json& l = j["launch"];
+        if (!l.is_object()) f.fail("launch", "must be an object with entry, args and block_dim");
         t.launch.present = true;
         t.launch.entry = f.text(l, "entry", "launch.entry");
         const json& args = f.need(l, "args", "launch.args");
@@ -182,11 +227,17 @@ Task Task::loadDirectory(const std::string& dirPath) {
         }
         const json& bd = f.need(l, "block_dim", "launch.block_dim");
         t.launch.blockDim = bd.is_string() ? bd.get<std::string>() : bd.dump();
+        if (l.contains("tiling_key") && !l["tiling_key"].is_number_unsigned())
+            f.fail("launch.tiling_key", "must be a non-negative integer, got " + l["tiling_key"].dump());
         t.launch.tilingKey = l.value("tiling_key", uint64_t(0));
         if (l.contains("tiling")) {
             const json& tl = l["tiling"];
+            if (!tl.is_object()) f.fail("launch.tiling", "must be an object with \"struct\" and \"fields\"");
+            if (tl.contains("struct") && !tl["struct"].is_string()) f.fail("launch.tiling.struct", "must be a string");
             t.tilingStruct = tl.value("struct", "TilingData");
-            for (const auto& fld : f.need(tl, "fields", "launch.tiling.fields")) {
+            if (!f.need(tl, "fields", "launch.tiling.fields").is_array())
+                f.fail("launch.tiling.fields", "must be an array of {name, type, value}");
+            for (const auto& fld : tl["fields"]) {
                 std::string n = f.text(fld, "name", "launch.tiling.fields.name");
                 std::string type = f.text(fld, "type", "launch.tiling.fields." + n + ".type");
                 const json& v = f.need(fld, "value", "launch.tiling.fields." + n + ".value");
@@ -197,11 +248,12 @@ Task Task::loadDirectory(const std::string& dirPath) {
     }
     t.referenceSource = toolchain::readTextFile((dir / "reference.cpp").string());
     if (t.referenceSource.empty()) throw TaskError((dir / "reference.cpp").string() + ": missing or empty");
-    t.baselineSource = toolchain::readTextFile((dir / "baseline.cpp").string());
-    if (t.baselineSource.empty()) throw TaskError((dir / "baseline.cpp").string() + ": missing or empty");
+    // baseline.cpp is a comparison point only: a task without one is drafted from its compute spec.
+    if (fs::exists(dir / "baseline.cpp")) t.baselineSource = toolchain::readTextFile((dir / "baseline.cpp").string());
     if (fs::exists(dir / "tuned.cpp")) t.tunedSource = toolchain::readTextFile((dir / "tuned.cpp").string());
     return t;
 }
+} // namespace
 
 const TaskCase& Task::perfCase() const {
     for (const auto& c : cases)
@@ -227,7 +279,9 @@ std::vector<int64_t> Task::shapeOf(const TensorDecl& d, const TaskCase& c) const
             if (a != attrs.end()) return a->second;
             return std::nullopt;
         });
-        if (v < 1) throw toolchain::ExpressionError("dimension '" + s + "' is " + std::to_string(int64_t(v)));
+        if (!(v >= 1)) throw toolchain::ExpressionError("dimension '" + s + "' is " + std::to_string(v));
+        if (v > double(kMaxTensorElements))
+            throw toolchain::ExpressionError("dimension '" + s + "' is " + std::to_string(v) + ", more than 2^31");
         out.push_back(int64_t(v));
     }
     return out;

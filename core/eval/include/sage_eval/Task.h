@@ -2,6 +2,7 @@
 // tuned.cpp). See docs/tasks.md for the format.
 #pragma once
 
+#include "sage_eval/ComputeSpec.h"
 #include "sage_toolchain/RunJob.h"
 
 #include <map>
@@ -49,7 +50,8 @@ struct Task {
     std::vector<uint64_t> seeds = {0, 1, 2};
     toolchain::LaunchSpec launch;
     std::string tilingStruct;  // struct name for GET_TILING_DATA when the kernel file has no host side
-    std::string referenceSource, baselineSource, tunedSource;
+    ComputeSpec compute;       // what the task computes (task.json "compute"); present = false when absent
+    std::string referenceSource, baselineSource, tunedSource;  // baseline and tuned may be empty
     std::string taskJsonText;  // for cache keys
 
     static Task loadDirectory(const std::string& dir);  // throws TaskError "<file>: field '<f>': ..."
@@ -64,6 +66,8 @@ struct Task {
 };
 
 Tolerance defaultTolerance(const std::string& dtype);
+// The largest element count of one tensor a task may declare in any case (2^31).
+constexpr int64_t kMaxTensorElements = int64_t(1) << 31;
 bool isSupportedDtype(const std::string& dtype);
 
 // All tasks under one or more directories, sorted by name; a bad task is reported, not fatal.

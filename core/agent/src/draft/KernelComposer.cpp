@@ -1,0 +1,172 @@
+#include "sage_agent/KernelComposer.h"
+
+#include "draft/Skeletons.h"
+#include "sage_npu/DeviceProfile.h"
+
+#include <cctype>
+
+namespace sage::agent {
+using nlohmann::json;
+
+namespace draft {
+
+std::string cxxType(const std::string& d) {
+    if (d == "float16") return "half";
+    if (d == "bfloat16") return "bfloat16_t";
+    if (d == "float32") return "float";
+    if (d == "int32") return "int32_t";
+    if (d == "int8") return "int8_t";
+    throw DraftError("dtype '" + d + "' has no kernel type");
+}
+
+size_t dtypeBytes(const std::string& d) {
+    if (d == "float32" || d == "int32") return 4;
+    if (d == "int8") return 1;
+    return 2;
+}
+
+std::string computeType(const eval::Task& task, const std::vector<const eval::TensorDecl*>& tensors) {
+    if (!task.compute.computeDtype.empty()) return cxxType(task.compute.computeDtype);
+    std::string common;
+    for (const auto* t : tensors) {
+        if (t->dtype == "int32" || t->dtype == "int8") continue;
+        if (t->dtype == "bfloat16") return "float";
+        if (common.empty()) common = t->dtype;
+        else if (common != t->dtype) return "float";
+    }
+    return common == "float16" ? "half" : "float";
+}
+
+const eval::TensorDecl* findTensor(const eval::Task& task, const std::string& name) {
+    for (const auto* list : {&task.inputs, &task.outputs})
+        for (const auto& d : *list)
+            if (d.name == name) return &d;
+    return nullptr;
+}
+
+std::string shapeText(const std::vector<std::string>& shape) {
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + shape[i];
+    return s + "]";
+}
+
+std::string Frame::kernelParams() const {
+    std::string s;
+    for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + std::string("GM_ADDR gm_") + args[i];
+    return s;
+}
+
+std::string Frame::launch(const std::string& blockDim) const {
+    std::string s = "    ICPU_RUN_KF(" + entry + ", " + blockDim;
+    for (const auto& a : args) {
+        auto it = argValue.find(a);
+        s += ", " + (it != argValue.end() ? it->second : "ctx.gm(\"" + a + "\")");
+    }
+    return s + ");\n";
+}
+
+std::string Frame::tilingDecl() const {
+    std::string s = "struct " + tilingStruct + " {\n";
+    for (const auto& fl : fields) s += "    " + fl.type + " " + fl.name + ";\n";
+    return s + "};\n";
+}
+
+std::string Frame::hostFill(const std::string& var) const {
+    std::string s = "    " + tilingStruct + " " + var + "{};\n";
+    for (const auto& fl : fields) s += "    " + var + "." + fl.name + " = (" + fl.type + ")(" + fl.hostValue + ");\n";
+    return s;
+}
+
+namespace {
+
+// A launch-spec value ("N", "M*N", "alpha", "16") as C++ over the host context.
+std::string hostExpression(const eval::Task& task, const std::string& v) {
+    std::string out;
+    for (size_t i = 0; i < v.size();) {
+        if (std::isalpha(static_cast<unsigned char>(v[i])) || v[i] == '_') {
+            size_t j = i;
+            while (j < v.size() && (std::isalnum(static_cast<unsigned char>(v[j])) || v[j] == '_')) ++j;
+            std::string id = v.substr(i, j - i);
+            out += task.attrs.count(id) ? "ctx.attr(\"" + id + "\")" : "ctx.dim(\"" + id + "\")";
+            i = j;
+        } else {
+            out += v[i++];
+        }
+    }
+    return out;
+}
+
+std::string structName(const std::string& task) {
+    std::string s;
+    bool up = true;
+    for (char c : task) {
+        if (c == '_') {
+            up = true;
+            continue;
+        }
+        s += up ? char(std::toupper(static_cast<unsigned char>(c))) : c;
+        up = false;
+    }
+    return s + "DraftTiling";
+}
+
+} // namespace
+} // namespace draft
+
+DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& device,
+                         const std::vector<memory::ScoredExperience>& retrieved) {
+    DraftResult r;
+    const std::string file = task.dir.empty() ? task.name + "/task.json" : task.dir + "/task.json";
+    try {
+        if (!task.compute.present)
+            throw draft::DraftError("field 'compute': missing; the built-in draft composes the kernel from the task's "
+                                    "compute spec (docs/tasks.md, \"How to add a task\")");
+        draft::DraftKnowledge knowledge(device, retrieved);
+        draft::Frame f{task, device, knowledge, {}, {}, {}, {}, {}, {}};
+        if (task.launch.present) {
+            f.entry = task.launch.entry;
+            f.args = task.launch.args;
+            f.tilingStruct = task.tilingStruct.empty() ? draft::structName(task.name) : task.tilingStruct;
+            for (size_t i = 0; i < task.launch.tiling.size(); ++i)
+                f.addField(task.launch.tilingNames[i], task.launch.tiling[i].first,
+                           draft::hostExpression(task, task.launch.tiling[i].second));
+        } else {
+            f.entry = task.name + "_kernel";
+            for (const auto& d : task.inputs) f.args.push_back(d.name);
+            for (const auto& d : task.outputs) f.args.push_back(d.name);
+            f.args.push_back("tiling");
+            f.tilingStruct = draft::structName(task.name);
+        }
+        f.argValue["tiling"] = "ctx.tiling(t)";
+        f.argValue["workspace"] = "ctx.workspace(32)";
+        if (std::find(f.args.begin(), f.args.end(), "tiling") == f.args.end())
+            throw draft::DraftError("field 'launch.args': the draft passes its tiling struct, so the launch needs a \"tiling\" argument");
+        const std::string& kind = task.compute.kind;
+        draft::SkeletonCode code;
+        if (kind == "elementwise") code = draft::composeElementwise(f);
+        else if (kind == "rowwise") code = draft::composeRowwise(f);
+        else if (kind == "reduce_all") code = draft::composeReduceAll(f);
+        else code = draft::composeMatmul(f);
+
+        std::string s = "// Drafted by sage's kernel composer from the compute spec of task '" + task.name + "'\n" +
+                        "// (skeleton " + kind + ", device " + device.id + "). Correct first: one core, simple tiles.\n" +
+                        "#include \"kernel_operator.h\"\n#include <cmath>\n#include <cstring>\nusing namespace AscendC;\n\n";
+        s += f.tilingDecl() + "\n" + code.kernel + "\nSAGE_HOST(ctx) {\n" + f.hostFill() + code.host + "}\n";
+        r.ok = true;
+        r.source = s;
+        r.adoptedIds = knowledge.adoptedIds();
+        r.move = "draft: " + kind + " skeleton from the compute spec";
+        r.rationale = "Composed from the task's compute spec with the " + kind + " skeleton for " + device.id + ".";
+        for (const auto& n : f.notes) r.rationale += " " + n;
+        if (!r.adoptedIds.empty())
+            r.rationale += " Used " + std::to_string(r.adoptedIds.size()) + " draft entr" +
+                           (r.adoptedIds.size() == 1 ? "y" : "ies") + " from memory.";
+        r.action = {{"type", "draft"}, {"skeleton", kind}, {"device", device.id}, {"knowledge", knowledge.used()}};
+    } catch (const std::exception& e) {
+        r = DraftResult{};
+        r.error = file + ": " + e.what();
+    }
+    return r;
+}
+
+} // namespace sage::agent

@@ -1,0 +1,184 @@
+// Skeleton "reduce_all": every input has one shape, each output one element. Tiles as in the
+// elementwise skeleton; each sum()/mean() argument is computed per tile, reduced with ReduceSum
+// (count form) and accumulated in a float by the scalar unit; the outputs are written once at the
+// end. Tail: DataCopyPad where the device has it, else whole 32-byte units plus a scalar loop
+// over the last few elements (an overlapping window would count them twice).
+#include "draft/Skeletons.h"
+#include "sage_npu/DeviceProfile.h"
+
+#include <algorithm>
+
+namespace sage::agent::draft {
+
+SkeletonCode composeReduceAll(Frame& f) {
+    const eval::Task& task = f.task;
+    const nlohmann::json& sk = f.knowledge.skeleton("reduce_all");
+    const auto& inShape = task.inputs.front().shape;
+    std::vector<const eval::TensorDecl*> all;
+    for (const auto& d : task.inputs) {
+        if (d.shape != inShape)
+            throw DraftError("field 'compute.kind': \"reduce_all\" needs every input of one shape; '" + d.name + "' is " +
+                             shapeText(d.shape));
+        all.push_back(&d);
+    }
+    for (const auto& d : task.outputs) {
+        bool one = std::all_of(d.shape.begin(), d.shape.end(), [](const std::string& s) { return s == "1"; });
+        if (!one) throw DraftError("field 'compute.kind': \"reduce_all\" writes one element per output; '" + d.name + "' is " + shapeText(d.shape));
+        all.push_back(&d);
+    }
+    const std::string ct = computeType(task, all);
+    bool bf16 = false;
+    for (const auto* d : all) bf16 |= d->dtype == "bfloat16";
+    if (bf16) f.knowledge.idiom("bfloat16_io");
+    const bool pad = f.knowledge.idiom("tail_copy").value("method", "") == "datacopy_pad";
+    size_t minBytes = 4;
+    for (const auto& d : task.inputs) minBytes = std::min(minBytes, dtypeBytes(d.dtype));
+    const int align = int(32 / minBytes);
+
+    f.addField("draftTotal", "uint32_t", "ctx.numel(\"" + task.inputs.front().name + "\")");
+    for (const auto& [a, v] : task.attrs) f.addField("draftAttr_" + a, "float", "ctx.attr(\"" + a + "\")");
+
+    // The same program three times: per tile (vector), over the short tail (scalar), at the end.
+    int accs = 0;
+    auto attrRef = [&](const std::string& n) -> std::optional<Val> {
+        if (task.attrs.count(n)) return Val{false, "attr_" + n + "_"};
+        return std::nullopt;
+    };
+    int next = 0;
+    VectorEmitter::Env env;
+    env.ct = ct;
+    env.count = "n";
+    std::map<std::string, std::string> inVar;
+    env.ref = [&](const std::string& n) -> std::optional<Val> {
+        if (auto a = attrRef(n)) return a;
+        if (inVar.count(n)) return Val{true, inVar[n]};
+        return std::nullopt;
+    };
+    env.special = [&](const eval::Expr& e, VectorEmitter& em) -> std::optional<Val> {
+        if (e.name != "sum" && e.name != "mean") return std::nullopt;
+        Val v = em.emit(e.args[0]);
+        if (!v.vec) em.fail(e.name + " needs elements to reduce");
+        em.line("ReduceSum(red_, " + v.ref + ", work_, n);");
+        em.line("acc" + std::to_string(next++) + "_ += (float)red_.GetValue(0);");
+        return Val{false, "0.0f"};
+    };
+    VectorEmitter em(env, f.knowledge, "compute.out");
+    for (const auto& d : task.inputs) {
+        const std::string local = "in_" + d.name;
+        if (cxxType(d.dtype) == ct) inVar[d.name] = local;
+        else {
+            std::string b = em.newBuffer();
+            em.line("Cast(" + b + ", " + local + ", RoundMode::CAST_NONE, n);");
+            inVar[d.name] = b;
+        }
+    }
+    emitLets(em, task.compute);
+    for (const auto& o : task.compute.outputs) {
+        em.setField(o.field);
+        em.emit(o.expr);
+    }
+    accs = next;
+    if (accs == 0) throw DraftError("field 'compute.out': \"reduce_all\" needs sum() or mean() in an output");
+
+    std::vector<std::string> tailLines;
+    if (!pad) {
+        VectorEmitter::Env senv;
+        senv.ct = ct;
+        senv.bufPrefix = "tail";
+        senv.ref = [&](const std::string& n) -> std::optional<Val> {
+            if (auto a = attrRef(n)) return a;
+            if (inVar.count(n)) return Val{false, "(float)" + n + "Gm_.GetValue(i)"};
+            return std::nullopt;
+        };
+        next = 0;
+        senv.special = [&](const eval::Expr& e, VectorEmitter& se) -> std::optional<Val> {
+            if (e.name != "sum" && e.name != "mean") return std::nullopt;
+            Val v = se.emit(e.args[0]);
+            se.line("acc" + std::to_string(next++) + "_ += " + v.ref + ";");
+            return Val{false, "0.0f"};
+        };
+        VectorEmitter se(senv, f.knowledge, "compute.out");
+        emitLets(se, task.compute);
+        for (const auto& o : task.compute.outputs) se.emit(o.expr);
+        tailLines = se.lines();
+    }
+    VectorEmitter::Env fenv;
+    fenv.ct = ct;
+    fenv.bufPrefix = "fin";
+    fenv.ref = attrRef;
+    next = 0;
+    fenv.special = [&](const eval::Expr& e, VectorEmitter&) -> std::optional<Val> {
+        if (e.name != "sum" && e.name != "mean") return std::nullopt;
+        std::string a = "acc" + std::to_string(next++) + "_";
+        return Val{false, e.name == "mean" ? "(" + a + " / (float)total_)" : a};
+    };
+    VectorEmitter fe(fenv, f.knowledge, "compute.out");
+    for (size_t k = 0; k < task.outputs.size(); ++k) {
+        fe.setField(task.compute.outputs[k].field);
+        Val v = fe.emit(task.compute.outputs[k].expr);
+        if (v.vec) fe.fail("a reduce_all output must be a scalar of sum()/mean() results");
+        fe.line(task.outputs[k].name + "Gm_.SetValue(0, (" + cxxType(task.outputs[k].dtype) + ")(" + v.ref + "));");
+    }
+
+    size_t bytesPerElem = (em.buffers().size() + 1) * (ct == "half" ? 2 : 4);
+    for (const auto& d : task.inputs) bytesPerElem += dtypeBytes(d.dtype);
+    size_t tile = std::min<size_t>(size_t(sk.value("tile_bytes", 16384)) / 2, size_t(f.device.ubUsableBytes) * 3 / 4 / bytesPerElem);
+    tile = std::max<size_t>(tile / 128 * 128, 128);
+
+    std::string k = "constexpr uint32_t TILE_LENGTH = " + std::to_string(tile) + ";\nconstexpr uint32_t ALIGN = " +
+                    std::to_string(align) + ";\n\nclass DraftKernel {\npublic:\n    __aicore__ inline void Init(";
+    for (const auto* d : all) k += "GM_ADDR gm_" + d->name + ", ";
+    k += "const " + f.tilingStruct + "& t) {\n        total_ = t.draftTotal;\n";
+    for (const auto& [a, v] : task.attrs) k += "        attr_" + a + "_ = t.draftAttr_" + a + ";\n";
+    for (const auto& d : task.inputs)
+        k += "        " + d.name + "Gm_.SetGlobalBuffer((__gm__ " + cxxType(d.dtype) + "*)gm_" + d.name + ", total_);\n" +
+             "        pipe_.InitBuffer(inQ_" + d.name + ", 1, TILE_LENGTH * sizeof(" + cxxType(d.dtype) + "));\n";
+    for (const auto& d : task.outputs)
+        k += "        " + d.name + "Gm_.SetGlobalBuffer((__gm__ " + cxxType(d.dtype) + "*)gm_" + d.name + ", 1);\n";
+    for (const auto& b : em.buffers()) k += "        pipe_.InitBuffer(" + b + ", TILE_LENGTH * sizeof(" + ct + "));\n";
+    k += "        pipe_.InitBuffer(workBuf_, TILE_LENGTH * sizeof(" + ct + "));\n        pipe_.InitBuffer(redBuf_, 64);\n";
+    k += "        red_ = redBuf_.Get<" + ct + ">();\n        work_ = workBuf_.Get<" + ct + ">();\n    }\n";
+    k += "    __aicore__ inline void Process() {\n";
+    k += pad ? "        const uint32_t mainLen = total_;\n" : "        const uint32_t mainLen = total_ / ALIGN * ALIGN;\n";
+    k += "        for (uint32_t off = 0; off < mainLen; off += TILE_LENGTH) {\n"
+         "            uint32_t n = mainLen - off < TILE_LENGTH ? mainLen - off : TILE_LENGTH;\n"
+         "            CopyIn(off, n);\n            Compute(n);\n        }\n";
+    if (!pad) {
+        k += "        for (uint32_t i = mainLen; i < total_; ++i) {  // the last elements, on the scalar unit\n";
+        for (const auto& l : tailLines) k += "            " + l + "\n";
+        k += "        }\n";
+    }
+    for (const auto& l : fe.lines()) k += "        " + l + "\n";
+    k += "    }\n\nprivate:\n    __aicore__ inline void CopyIn(uint32_t off, uint32_t n) {\n";
+    for (const auto& d : task.inputs) {
+        const std::string it = cxxType(d.dtype), n = d.name;
+        k += "        LocalTensor<" + it + "> in_" + n + " = inQ_" + n + ".AllocTensor<" + it + ">();\n";
+        if (pad)
+            k += "        if (n % ALIGN == 0) DataCopy(in_" + n + ", " + n + "Gm_[off], n);\n        else DataCopyPad(in_" + n +
+                 ", " + n + "Gm_[off], DataCopyExtParams{1, uint32_t(n * sizeof(" + it + ")), 0, 0, 0}, DataCopyPadExtParams<" +
+                 it + ">{false, 0, 0, static_cast<" + it + ">(0.0f)});\n";
+        else k += "        DataCopy(in_" + n + ", " + n + "Gm_[off], n);\n";
+        k += "        inQ_" + n + ".EnQue(in_" + n + ");\n";
+    }
+    k += "    }\n    __aicore__ inline void Compute(uint32_t n) {\n";
+    for (const auto& d : task.inputs)
+        k += "        LocalTensor<" + cxxType(d.dtype) + "> in_" + d.name + " = inQ_" + d.name + ".DeQue<" + cxxType(d.dtype) + ">();\n";
+    for (const auto& l : em.lines()) k += "        " + l + "\n";
+    for (const auto& d : task.inputs) k += "        inQ_" + d.name + ".FreeTensor(in_" + d.name + ");\n";
+    k += "    }\n\n    TPipe pipe_;\n";
+    for (const auto& d : task.inputs) k += "    TQue<TPosition::VECIN, 1> inQ_" + d.name + ";\n";
+    for (const auto& b : em.buffers()) k += "    TBuf<TPosition::VECCALC> " + b + ";\n";
+    k += "    TBuf<TPosition::VECCALC> workBuf_, redBuf_;\n    LocalTensor<" + ct + "> work_, red_;\n";
+    for (const auto* d : all) k += "    GlobalTensor<" + cxxType(d->dtype) + "> " + d->name + "Gm_;\n";
+    for (const auto& [a, v] : task.attrs) k += "    float attr_" + a + "_ = 0;\n";
+    for (int i = 0; i < accs; ++i) k += "    float acc" + std::to_string(i) + "_ = 0.0f;\n";
+    k += "    uint32_t total_ = 0;\n};\n\n";
+    k += "extern \"C\" __global__ __aicore__ void " + f.entry + "(" + f.kernelParams() + ") {\n" +
+         "    GET_TILING_DATA_WITH_STRUCT(" + f.tilingStruct + ", tilingData, gm_tiling);\n    DraftKernel op;\n    op.Init(";
+    for (const auto* d : all) k += "gm_" + d->name + ", ";
+    k += "tilingData);\n    op.Process();\n}\n";
+    f.notes.push_back("Partial sums per tile with ReduceSum, accumulated in float on the scalar unit.");
+    return {k, f.launch("1")};
+}
+
+} // namespace sage::agent::draft

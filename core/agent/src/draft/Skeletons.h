@@ -1,0 +1,59 @@
+// What every skeleton shares: the frame of a kernel file (tiling struct from the task's launch
+// spec plus the skeleton's own fields, entry point, SAGE_HOST launch) and the type helpers.
+#pragma once
+
+#include "draft/DraftKnowledge.h"
+#include "draft/VectorEmitter.h"
+#include "sage_eval/Task.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sage::agent::draft {
+
+struct TilingField {
+    std::string name, type, hostValue;  // hostValue: C++ over ctx
+};
+
+struct Frame {
+    const eval::Task& task;
+    const npu::DeviceProfile& device;
+    DraftKnowledge& knowledge;
+    std::string entry, tilingStruct;
+    std::vector<std::string> args;                 // kernel parameters in launch order
+    std::map<std::string, std::string> argValue;   // host expression per parameter
+    std::vector<TilingField> fields;               // the launch spec's, then the skeleton's
+    std::vector<std::string> notes;                // what the draft did, for the rationale
+
+    void addField(const std::string& name, const std::string& type, const std::string& hostValue) {
+        fields.push_back({name, type, hostValue});
+    }
+    std::string kernelParams() const;                // "GM_ADDR gm_x, ..., GM_ADDR tiling"
+    std::string launch(const std::string& blockDim) const;  // ICPU_RUN_KF(...) line
+    std::string tilingDecl() const;                  // struct <tilingStruct> {...};
+    std::string hostFill(const std::string& var = "t") const;  // <tilingStruct> t{}; t.f = ...;
+};
+
+struct SkeletonCode {
+    std::string kernel;  // classes and entry point(s)
+    std::string host;    // SAGE_HOST body after the tiling is filled
+};
+
+std::string cxxType(const std::string& dtype);
+size_t dtypeBytes(const std::string& dtype);
+// The type the vector code computes in: the spec's compute_dtype, else float when any tensor is
+// bfloat16 or the float tensors differ, else the float tensors' common type.
+std::string computeType(const eval::Task& task, const std::vector<const eval::TensorDecl*>& tensors);
+const eval::TensorDecl* findTensor(const eval::Task& task, const std::string& name);
+std::string shapeText(const std::vector<std::string>& shape);
+
+// Binds the spec's lets in order (scalar lets become float variables).
+void emitLets(VectorEmitter& em, const eval::ComputeSpec& spec);
+
+SkeletonCode composeElementwise(Frame& f);
+SkeletonCode composeRowwise(Frame& f);
+SkeletonCode composeReduceAll(Frame& f);
+SkeletonCode composeMatmul(Frame& f);
+
+} // namespace sage::agent::draft

@@ -1,0 +1,74 @@
+// The machine-readable description of what a task computes: task.json's "compute" object.
+// The kernel composer (core/agent) drafts a kernel from it; docs/tasks.md documents the format.
+//
+//   "compute": {
+//     "kind": "elementwise" | "rowwise" | "reduce_all" | "matmul",
+//     "compute_dtype": "float32",            // optional: compute in this type, cast in and out
+//     "let": [{"name": "m", "expr": "row_max(x)"}, ...],   // optional named steps, in order
+//     "out": {"y": "exp(x - m) / row_sum(exp(x - m))"},   // one expression per output
+//     "a": "a", "b": "b"                       // matmul only: the operands; "acc" = a x b
+//   }
+//
+// Expressions: numbers, names (inputs, attrs, earlier lets, "acc" in a matmul), + - * /, unary
+// minus, parentheses and the functions of functionTable().
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace sage::eval {
+
+struct Expr {
+    enum class Op { Number, Ref, Neg, Add, Sub, Mul, Div, Call };
+    Op op = Op::Number;
+    double number = 0;
+    std::string name;  // Ref: the name; Call: the function
+    std::vector<Expr> args;
+    std::string text() const;  // fully parenthesised, for messages and cache keys
+};
+
+// Thrown by parseExpression: `column` is 1-based within the text.
+struct ExprSyntaxError : std::runtime_error {
+    ExprSyntaxError(const std::string& what, size_t column) : std::runtime_error(what), column(column) {}
+    size_t column;
+};
+Expr parseExpression(const std::string& text);
+
+struct FunctionInfo {
+    std::string name;
+    int arity;
+    // elementwise: per element; row_reduce: a row of a rowwise spec to one value per row;
+    // all_reduce: every element of a reduce_all spec to one value; gather: x[row][index[row]].
+    std::string kind;
+};
+const std::vector<FunctionInfo>& functionTable();
+const FunctionInfo* findFunction(const std::string& name);
+
+struct ComputeStep {
+    std::string name;
+    std::string field;  // where it came from, e.g. "compute.let[1].expr", for the composer's errors
+    Expr expr;
+};
+
+struct ComputeSpec {
+    bool present = false;
+    std::string kind;          // elementwise | rowwise | reduce_all | matmul
+    std::string computeDtype;  // empty: each input's own type (bfloat16 computes in float32)
+    std::vector<ComputeStep> lets;
+    std::vector<ComputeStep> outputs;  // in the order of the task's outputs
+    std::string a, b;                  // matmul operands
+
+    // What the parser needs to know of the task.
+    struct Names {
+        std::vector<std::string> inputs, outputs, attrs;
+    };
+    // Throws std::invalid_argument("field 'compute.<...>': <what>"); the caller adds the file.
+    static ComputeSpec parse(const nlohmann::json& j, const Names& names);
+    nlohmann::json toJson() const;
+};
+
+} // namespace sage::eval
