@@ -49,11 +49,14 @@ const toolchain::Diagnostic* firstCompileError(const eval::Evaluation* ev) {
 Result renameIdentifier(const Input& in) {
     const auto* d = firstCompileError(in.parent);
     if (!d) return refuse("no compile error with a line");
-    static const std::regex unknown(R"((?:undeclared identifier|no member named|no template named|unknown type name) '(\w+)')");
-    static const std::regex hint(R"(did you mean '(?:\w+::)*(\w+)')");
+    // clang ('x') and GCC (‘x’) spellings.
+    static const std::string q = "(?:'|\xE2\x80\x98|\xE2\x80\x99)";
+    static const std::regex unknown("(?:undeclared identifier|no member named|no template named|unknown type name) " + q +
+                                    "(\\w+)" + q + "|" + q + "(\\w+)" + q + " (?:was not declared|is not a member|has not been declared)");
+    static const std::regex hint("did you mean " + q + "(?:\\w+::)*(\\w+)" + q);
     std::smatch m;
     if (!std::regex_search(d->message, m, unknown)) return refuse("the compile error names no unknown identifier: " + d->message);
-    const std::string bad = m[1].str();
+    const std::string bad = m[1].matched ? m[1].str() : m[2].str();
     std::string good;
     std::smatch h;
     if (std::regex_search(d->message, h, hint)) good = h[1].str();

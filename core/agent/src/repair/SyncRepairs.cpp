@@ -65,10 +65,15 @@ Result waitAfterSet(const Input& in) {
     static const std::regex set(R"(\b((?:AscendC::)?)SetFlag(\s*<[^>]*>\s*\([^)]*\))\s*;)");
     std::smatch m;
     if (!std::regex_search(l, m, set)) return refuse("line " + std::to_string(d->line) + " has no SetFlag<...>(...)");
-    lines.insert(lines.begin() + d->line, indentOf(l) + m[1].str() + "WaitFlag" + m[2].str() + ";  // sage: pair the SetFlag");
+    // "set again before a WaitFlag consumed it": consume the earlier one before this line;
+    // "never matched": wait right after it.
+    const bool again = d->message.find("set again") != std::string::npos;
+    const std::string wait = indentOf(l) + m[1].str() + "WaitFlag" + m[2].str() + ";  // sage: pair the SetFlag";
+    lines.insert(lines.begin() + (again ? d->line - 1 : d->line), wait);
     Result r;
     r.source = kernel::joinLines(lines, in.source);
-    r.description = "flag_unpaired: WaitFlag after the SetFlag at line " + std::to_string(d->line);
+    r.description = std::string("flag_unpaired: WaitFlag ") + (again ? "before" : "after") + " the SetFlag at line " +
+                    std::to_string(d->line);
     return r;
 }
 
