@@ -131,7 +131,7 @@ json BuiltinPolicy::settings() const {
 
 std::optional<BuiltinPolicy::Move> BuiltinPolicy::apply(const std::string& source, const json& action,
                                                        const eval::Evaluation* parent, const npu::DeviceProfile* device,
-                                                       std::string* why) {
+                                                       std::string* why, bool checkFeasible) {
     auto fail = [&](std::string reason) -> std::optional<Move> {
         if (why) *why = std::move(reason);
         return std::nullopt;
@@ -162,7 +162,8 @@ std::optional<BuiltinPolicy::Move> BuiltinPolicy::apply(const std::string& sourc
     if (!v || *v == t->value || *v <= 0) return fail("no new value for " + t->constant);
     std::string out = setTunable(source, *t, *v);
     if (out == source) return fail("could not rewrite " + t->constant);
-    if (std::string reason = infeasibility(source, out, device); !reason.empty()) return fail(reason);
+    if (std::string reason = infeasibility(source, out, checkFeasible ? device : nullptr); !reason.empty() && checkFeasible)
+        return fail(reason);
     return Move{out, t->key + " " + std::to_string(t->value) + " -> " + std::to_string(*v), action, 0, 0.0};
 }
 
@@ -172,8 +173,11 @@ std::vector<BuiltinPolicy::Move> BuiltinPolicy::candidates(const PolicyContext& 
     const bool repair = ctx.stage == memory::Stage::Repair;
     std::vector<Move> memoryMoves, fallback;
     // Optimisation never repeats a source; a repair may return to one (that is a revert).
+    // A memory entry's knob action is applied as written (its allowed set still holds): what it
+    // does, good or harmful, is what its learned value must reflect. The policy's own fallback
+    // proposes only what it can tell fits the device.
     auto consider = [&](std::vector<Move>& into, const json& action, int64_t id, double score) {
-        auto m = apply(ctx.parentSource, action, ctx.parentEvaluation, ctx.device);
+        auto m = apply(ctx.parentSource, action, ctx.parentEvaluation, ctx.device, nullptr, id == 0);
         if (!m || m->source == ctx.parentSource) return;
         const std::string key = sourceKey(m->source);
         if ((!repair && tried.count(key)) || seen.count(key)) return;

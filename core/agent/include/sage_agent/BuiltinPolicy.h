@@ -10,6 +10,8 @@
 // ordered by retrieval score (which includes the learned Q), then the fallback moves (repairs by
 // diagnostic kind; structural transforms, then every knob one step up and down). propose() takes the
 // first, or with probability ctx.epsilon a uniformly random one (deterministic in ctx.seed).
+// Fallback knob moves must fit the device (UB, cores, even splits); a memory entry's knob action is
+// applied as written, so a harmful entry shows its harm and its learned value can drop.
 // An optimisation move whose source was already evaluated in the run is never proposed.
 #pragma once
 
@@ -33,11 +35,11 @@ public:
         double score = 0.0;  // retrieval score of the backing entry (0 for a fallback move)
     };
     // Applies one action to `source`; nullopt when it does not apply (unknown knob, no change,
-    // value not allowed or infeasible on `device`, a transform that refuses the kernel). `why`, when
-    // given, receives the reason.
+    // value not allowed or, with checkFeasible, infeasible on `device`; a transform that refuses the
+    // kernel). `why`, when given, receives the reason.
     static std::optional<Move> apply(const std::string& source, const nlohmann::json& action,
                                      const eval::Evaluation* parent, const npu::DeviceProfile* device = nullptr,
-                                     std::string* why = nullptr);
+                                     std::string* why = nullptr, bool checkFeasible = true);
     // Every applicable, untried move for the parent in ctx: memory-backed ones by descending
     // score, then the fallback ones; one per resulting source.
     static std::vector<Move> candidates(const PolicyContext& ctx);
