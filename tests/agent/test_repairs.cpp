@@ -69,6 +69,52 @@ private slots:
         repairsInOne("tadd", p_.task("tadd").baselineSource, "wrong_result", "DataCopyPad");
     }
 
+    // The seed pack's repair entries carry the same executable actions: retrieved for a failure of
+    // their diagnostic kind, the policy adopts one and the kernel verifies.
+    void seedRepairEntriesAreExecutable() {
+        std::ifstream in(std::string(SAGE_SOURCE_DIR) + "/resources/memory/seed.jsonl");
+        QVERIFY(in.good());
+        std::vector<nlohmann::json> entries;
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty()) entries.push_back(nlohmann::json::parse(line));
+        const std::string noFirstBarrier = "        PipeBarrier<PIPE_ALL>();\n        Add(";
+        const std::vector<std::tuple<std::string, const char*, std::string>> cases = {
+            {"race_raw", "tadd", replaced(barrier_, noFirstBarrier, "        Add(")},
+            {"deadlock", "tadd", replaced(barrier_, noFirstBarrier, "        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);\n        Add(")},
+            {"flag_unpaired", "tadd",
+             replaced(barrier_, noFirstBarrier,
+                      "        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);\n        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);\n"
+                      "        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);\n        Add(")},
+            {"compile_error", "sadd", replaced(sample_, "Add(c, a, b, TILE_LENGTH);", "Addd(c, a, b, TILE_LENGTH);")},
+            {"datacopy_not_32b_multiple", "tadd", p_.task("tadd").baselineSource},
+        };
+        for (const auto& [kind, task, broken] : cases) {
+            auto before = p_.evaluate(task, broken);
+            agent::PolicyContext ctx;
+            ctx.task = &p_.task(task);
+            ctx.device = &p_.device();
+            ctx.stage = memory::Stage::Repair;
+            ctx.parentSource = broken;
+            ctx.parentEvaluation = &before;
+            int64_t id = 0;
+            for (size_t i = 0; i < entries.size(); ++i)
+                if (entries[i]["trigger"].value("diagnostic", "") == kind && entries[i]["action"].is_object()) {
+                    memory::ScoredExperience r;
+                    r.experience.id = int64_t(i + 1);
+                    r.experience.action = entries[i]["action"];
+                    r.score = 1.0 - 0.01 * double(ctx.retrieved.size());
+                    ctx.retrieved.push_back(r);
+                }
+            QVERIFY2(!ctx.retrieved.empty(), ("no seed entry with an action for " + kind).c_str());
+            agent::BuiltinPolicy policy;
+            auto prop = policy.propose(ctx);
+            QVERIFY2(prop.ok && !prop.adoptedIds.empty(), (kind + ": " + prop.error + " " + prop.rationale).c_str());
+            id = prop.adoptedIds.front();
+            auto after = p_.evaluate(task, prop.source);
+            QVERIFY2(after.success(), (kind + " via " + entries[size_t(id - 1)]["title"].get<std::string>()).c_str());
+        }
+    }
+
     void noRepairForAKindWithoutOne() {
         // gm_out_of_bounds has no automatic repair yet: the policy says so instead of guessing.
         auto ev = p_.evaluate("sadd", replaced(sample_, "BLOCK_LENGTH * GetBlockIdx(), BLOCK_LENGTH);\n        yGm",
