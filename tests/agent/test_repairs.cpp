@@ -115,6 +115,22 @@ private slots:
         }
     }
 
+    void apiUnsupportedOnTheDevice() {
+        // DataCopyPad does not exist on 310P: the compile fails in the API header.
+        auto before = p_.evaluate("tadd", barrier_, "ascend310p3-sim");
+        QVERIFY(!before.compile.ok);
+        QVERIFY(before.toJson().dump().find("not supported on this device") != std::string::npos);
+        auto prop = p_.propose("tadd", barrier_, before, memory::Stage::Repair, "ascend310p3-sim");
+        QVERIFY2(prop.ok, prop.error.c_str());
+        QCOMPARE(prop.source.find("DataCopyPad("), std::string::npos);
+        auto after = p_.evaluate("tadd", prop.source, "ascend310p3-sim");
+        QVERIFY2(after.success(), (prop.move + "\n" + after.toJson().dump(1).substr(0, 3000)).c_str());
+        // On 910B the same kernel is left alone.
+        std::string why;
+        QVERIFY(!agent::BuiltinPolicy::apply(barrier_, {{"type", "transform"}, {"name", "replace_datacopy_pad"}}, &before,
+                                             &p_.device(), &why));
+    }
+
     void noRepairForAKindWithoutOne() {
         // gm_out_of_bounds has no automatic repair yet: the policy says so instead of guessing.
         auto ev = p_.evaluate("sadd", replaced(sample_, "BLOCK_LENGTH * GetBlockIdx(), BLOCK_LENGTH);\n        yGm",

@@ -26,7 +26,8 @@ std::vector<json> actionsFor(const std::string& kind) {
     if (kind.rfind("race_", 0) == 0) return {transform("sync_pair")};
     if (kind == "deadlock") return {transform("set_before_wait")};
     if (kind == "flag_unpaired") return {transform("wait_after_set")};
-    if (kind == "compile_error") return {transform("rename_identifier"), transform("template_argument")};
+    if (kind == "compile_error")
+        return {transform("rename_identifier"), transform("template_argument"), transform("replace_datacopy_pad")};
     if (kind == "capacity_exceeded")
         return {{{"type", "step_tunable"}, {"name", "@tile"}, {"direction", "down"}},
                 {{"type", "step_tunable"}, {"name", "@tile_count"}, {"direction", "up"}},

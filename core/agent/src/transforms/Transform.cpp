@@ -13,6 +13,7 @@ const std::vector<Def>& all() {
         {"tile_from_ub", "a tile knob and InitBuffer sizes computable at compile time", tileFromUb},
         {"precise_sync", "PipeBarrier<PIPE_ALL> between statements whose pipes can be told", preciseSync},
         {"align_tail", "count-form DataCopy calls and a device with DataCopyPad", alignTail},
+        {"replace_datacopy_pad", "single-block DataCopyPad calls (for a device without DataCopyPad)", replaceDataCopyPad},
         {"sync_pair", "a race diagnostic naming both lines and pipes", raceSync},
         {"set_before_wait", "a deadlock at a WaitFlag line", setBeforeWait},
         {"wait_after_set", "an unpaired SetFlag line", waitAfterSet},

@@ -56,6 +56,7 @@ Result doubleBuffer(const Input&);
 Result tileFromUb(const Input&);
 Result preciseSync(const Input&);
 Result alignTail(const Input&);
+Result replaceDataCopyPad(const Input&);
 Result raceSync(const Input&);
 Result setBeforeWait(const Input&);
 Result waitAfterSet(const Input&);
