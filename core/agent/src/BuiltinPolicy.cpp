@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -196,6 +197,18 @@ std::vector<BuiltinPolicy::Move> BuiltinPolicy::candidates(const PolicyContext& 
     } else {
         for (const auto& a : optimiseFallback(ctx.parentSource)) consider(fallback, a, 0, 0.0);
     }
+    // A kind of fallback move that already failed to gain in this run ("double buffering" on a
+    // kernel where it changed nothing) goes after the others: demoted, not dropped, since it may
+    // pay off once other moves have changed the kernel.
+    std::map<int, uint64_t> cyclesOf;
+    for (const auto& h : ctx.history)
+        if (h.correct) cyclesOf[h.iteration] = h.cycles;
+    std::set<std::string> useless;
+    auto kindOf = [](const std::string& description) { return description.substr(0, description.find(':')); };
+    for (const auto& h : ctx.history)
+        if (h.stage == "optimize" && h.parent >= 0 && cyclesOf.count(h.parent) && (!h.correct || h.cycles >= cyclesOf[h.parent]))
+            useless.insert(kindOf(h.move));
+    std::stable_partition(fallback.begin(), fallback.end(), [&](const Move& m) { return !useless.count(kindOf(m.description)); });
     memoryMoves.insert(memoryMoves.end(), fallback.begin(), fallback.end());
     return memoryMoves;
 }
