@@ -88,10 +88,23 @@ private slots:
         auto fewer = apply(sample_, transform("multi_core", "down"));
         QVERIFY(fewer && fewer->source.find("USE_CORE_NUM = 4;") != std::string::npos);
         QVERIFY(p_.evaluate("sadd", fewer->source).success());
-        // Refused: a kernel that does not split by GetBlockIdx() (every core would redo the job).
+        // A single-core elementwise kernel gets the split written in (with exact tails first).
+        auto exact = apply(tail_, transform("align_tail"));
+        QVERIFY(exact);
+        auto split = apply(exact->source, transform("multi_core"));
+        QVERIFY(split);
+        QVERIFY(split->source.find("GetBlockIdx()") != std::string::npos);
+        auto spread = p_.evaluate("tadd", split->source);
+        QVERIFY2(spread.success(), (spread.toJson().dump(1).substr(0, 3000) + split->source).c_str());
+        QCOMPARE(spread.profile.coresUsed, 48u);
+        // Refused: GlobalTensors of different lengths (not elementwise), or a length whose
+        // definition it cannot find.
         std::string why;
-        QVERIFY(!apply(tail_, transform("multi_core"), &why));
-        QVERIFY2(why.find("GetBlockIdx") != std::string::npos, why.c_str());
+        QVERIFY(!apply(test::replaced(exact->source, "zGm.SetGlobalBuffer((__gm__ half*)z, n);", "zGm.SetGlobalBuffer((__gm__ half*)z, 1);"),
+                       transform("multi_core"), &why));
+        QVERIFY2(why.find("GetBlockIdx") != std::string::npos && why.find("differ") != std::string::npos, why.c_str());
+        QVERIFY(!apply(test::replaced(exact->source, "uint32_t n) {", "const uint32_t& n) {"), transform("multi_core"), &why));
+        QVERIFY2(why.find("cannot find") != std::string::npos, why.c_str());
     }
 
     void doubleBufferThroughKnobOrLiteral() {
