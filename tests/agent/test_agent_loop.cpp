@@ -65,8 +65,19 @@ private slots:
     void draftRepairAndOptimise() {
         auto db = openDb("repair.db");
         agent::RunStore runs(db);
-        agent::AgentLoop loop(*evaluator_, std::make_unique<agent::BuiltinPolicy>(), settings());
-        auto sum = loop.run(task("vtune"), runs, nullptr);
+        // The built-in fallback never proposes a tile it can tell overflows the UB, but a memory
+        // entry's action is applied as written: this one grows the tile past the UB.
+        memory::ExperienceStore mem(db);
+        memory::Experience grow;
+        grow.title = "grow the tile to 16384";
+        grow.stage = memory::Stage::Optimize;
+        grow.trigger.category = "elementwise";
+        grow.content = "Bigger tiles mean fewer iterations.";
+        grow.action = {{"type", "set_tunable"}, {"name", "TILE_LENGTH"}, {"value", 16384}};
+        grow.status = memory::ExperienceStatus::Approved;
+        mem.add(grow);
+        agent::AgentLoop loop(*evaluator_, std::make_unique<agent::BuiltinPolicy>(), settings(memory::MemoryMode::Adoption));
+        auto sum = loop.run(task("vtune"), runs, &mem);
         auto its = runs.iterations(sum.runId);
         QVERIFY(its.size() >= 6);
         QCOMPARE(its[0].stage, std::string("draft"));
@@ -77,7 +88,7 @@ private slots:
                 broken = it.index;
                 break;
             }
-        QVERIFY2(broken > 0, "the fallback should have grown the tile past the UB");
+        QVERIFY2(broken > 0, "the memory entry should have grown the tile past the UB");
         QCOMPARE(its[size_t(broken)].stage, std::string("optimize"));
         QCOMPARE(its[size_t(broken + 1)].stage, std::string("repair"));
         QVERIFY(its[size_t(broken + 1)].correct);

@@ -1,10 +1,15 @@
 #include "sage_agent/BuiltinPolicy.h"
 #include "sage_agent/KernelComposer.h"
 
+#include "repair/RepairPlanner.h"
+#include "sage_npu/DeviceProfile.h"
 #include "sage_toolchain/Hash.h"
+#include "transforms/Transform.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -14,14 +19,6 @@ using nlohmann::json;
 std::string sourceKey(const std::string& source) { return toolchain::ContentHash().add(source).hex(); }
 
 namespace {
-
-bool isMemoryTunable(const Tunable& t) {
-    static const std::vector<std::string> keys = {"tile", "rows", "base_", "chunk", "length", "buffer"};
-    std::string k = t.key;
-    for (const auto& s : keys)
-        if (k.find(s) != std::string::npos) return true;
-    return false;
-}
 
 // The next allowed value above/below the current one (allowed list sorted numerically).
 std::optional<long long> step(const Tunable& t, bool up) {
@@ -36,7 +33,7 @@ std::optional<long long> step(const Tunable& t, bool up) {
     return it == a.begin() ? std::nullopt : std::optional<long long>(*(it - 1));
 }
 
-std::optional<long long> resolveValue(const Tunable& t, const json& v) {
+std::optional<long long> resolveValue(const Tunable& t, const json& v, const npu::DeviceProfile* device) {
     std::vector<long long> a = t.allowed;
     std::sort(a.begin(), a.end());
     if (v.is_number()) {
@@ -46,6 +43,13 @@ std::optional<long long> resolveValue(const Tunable& t, const json& v) {
     }
     if (v.is_string()) {
         std::string s = v.get<std::string>();
+        if (s == "cores" && device) {  // the largest allowed value within the device's cores
+            long long cores = device->vectorCores, best = 0;
+            if (a.empty()) return cores;
+            for (long long x : a)
+                if (x <= cores) best = x;
+            return best ? std::optional<long long>(best) : std::nullopt;
+        }
         if (a.empty()) return std::nullopt;
         if (s == "max" || s == "cores") return a.back();
         if (s == "min") return a.front();
@@ -92,38 +96,122 @@ const toolchain::Diagnostic* firstError(const eval::Evaluation* ev, const std::s
     return nullptr;
 }
 
+// A knob by name, or by role ("@tile", "@tile_count", "@buffer", "@block").
+std::optional<Tunable> knobNamed(const std::string& source, const std::string& name) {
+    auto knobs = inferKnobs(source);
+    if (!name.empty() && name[0] == '@') {
+        for (const auto& t : knobs)
+            if (t.role == name.substr(1)) return t;
+        return std::nullopt;
+    }
+    return findTunable(knobs, name);
+}
+
+// The fallback optimisation moves, in priority order: structural transforms that gave the most
+// speed on the task suite (more cores, double buffering, the largest tile that fits), the precise
+// sync, then every knob one step each way.
+std::vector<json> optimiseFallback(const std::string& source) {
+    std::vector<json> out;
+    for (const char* name : {"multi_core", "double_buffer", "tile_from_ub", "precise_sync"})
+        out.push_back({{"type", "transform"}, {"name", name}});
+    for (const auto& t : inferKnobs(source))
+        if (!t.role.empty() || t.origin == Tunable::Origin::Annotated)
+            for (const char* dir : {"up", "down"}) out.push_back({{"type", "step_tunable"}, {"name", t.constant}, {"direction", dir}});
+    for (const char* name : {"multi_core", "double_buffer", "tile_from_ub"})
+        out.push_back({{"type", "transform"}, {"name", name}, {"direction", "down"}});
+    return out;
+}
+
 } // namespace
 
 json BuiltinPolicy::settings() const {
-    return {{"moves", "memory actions in retrieval order, then the fixed fallback"},
-            {"fallback_optimize", "each tunable in file order, one allowed step up"},
-            {"fallback_repair", "capacity_exceeded: memory tunables one step down; race: PipeBarrier before the line"}};
+    return {{"moves", "memory actions by retrieval score (with Q), then the fallback; epsilon-exploration seeded per iteration"},
+            {"fallback_optimize", "multi_core, double_buffer, tile_from_ub, precise_sync, then each knob one step up and down"},
+            {"fallback_repair", "by diagnostic kind: sync_pair, set_before_wait, wait_after_set, rename_identifier, "
+                                "template_argument, tile/buffer steps down, align_tail"}};
 }
 
 std::optional<BuiltinPolicy::Move> BuiltinPolicy::apply(const std::string& source, const json& action,
-                                                       const eval::Evaluation* parent) {
-    if (!action.is_object() || !action.contains("type")) return std::nullopt;
+                                                       const eval::Evaluation* parent, const npu::DeviceProfile* device,
+                                                       std::string* why, bool checkFeasible) {
+    auto fail = [&](std::string reason) -> std::optional<Move> {
+        if (why) *why = std::move(reason);
+        return std::nullopt;
+    };
+    if (!action.is_object() || !action.contains("type") || !action["type"].is_string()) return fail("not an action object");
     const std::string type = action.value("type", "");
+    const std::string name = action.contains("name") && action["name"].is_string() ? action["name"].get<std::string>() : "";
     if (type == "transform") {
-        const std::string name = action.value("name", "");
         if (name == "insert_barrier" || name == "add_sync") {
             const auto* race = firstError(parent, "race_");
-            if (!race || race->line <= 0) return std::nullopt;
+            if (!race || race->line <= 0) return fail("no race diagnostic with a line");
             return Move{insertBarrier(source, race->line), "PipeBarrier<PIPE_ALL> before line " + std::to_string(race->line),
-                        action, 0};
+                        action, 0, 0.0};
         }
-        return std::nullopt;  // other transforms are for the LLM policy
+        const auto* def = transforms::find(name);
+        if (!def) return fail("unknown transform '" + name + "'");
+        transforms::Result r = def->run(transforms::Input{source, device, parent, action});
+        if (!r.source || *r.source == source) return fail(name + " refused: " + (r.refusal.empty() ? "no change" : r.refusal));
+        return Move{*r.source, r.description, action, 0, 0.0};
     }
-    auto tunables = parseTunables(source);
-    auto t = findTunable(tunables, action.value("name", ""));
-    if (!t) return std::nullopt;
+    auto t = knobNamed(source, name);
+    if (!t) return fail("no knob named '" + name + "'");
     std::optional<long long> v;
-    if (type == "set_tunable") v = resolveValue(*t, action.value("value", json()));
-    else if (type == "scale_tunable") v = scaled(*t, action.value("factor", 0.0));
+    if (type == "set_tunable" || type == "set_constant") v = resolveValue(*t, action.value("value", json()), device);
+    else if (type == "scale_tunable") v = action.contains("factor") && action["factor"].is_number() ? scaled(*t, action["factor"].get<double>()) : std::nullopt;
     else if (type == "step_tunable") v = step(*t, action.value("direction", "up") != "down");
-    if (!v || *v == t->value) return std::nullopt;
-    return Move{setTunable(source, *t, *v), t->key + " " + std::to_string(t->value) + " -> " + std::to_string(*v),
-                action, 0};
+    else return fail("unknown action type '" + type + "'");
+    if (!v || *v == t->value || *v <= 0) return fail("no new value for " + t->constant);
+    std::string out = setTunable(source, *t, *v);
+    if (out == source) return fail("could not rewrite " + t->constant);
+    if (std::string reason = infeasibility(source, out, checkFeasible ? device : nullptr); !reason.empty() && checkFeasible)
+        return fail(reason);
+    return Move{out, t->key + " " + std::to_string(t->value) + " -> " + std::to_string(*v), action, 0, 0.0};
+}
+
+std::vector<BuiltinPolicy::Move> BuiltinPolicy::candidates(const PolicyContext& ctx) {
+    std::set<std::string> tried(ctx.triedMoves.begin(), ctx.triedMoves.end());
+    std::set<std::string> seen;
+    const bool repair = ctx.stage == memory::Stage::Repair;
+    std::vector<Move> memoryMoves, fallback;
+    // Optimisation never repeats a source; a repair may return to one (that is a revert).
+    // A memory entry's knob action is applied as written (its allowed set still holds): what it
+    // does, good or harmful, is what its learned value must reflect. The policy's own fallback
+    // proposes only what it can tell fits the device.
+    auto consider = [&](std::vector<Move>& into, const json& action, int64_t id, double score) {
+        auto m = apply(ctx.parentSource, action, ctx.parentEvaluation, ctx.device, nullptr, id == 0);
+        if (!m || m->source == ctx.parentSource) return;
+        const std::string key = sourceKey(m->source);
+        if ((!repair && tried.count(key)) || seen.count(key)) return;
+        seen.insert(key);
+        m->experienceId = id;
+        m->score = score;
+        into.push_back(*m);
+    };
+    std::vector<const memory::ScoredExperience*> byScore;
+    for (const auto& r : ctx.retrieved) byScore.push_back(&r);
+    std::stable_sort(byScore.begin(), byScore.end(), [](auto* a, auto* b) { return a->score > b->score; });
+    for (const auto* r : byScore) consider(memoryMoves, r->experience.action, r->experience.id, r->score);
+    if (repair) {
+        for (const auto& kind : repair::failureKinds(ctx.parentEvaluation))
+            for (const auto& a : repair::actionsFor(kind)) consider(fallback, a, 0, 0.0);
+    } else {
+        for (const auto& a : optimiseFallback(ctx.parentSource)) consider(fallback, a, 0, 0.0);
+    }
+    // A kind of fallback move that already failed to gain in this run ("double buffering" on a
+    // kernel where it changed nothing) goes after the others: demoted, not dropped, since it may
+    // pay off once other moves have changed the kernel.
+    std::map<int, uint64_t> cyclesOf;
+    for (const auto& h : ctx.history)
+        if (h.correct) cyclesOf[h.iteration] = h.cycles;
+    std::set<std::string> useless;
+    auto kindOf = [](const std::string& description) { return description.substr(0, description.find(':')); };
+    for (const auto& h : ctx.history)
+        if (h.stage == "optimize" && h.parent >= 0 && cyclesOf.count(h.parent) && (!h.correct || h.cycles >= cyclesOf[h.parent]))
+            useless.insert(kindOf(h.move));
+    std::stable_partition(fallback.begin(), fallback.end(), [&](const Move& m) { return !useless.count(kindOf(m.description)); });
+    memoryMoves.insert(memoryMoves.end(), fallback.begin(), fallback.end());
+    return memoryMoves;
 }
 
 PolicyProposal BuiltinPolicy::propose(const PolicyContext& ctx) {
@@ -157,46 +245,36 @@ PolicyProposal BuiltinPolicy::propose(const PolicyContext& ctx) {
         p.action = std::move(d.action);
         return p;
     }
-    std::set<std::string> tried(ctx.triedMoves.begin(), ctx.triedMoves.end());
-    std::vector<Move> moves;
-    // Optimisation never repeats a source; a repair may return to one (that is a revert).
-    const bool repair = ctx.stage == memory::Stage::Repair;
-    auto consider = [&](std::optional<Move> m, int64_t experienceId) {
-        if (!m || (!repair && tried.count(sourceKey(m->source))) || m->source == ctx.parentSource) return;
-        m->experienceId = experienceId;
-        moves.push_back(*m);
-    };
-    for (const auto& r : ctx.retrieved) consider(apply(ctx.parentSource, r.experience.action, ctx.parentEvaluation), r.experience.id);
-    auto tunables = parseTunables(ctx.parentSource);
-    if (ctx.stage == memory::Stage::Repair) {
-        if (firstError(ctx.parentEvaluation, "race_"))
-            consider(apply(ctx.parentSource, {{"type", "transform"}, {"name", "insert_barrier"}}, ctx.parentEvaluation), 0);
-        // Out of local memory: shrink the tiles first, then the buffer counts.
-        if (firstError(ctx.parentEvaluation, "capacity_exceeded") || firstError(ctx.parentEvaluation, "too_many_allocs"))
-            for (bool buffers : {false, true})
-                for (const auto& t : tunables)
-                    if (isMemoryTunable(t) && (t.key.find("buffer") != std::string::npos) == buffers)
-                        consider(apply(ctx.parentSource, {{"type", "step_tunable"}, {"name", t.key}, {"direction", "down"}},
-                                       ctx.parentEvaluation), 0);
-    } else {
-        for (const auto& t : tunables)
-            consider(apply(ctx.parentSource, {{"type", "step_tunable"}, {"name", t.key}, {"direction", "up"}},
-                           ctx.parentEvaluation), 0);
-    }
+    auto moves = candidates(ctx);
     if (moves.empty()) {
         p.exhausted = true;
-        p.error = tunables.empty() ? "the kernel declares no // @tunable constants: nothing the built-in policy can change"
-                                   : "no untried move applies to this kernel";
+        p.error = inferKnobs(ctx.parentSource).empty()
+                      ? "no knob, transform or repair applies to this kernel (no constant sizes tiles, buffers or blocks)"
+                      : "no untried move applies to this kernel";
         return p;
     }
-    const Move& m = moves.front();
+    // epsilon-exploration: a uniformly random applicable move, reproducible from the iteration's seed.
+    size_t pick = 0;
+    bool explored = false;
+    if (ctx.epsilon > 0 && moves.size() > 1) {
+        std::mt19937_64 rng(ctx.seed);
+        if (std::uniform_real_distribution<double>(0.0, 1.0)(rng) < ctx.epsilon) {
+            pick = std::uniform_int_distribution<size_t>(0, moves.size() - 1)(rng);
+            explored = true;
+        }
+    }
+    const Move& m = moves[pick];
     p.ok = true;
     p.source = m.source;
     p.move = m.description;
     p.action = m.action;
     if (m.experienceId) p.adoptedIds.push_back(m.experienceId);
-    p.rationale = m.experienceId ? "Applied the action of experience #" + std::to_string(m.experienceId) + ": " + m.description
-                                 : "Fallback move: " + m.description;
+    std::ostringstream why;
+    why << (explored ? "Explored (epsilon " + std::to_string(ctx.epsilon) + "): " : "");
+    if (m.experienceId) why << "Applied the action of experience #" << m.experienceId << " (score " << m.score << "): " << m.description;
+    else why << "Fallback move: " << m.description;
+    why << " [" << moves.size() << " applicable move(s)]";
+    p.rationale = why.str();
     return p;
 }
 
@@ -206,7 +284,8 @@ std::optional<Lesson> BuiltinPolicy::distill(const PolicyContext& ctx, const Pol
     Lesson l;
     const std::string category = ctx.task ? ctx.task->category : "";
     if (ctx.stage == memory::Stage::Repair) {
-        std::string kind = before.run.diagnostics.empty() ? "wrong_result" : before.run.diagnostics.front().kind;
+        auto kinds = repair::failureKinds(&before);
+        std::string kind = kinds.empty() ? "wrong_result" : kinds.front();
         l.kind = "repair_rule";
         l.title = "Repair " + kind + ": " + proposal.move;
         l.content = "In task " + (ctx.task ? ctx.task->name : std::string("?")) + " (" + category + "), the kernel failed with " +
@@ -222,7 +301,7 @@ std::optional<Lesson> BuiltinPolicy::distill(const PolicyContext& ctx, const Pol
         l.title = before.profile.bottleneck + ": " + proposal.move;
         l.content = c.str();
     }
-    l.action = proposal.action;
+    l.action = proposal.action;  // the executed action, so the learned entry can be applied again
     std::string name = proposal.action.value("name", "");
     if (!name.empty() && proposal.action.value("type", "") != "transform") l.evidencePattern = name;
     return l;

@@ -1,8 +1,12 @@
 #include "sage_agent/Tunables.h"
 
+#include "sage_npu/DeviceProfile.h"
+#include "transforms/KernelFacts.h"
+
 #include <algorithm>
 #include <cctype>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace sage::agent {
@@ -20,6 +24,22 @@ const std::regex& declaration() {
     return re;
 }
 
+// What a constant's name says it sizes. Problem sizes (TOTAL_*, *_SIZE of the data) are not knobs.
+std::string roleOf(const std::string& name) {
+    const std::string n = lower(name);
+    auto has = [&](const char* s) { return n.find(s) != std::string::npos; };
+    if (has("total") || has("align") || has("repeat") || has("mask")) return "";
+    if (has("buffer_num") || has("buf_num") || n == "buffer_num" || n == "buffernum" || n == "bufnum") return "buffer";
+    if (has("block_dim") || has("blockdim") || has("core_num") || has("corenum") || has("num_core") || has("num_blocks") ||
+        has("block_num"))
+        return "block";
+    if (has("tile_num") || has("tilenum") || has("tile_count") || has("num_tiles")) return "tile_count";
+    if (has("tile") || has("chunk") || has("rows_per") || has("base_m") || has("base_n") || has("base_k") ||
+        has("ub_len") || has("tilelen"))
+        return "tile";
+    return "";
+}
+
 } // namespace
 
 std::vector<Tunable> parseTunables(const std::string& source) {
@@ -30,18 +50,86 @@ std::vector<Tunable> parseTunables(const std::string& source) {
     while (std::getline(in, line)) {
         ++n;
         std::smatch m;
-        if (!std::regex_search(line, m, declaration())) continue;
+        if (line.size() > 1000 || !std::regex_search(line, m, declaration())) continue;
         Tunable t;
         t.constant = m[2].str();
-        t.value = std::stoll(m[4].str());
+        t.value = std::stoll(m[4].str().substr(0, 18));
         t.key = m[6].str();
         t.line = n;
+        t.role = roleOf(t.constant).empty() ? roleOf(t.key) : roleOf(t.constant);
         std::string list = m[7].str();
         std::regex number(R"(-?\d+)");
         for (auto it = std::sregex_iterator(list.begin(), list.end(), number); it != std::sregex_iterator(); ++it)
-            t.allowed.push_back(std::stoll(it->str()));
+            t.allowed.push_back(std::stoll(it->str().substr(0, 18)));
         out.push_back(t);
     }
+    return out;
+}
+
+std::vector<Tunable> inferKnobs(const std::string& source) {
+    std::vector<Tunable> out = parseTunables(source);
+    std::set<std::string> seen;
+    for (const auto& t : out) seen.insert(t.constant);
+    static const std::regex literalConst(
+        R"(^\s*(?:static\s+)?(?:constexpr|const)\s+(?:unsigned\s+)?(?:u?int(?:8|16|32|64)_t|int|unsigned|long|size_t)\s+([A-Za-z_]\w*)\s*=\s*(\d+)[uUlL]*\s*;)");
+    static const std::regex hostField(R"(\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*=\s*(\d+)[uUlL]*\s*;)");
+    static const std::regex launch(R"(ICPU_RUN_KF\s*\(\s*\w+\s*,\s*(\w+)\s*,)");
+    const auto lines = kernel::splitLines(source);
+    bool inHost = false;
+    std::string launchArg;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string& l = lines[i];
+        if (l.size() > 1000) continue;
+        if (l.find("SAGE_HOST") != std::string::npos) inHost = true;
+        std::smatch m;
+        if (std::regex_search(l, m, literalConst) && !seen.count(m[1].str())) {
+            Tunable t;
+            t.constant = m[1].str();
+            t.key = lower(t.constant);
+            t.value = std::stoll(m[2].str().substr(0, 18));
+            t.line = int(i + 1);
+            t.origin = Tunable::Origin::Constant;
+            t.role = roleOf(t.constant);
+            t.column = int(m.position(2));
+            t.length = int(m.length(2));
+            if (t.value > 0) {
+                seen.insert(t.constant);
+                out.push_back(t);
+            }
+        }
+        if (inHost && std::regex_search(l, m, hostField) && !roleOf(m[2].str()).empty() && !seen.count(m[2].str())) {
+            Tunable t;
+            t.constant = m[2].str();
+            t.key = lower(t.constant);
+            t.value = std::stoll(m[3].str().substr(0, 18));
+            t.line = int(i + 1);
+            t.origin = Tunable::Origin::HostField;
+            t.role = roleOf(t.constant);
+            t.column = int(m.position(3));
+            t.length = int(m.length(3));
+            seen.insert(t.constant);
+            out.push_back(t);
+        }
+        if (std::regex_search(l, m, launch)) {
+            launchArg = m[1].str();
+            if (std::isdigit((unsigned char)launchArg[0]) && !seen.count("block_dim")) {
+                Tunable t;
+                t.constant = "block_dim";
+                t.key = "block_dim";
+                t.value = std::stoll(launchArg.substr(0, 18));
+                t.line = int(i + 1);
+                t.origin = Tunable::Origin::LaunchArg;
+                t.role = "block";
+                t.column = int(m.position(1));
+                t.length = int(m.length(1));
+                seen.insert("block_dim");
+                out.push_back(t);
+            }
+        }
+    }
+    // The constant passed as the launch's block_dim is the block knob whatever its name.
+    for (auto& t : out)
+        if (t.constant == launchArg) t.role = "block";
     return out;
 }
 
@@ -53,23 +141,37 @@ std::optional<Tunable> findTunable(const std::vector<Tunable>& tunables, const s
 }
 
 std::string setTunable(const std::string& source, const Tunable& t, long long value) {
-    std::istringstream in(source);
-    std::ostringstream out;
-    std::string line;
-    int n = 0;
-    bool first = true;
-    while (std::getline(in, line)) {
-        ++n;
-        if (!first) out << '\n';
-        first = false;
+    auto lines = kernel::splitLines(source);
+    if (t.line < 1 || size_t(t.line) > lines.size()) return source;
+    std::string& line = lines[size_t(t.line - 1)];
+    if (t.column >= 0) {
+        if (size_t(t.column + t.length) > line.size() || line.substr(size_t(t.column), size_t(t.length)) != std::to_string(t.value))
+            return source;  // the line is not the one the knob was read from
+        line = line.substr(0, size_t(t.column)) + std::to_string(value) + line.substr(size_t(t.column + t.length));
+    } else {
         std::smatch m;
-        if (n == t.line && std::regex_search(line, m, declaration()) && m[2].str() == t.constant)
-            line = m.prefix().str() + m[1].str() + m[2].str() + m[3].str() + std::to_string(value) + m[5].str() +
-                   m.suffix().str();
-        out << line;
+        if (!std::regex_search(line, m, declaration()) || m[2].str() != t.constant) return source;
+        line = m.prefix().str() + m[1].str() + m[2].str() + m[3].str() + std::to_string(value) + m[5].str() + m.suffix().str();
     }
-    if (!source.empty() && source.back() == '\n') out << '\n';
-    return out.str();
+    return kernel::joinLines(lines, source);
+}
+
+std::string infeasibility(const std::string& before, const std::string& source, const npu::DeviceProfile* device) {
+    if (device) {
+        if (auto ub = kernel::ubBytes(source); ub && *ub > (long long)device->ubUsableBytes)
+            return "its buffers need " + std::to_string(*ub) + " bytes of UB, more than the " +
+                   std::to_string(device->ubUsableBytes) + " usable on " + device->id;
+        const int cores = source.find("Mmad") != std::string::npos && device->splitArch ? device->cubeCores : device->vectorCores;
+        for (const auto& t : inferKnobs(source))
+            if (t.role == "block" && t.value > cores)
+                return t.constant + " = " + std::to_string(t.value) + " exceeds the " + std::to_string(cores) + " cores of " +
+                       device->id;
+    }
+    auto was = kernel::constants(before).inexact;
+    for (const auto& name : kernel::constants(source).inexact)
+        if (std::find(was.begin(), was.end(), name) == was.end())
+            return "the division that defines " + name + " no longer comes out even";
+    return "";
 }
 
 } // namespace sage::agent

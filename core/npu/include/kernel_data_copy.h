@@ -69,7 +69,7 @@ inline ::sage::npu::CopyShape blockShape(const DataCopyParams& p) {
     return s;
 }
 template <typename T> void checkPadSupported() {
-    static_assert(__NPU_ARCH__ != 2002 && __NPU_ARCH__ != 1001,
+    static_assert(sizeof(T) == 0 || (__NPU_ARCH__ != 2002 && __NPU_ARCH__ != 1001),
                   "DataCopyPad is not supported on this device (Atlas inference 310P / training 910): "
                   "copy whole 32-byte blocks with DataCopy and handle the tail in UB");
 }

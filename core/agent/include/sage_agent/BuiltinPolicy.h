@@ -1,14 +1,18 @@
-// The built-in policy: needs no model. It edits only what kernels declare tunable
-// (`// @tunable name {values}`) and applies a small set of documented transforms.
+// The built-in policy: needs no model. It changes the knobs it infers from the code (Tunables.h:
+// constants that size tiles, buffers and blocks, `@tunable` hints) and applies structural
+// transforms and repairs (core/agent/src/transforms, core/agent/src/repair).
 //
-// Every move is an experience's action: {"type":"set_tunable","name":"BUFFER_NUM","value":2},
-// {"type":"scale_tunable","name":"TILE_LENGTH","factor":2}, {"type":"step_tunable","name":..,
-// "direction":"up"|"down"}, {"type":"transform","name":"insert_barrier"}. Memory decides which
-// to try first: the retrieved entries' actions, in retrieval order, come before the fallback;
-// adopting an entry means applying its action. The fallback (memory off, or nothing applicable)
-// is a fixed order: repairs by diagnostic kind (shrink the memory tunables on capacity_exceeded,
-// a barrier before a racing line), and for optimisation each tunable in file order, one allowed
-// step up. A move whose resulting source was already evaluated in the run is never proposed.
+// Every move is an experience's action: {"type":"set_constant","name":"TILE_LENGTH","value":4096},
+// {"type":"set_tunable",...}, {"type":"scale_tunable","name":..,"factor":2}, {"type":"step_tunable",
+// "name":..,"direction":"up"|"down"}, {"type":"transform","name":"double_buffer"} (see
+// transforms::all() for the names). A knob name may be a role: "@tile", "@tile_count", "@buffer",
+// "@block". All applicable moves are collected (candidates()): those backed by retrieved entries,
+// ordered by retrieval score (which includes the learned Q), then the fallback moves (repairs by
+// diagnostic kind; structural transforms, then every knob one step up and down). propose() takes the
+// first, or with probability ctx.epsilon a uniformly random one (deterministic in ctx.seed).
+// Fallback knob moves must fit the device (UB, cores, even splits); a memory entry's knob action is
+// applied as written, so a harmful entry shows its harm and its learned value can drop.
+// An optimisation move whose source was already evaluated in the run is never proposed.
 #pragma once
 
 #include "sage_agent/Policy.h"
@@ -28,11 +32,17 @@ public:
         std::string source, description;
         nlohmann::json action;
         int64_t experienceId = 0;
+        double score = 0.0;  // retrieval score of the backing entry (0 for a fallback move)
     };
-    // Applies one action to `source`; nullopt when it does not apply (unknown tunable, no change,
-    // value not allowed, unsupported transform).
+    // Applies one action to `source`; nullopt when it does not apply (unknown knob, no change,
+    // value not allowed or, with checkFeasible, infeasible on `device`; a transform that refuses the
+    // kernel). `why`, when given, receives the reason.
     static std::optional<Move> apply(const std::string& source, const nlohmann::json& action,
-                                     const eval::Evaluation* parent);
+                                     const eval::Evaluation* parent, const npu::DeviceProfile* device = nullptr,
+                                     std::string* why = nullptr, bool checkFeasible = true);
+    // Every applicable, untried move for the parent in ctx: memory-backed ones by descending
+    // score, then the fallback ones; one per resulting source.
+    static std::vector<Move> candidates(const PolicyContext& ctx);
 };
 
 std::string sourceKey(const std::string& source);  // content hash used for "already tried"

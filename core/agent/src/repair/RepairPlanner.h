@@ -1,0 +1,21 @@
+// Which repair actions answer a failed evaluation: every diagnostic kind the pipeline emits maps
+// to executable actions (the same JSON memory entries carry), most specific first. Kinds with no
+// automatic repair yet map to nothing (see docs/agent.md).
+#pragma once
+
+#include "sage_eval/Evaluation.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace sage::agent::repair {
+
+// The failure kinds of an evaluation, first error first: compile_error, simulator kinds
+// (race_raw, capacity_exceeded, ...), or wrong_result when it ran but did not verify.
+std::vector<std::string> failureKinds(const eval::Evaluation* ev);
+
+// Repair actions for one failure kind ({"type":"transform","name":"sync_pair"}, ...).
+std::vector<nlohmann::json> actionsFor(const std::string& kind);
+
+} // namespace sage::agent::repair

@@ -1,0 +1,117 @@
+// multi_core: spread the work over more cores (or fewer, "direction":"down"). A kernel that already
+// splits its data by GetBlockIdx() only gets a larger block_dim. A single-core elementwise kernel
+// (every GlobalTensor sized by the same length variable) first gets the split written in: each
+// core takes a 32-byte-aligned share of the elements, its GM pointers move to its share, and the
+// length variable becomes the share's length. Anything else is refused, since more cores would
+// then each repeat the whole job.
+#include "transforms/Transform.h"
+
+#include "sage_npu/DeviceProfile.h"
+#include "transforms/KernelFacts.h"
+
+#include <regex>
+#include <set>
+
+namespace sage::agent::transforms {
+namespace {
+
+// The source with the per-core split written in, or a reason in `why`.
+std::optional<std::string> writeSplit(const std::string& source, std::string& why) {
+    static const std::regex setGlobal(R"(\.\s*SetGlobalBuffer\s*\(\s*\(\s*__gm__\s+(\w+)\s*\*\s*\)\s*(\w+)\s*,\s*(\w+)\s*\))");
+    auto lines = kernel::splitLines(source);
+    std::set<std::string> lengths;
+    std::set<long long> sizes;
+    int first = -1;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i].find("SetGlobalBuffer") == std::string::npos) continue;
+        std::smatch m;
+        if (!std::regex_search(lines[i], m, setGlobal)) {
+            why = "line " + std::to_string(i + 1) + ": a SetGlobalBuffer that is not `(__gm__ T*)ptr, length`";
+            return std::nullopt;
+        }
+        if (first < 0) first = int(i);
+        lengths.insert(m[3].str());
+        auto b = kernel::evaluate("sizeof(" + m[1].str() + ")", {});
+        if (!b) {
+            why = "unknown element type " + m[1].str();
+            return std::nullopt;
+        }
+        sizes.insert(*b);
+    }
+    if (first < 0) {
+        why = "no SetGlobalBuffer";
+        return std::nullopt;
+    }
+    if (lengths.size() != 1 || sizes.size() != 1) {
+        why = "its GlobalTensors differ in length or element size (not elementwise)";
+        return std::nullopt;
+    }
+    const std::string n = *lengths.begin();
+    // The length variable's definition above the first SetGlobalBuffer: a by-value parameter of the
+    // enclosing function or a local `uint32_t n = ...;`.
+    const std::regex param("\\(.*\\b(?:uint32_t|int32_t|uint64_t|int64_t|int|unsigned)\\s+" + n + "\\b[^)]*\\)\\s*\\{\\s*$");
+    const std::regex local("^\\s*(?:uint32_t|int32_t|uint64_t|int64_t|int|unsigned)\\s+" + n + "\\s*=[^;]*;\\s*$");
+    int at = -1;
+    for (int i = first; i >= 0 && at < 0; --i)
+        if (std::regex_search(lines[size_t(i)], param) || std::regex_search(lines[size_t(i)], local)) at = i;
+    if (at < 0) {
+        why = "cannot find where the length `" + n + "` is defined (a by-value parameter or a local)";
+        return std::nullopt;
+    }
+    const std::string unit = std::to_string(32 / *sizes.begin());
+    const std::string ind = lines[size_t(first)].substr(0, lines[size_t(first)].find_first_not_of(" \t"));
+    std::vector<std::string> split = {
+        ind + "// sage: each core takes a 32-byte-aligned share of the " + n + " elements",
+        ind + "uint32_t sagePer = ((" + n + ") + " + unit + " * AscendC::GetBlockNum() - 1) / (" + unit +
+            " * AscendC::GetBlockNum()) * " + unit + ";",
+        ind + "uint32_t sageStart = sagePer * AscendC::GetBlockIdx();",
+        ind + n + " = sageStart < (" + n + ") ? ((" + n + ") - sageStart < sagePer ? (" + n + ") - sageStart : sagePer) : 0;"};
+    for (size_t i = size_t(first); i < lines.size(); ++i) {
+        std::smatch m;
+        if (lines[i].find("SetGlobalBuffer") != std::string::npos && std::regex_search(lines[i], m, setGlobal))
+            lines[i] = m.prefix().str() + ".SetGlobalBuffer((__gm__ " + m[1].str() + "*)" + m[2].str() + " + sageStart, " +
+                       m[3].str() + ")" + m.suffix().str();
+    }
+    lines.insert(lines.begin() + at + 1, split.begin(), split.end());
+    return kernel::joinLines(lines, source);
+}
+
+} // namespace
+
+Result multiCore(const Input& in) {
+    auto knobs = knobsWithRole(in.source, "block");
+    if (knobs.empty()) return refuse("no block_dim knob: the launch's block_dim is neither a literal nor a named constant");
+    if (!kernel::usesBlockSplit(in.source)) {
+        if (down(in)) return refuse("the kernel runs on one core's worth of data already (no GetBlockIdx())");
+        std::string why;
+        auto split = writeSplit(in.source, why);
+        if (!split) return refuse("the kernel never calls GetBlockIdx() and the split cannot be written in: " + why);
+        Input again{*split, in.device, in.parent, in.action};
+        Result r = multiCore(again);
+        if (r.source) r.description = "split over GetBlockIdx, " + r.description;
+        return r;
+    }
+    const Tunable& k = knobs.front();
+    const bool cube = in.source.find("Mmad") != std::string::npos;
+    const long long cores = in.device ? (cube && in.device->splitArch ? in.device->cubeCores : in.device->vectorCores) : 48;
+    std::vector<long long> values;
+    if (in.action.contains("value") && in.action["value"].is_number_integer()) values.push_back(in.action["value"].get<long long>());
+    else if (down(in)) {
+        for (long long v = k.value / 2; v >= 1; v /= 2) values.push_back(v);
+    } else {
+        // As many cores as the device has first, then the powers of two below it (a split that
+        // must come out even often needs one).
+        values.push_back(cores);
+        long long p = 1;
+        while (p * 2 <= cores) p *= 2;
+        for (long long v = p; v > k.value; v /= 2) values.push_back(v);
+        if (!k.allowed.empty()) {
+            values.clear();
+            for (auto it = k.allowed.rbegin(); it != k.allowed.rend(); ++it)
+                if (*it > k.value && *it <= cores) values.push_back(*it);
+        }
+    }
+    return trySet(in, k, values, down(in) ? "fewer cores" : "more cores");
+}
+
+} // namespace sage::agent::transforms
