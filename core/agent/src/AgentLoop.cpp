@@ -1,13 +1,26 @@
+// The conductor: each iteration asks StageChooser what to do and from which frontier node, gets a
+// candidate (the engineer's starting kernel, an edit, or the policy's proposal), evaluates it
+// unless the run already did, credits what was adopted, distils a lesson, grows the frontier,
+// stores the iteration and checks the stop rules. The steps live in src/loop/.
 #include "sage_agent/AgentLoop.h"
 
 #include "SourceDiff.h"
+#include "loop/CreditAssigner.h"
+#include "loop/EvaluationStep.h"
+#include "loop/Frontier.h"
+#include "loop/LessonDistiller.h"
+#include "loop/RetrievalStep.h"
+#include "loop/RunControl.h"
+#include "loop/RunJournal.h"
+#include "loop/StageChooser.h"
+#include "loop/StopRules.h"
 #include "sage_agent/BuiltinPolicy.h"
-#include "sage_memory/AdoptionLedger.h"
 #include "sage_memory/MemorySchema.h"
 #include "sage_memory/ValueModel.h"
+#include "sage_toolchain/StaleWorkDirs.h"
 
+#include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -24,6 +37,7 @@ json RunSummary::toJson() const {
     return {{"run_id", runId},
             {"iterations", iterations},
             {"first_correct_iteration", firstCorrectIteration},
+            {"first_correct_cycles", firstCorrectCycles},
             {"status", status},
             {"stop_reason", stopReason},
             {"best",
@@ -31,19 +45,19 @@ json RunSummary::toJson() const {
               {"cycles", bestCycles},
               {"roofline_fraction", bestRooflineFraction},
               {"speedup_vs_first_correct", speedupVsFirstCorrect}}},
-            {"iterations_to_0_8_roofline", iterationsToTargetRoofline}};
+            {"iterations_to_0_8_roofline", iterationsToTargetRoofline},
+            {"draft_correct", draftCorrect},
+            {"evaluations", evaluations},
+            {"repair_iterations", repairIterations},
+            {"repairs_correct", repairsCorrect},
+            {"compile_errors", compileErrors},
+            {"wrong_results", wrongResults},
+            {"runtime_errors", runtimeErrors},
+            {"policy_errors", policyErrors},
+            {"duplicates", duplicates}};
 }
 
 namespace {
-
-const char* stageName(memory::Stage s) {
-    switch (s) {
-    case memory::Stage::Draft: return "draft";
-    case memory::Stage::Repair: return "repair";
-    case memory::Stage::Optimize: return "optimize";
-    default: return "any";
-    }
-}
 
 std::string platformCard(const toolchain::ToolPaths& paths) {
     std::ifstream in(paths.resources + "/../docs/kernel-api.md");
@@ -52,46 +66,7 @@ std::string platformCard(const toolchain::ToolPaths& paths) {
     return ss.str();
 }
 
-// What failed, as diagnostics for retrieval: the simulator's and the compiler's, or wrong_result.
-std::vector<memory::Diagnostic> failureOf(const eval::Evaluation& ev) {
-    std::vector<memory::Diagnostic> out;
-    for (const auto& d : ev.compile.diagnostics)
-        if (d.severity == "error") out.push_back({d.kind == "compile_error" ? "compile_error" : d.kind, d.message});
-    for (const auto& d : ev.run.diagnostics)
-        if (d.severity == "error") out.push_back({d.kind, d.message});
-    if (ev.compile.ok && ev.run.status == "ok" && !ev.verify.pass) out.push_back({"wrong_result", "verification failed"});
-    if (ev.run.status == "timeout" || ev.run.status == "crash" || ev.run.status == "oom")
-        out.push_back({ev.run.status, ev.run.message});
-    return out;
-}
-
-std::string statusOf(const eval::Evaluation& ev) {
-    if (!ev.compile.ok) return ev.run.status == "rejected" ? "rejected" : "compile_error";
-    if (ev.run.status != "ok") return ev.run.status;
-    return ev.verify.pass ? "ok" : "wrong_result";
-}
-
-// The compact record of an evaluated iteration that later policy calls see.
-AttemptRecord attemptOf(const IterationRecord& rec, const eval::Evaluation& ev, const std::vector<int64_t>& adopted) {
-    AttemptRecord a;
-    a.iteration = rec.index;
-    a.stage = rec.stage;
-    a.parent = rec.parent;
-    a.move = rec.move;
-    a.status = rec.status;
-    a.correct = rec.correct;
-    a.cycles = ev.run.status == "ok" ? ev.profile.totalCycles : 0;
-    auto describe = [](const toolchain::Diagnostic& d) {
-        return d.kind + (d.line > 0 ? " at line " + std::to_string(d.line) : std::string()) + ": " + d.message;
-    };
-    for (const auto* list : {&ev.compile.diagnostics, &ev.run.diagnostics})
-        for (const auto& d : *list)
-            if (a.firstDiagnostic.empty() && d.severity == "error") a.firstDiagnostic = describe(d);
-    if (a.firstDiagnostic.empty() && ev.run.status == "ok" && !ev.verify.pass) a.firstDiagnostic = "wrong_result: verification failed";
-    a.adoptedIds = adopted;
-    a.sourceKey = sourceKey(rec.source);
-    return a;
-}
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
 } // namespace
 
@@ -100,17 +75,12 @@ struct AgentLoop::Impl {
     std::unique_ptr<Policy> policy;
     AgentSettings settings;
     std::vector<AgentObserver> observers;
-
-    mutable std::mutex mu;
-    std::condition_variable cv;
-    State state = State::Idle;
-    bool pauseRequested = false;
-    bool stepping = false;
-    std::optional<std::string> pendingEdit;
-    std::atomic<bool> cancel{false};
+    RunControl control;
     std::thread thread;
+    mutable std::mutex summaryMu;
     std::optional<RunSummary> summary;
     std::unique_ptr<eval::Task> ownedTask;
+    std::optional<std::pair<std::string, std::string>> start;  // source, label
 
     Impl(const eval::Evaluator& e, std::unique_ptr<Policy> p, AgentSettings s)
         : evaluator(e), policy(std::move(p)), settings(std::move(s)) {}
@@ -118,32 +88,9 @@ struct AgentLoop::Impl {
     void emit(AgentEvent e) {
         for (auto& o : observers) o(e);
     }
-    void setState(State s) {
-        std::lock_guard<std::mutex> g(mu);
-        state = s;
-        cv.notify_all();
-    }
-    // Blocks between iterations while paused. Returns an edit to apply, if the engineer made one.
-    std::optional<std::string> checkpoint(int64_t runId, int iteration) {
-        std::unique_lock<std::mutex> lk(mu);
-        if (stepping) {  // a step ran one iteration: pause again
-            stepping = false;
-            pauseRequested = true;
-        }
-        if (!pauseRequested || cancel) return std::nullopt;
-        state = State::Paused;
-        cv.notify_all();
-        lk.unlock();
-        emit({AgentEventType::Paused, runId, iteration, "", "paused", {}});
-        lk.lock();
-        // An edit submitted while paused is applied when the engineer resumes (or steps).
-        cv.wait(lk, [&] { return !pauseRequested || cancel; });
-        std::optional<std::string> edit = std::move(pendingEdit);
-        pendingEdit.reset();
-        state = State::Running;
-        lk.unlock();
-        emit({AgentEventType::Resumed, runId, iteration, "", edit ? "resumed with an edit" : "resumed", {}});
-        return edit;
+    void setSummary(RunSummary s) {
+        std::lock_guard<std::mutex> g(summaryMu);
+        summary = std::move(s);
     }
 
     RunSummary loop(const eval::Task& task, RunStore& runs, memory::ExperienceStore* memory);
@@ -159,26 +106,23 @@ AgentLoop::~AgentLoop() {
 
 void AgentLoop::addObserver(AgentObserver o) { impl_->observers.push_back(std::move(o)); }
 
+void AgentLoop::setStartCandidate(std::string source, std::string label) {
+    impl_->start = std::make_pair(std::move(source), std::move(label));
+}
+
 RunSummary AgentLoop::run(const eval::Task& task, RunStore& runs, memory::ExperienceStore* memory) {
-    impl_->setState(State::Running);
+    impl_->control.setState(State::Running);
     RunSummary s = impl_->loop(task, runs, memory);
     runId_ = s.runId;
-    {
-        std::lock_guard<std::mutex> g(impl_->mu);
-        impl_->summary = s;
-    }
-    impl_->setState(State::Finished);
+    impl_->setSummary(s);
+    impl_->control.setState(State::Finished);
     return s;
 }
 
 void AgentLoop::start(const eval::Task& task, const std::string& dbPath, bool startPaused) {
     if (impl_->thread.joinable()) throw std::logic_error("AgentLoop::start called twice");
     impl_->ownedTask = std::make_unique<eval::Task>(task);
-    {
-        std::lock_guard<std::mutex> g(impl_->mu);
-        impl_->pauseRequested = startPaused;
-        impl_->state = State::Running;
-    }
+    impl_->control.setPausedAtStart(startPaused);
     impl_->thread = std::thread([this, dbPath] {
         try {
             // SQLite connections belong to one thread: this thread opens its own.
@@ -189,358 +133,262 @@ void AgentLoop::start(const eval::Task& task, const std::string& dbPath, bool st
             if (memory::retrieves(impl_->settings.memoryMode)) mem = std::make_unique<memory::ExperienceStore>(db);
             run(*impl_->ownedTask, runs, mem.get());
         } catch (const std::exception& e) {
-            impl_->emit({AgentEventType::Error, runId_.load(), 0, "", std::string("the run stopped: ") + e.what(), {}});
+            impl_->emit({AgentEventType::Error, runId_.load(), 0, "", std::string("the run stopped: ") + e.what(), {}, {}});
             RunSummary s;
             s.status = "failed";
             s.stopReason = e.what();
-            std::lock_guard<std::mutex> g(impl_->mu);
-            impl_->summary = s;
-            impl_->state = State::Finished;
-            impl_->cv.notify_all();
-            impl_->emit({AgentEventType::RunFinished, runId_.load(), 0, "", "failed", s.toJson()});
+            impl_->setSummary(s);
+            impl_->control.setState(State::Finished);
+            impl_->emit({AgentEventType::RunFinished, runId_.load(), 0, "", "failed", s.toJson(), {}});
         }
     });
 }
 
-void AgentLoop::pause() {
-    std::lock_guard<std::mutex> g(impl_->mu);
-    impl_->pauseRequested = true;
-}
-void AgentLoop::step() {
-    std::lock_guard<std::mutex> g(impl_->mu);
-    impl_->stepping = true;
-    impl_->pauseRequested = false;
-    impl_->cv.notify_all();
-}
-void AgentLoop::resume() {
-    std::lock_guard<std::mutex> g(impl_->mu);
-    impl_->pauseRequested = false;
-    impl_->stepping = false;
-    impl_->cv.notify_all();
-}
-void AgentLoop::cancel() {
-    impl_->cancel = true;
-    std::lock_guard<std::mutex> g(impl_->mu);
-    impl_->cv.notify_all();
-}
-bool AgentLoop::submitEdit(const std::string& source) {
-    std::lock_guard<std::mutex> g(impl_->mu);
-    if (impl_->state != State::Paused) return false;
-    impl_->pendingEdit = source;
-    impl_->cv.notify_all();
-    return true;
-}
-AgentLoop::State AgentLoop::state() const {
-    std::lock_guard<std::mutex> g(impl_->mu);
-    return impl_->state;
-}
+void AgentLoop::pause() { impl_->control.pause(); }
+void AgentLoop::step() { impl_->control.step(); }
+void AgentLoop::resume() { impl_->control.resume(); }
+void AgentLoop::cancel() { impl_->control.requestCancel(); }
+bool AgentLoop::submitEdit(const std::string& source) { return impl_->control.submitEdit(source); }
+AgentLoop::State AgentLoop::state() const { return impl_->control.state(); }
 void AgentLoop::wait() {
     if (impl_->thread.joinable()) impl_->thread.join();
 }
 std::optional<RunSummary> AgentLoop::summary() const {
-    std::lock_guard<std::mutex> g(impl_->mu);
+    std::lock_guard<std::mutex> g(impl_->summaryMu);
     return impl_->summary;
 }
 
 RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory::ExperienceStore* memory) {
     const bool useMemory = memory && memory::retrieves(settings.memoryMode);
     const bool learn = useMemory && settings.learn && memory::learnsValues(settings.memoryMode);
-    RunRecord run;
-    run.task = task.name;
-    run.device = settings.device;
-    run.policy = policy->name();
-    run.memoryMode = std::string(memory::toString(settings.memoryMode));
-    run.status = "running";
-    run.settings = settings.toJson();
-    run.settings["policy_settings"] = policy->settings();
-    run.id = runs.createRun(run);
-    RunSummary sum;
-    sum.runId = run.id;
-    emit({AgentEventType::RunStarted, run.id, 0, "", task.name, run.settings});
+    // Work folders of evaluations killed with an earlier run (no live evaluation is that old).
+    toolchain::removeStaleWorkDirs(evaluator.paths(),
+                                   std::chrono::seconds(std::max<long>(900, long(4 * settings.evalTimeoutSeconds))));
+    RunRecord record;
+    record.task = task.name;
+    record.device = settings.device;
+    record.policy = policy->name();
+    record.memoryMode = std::string(memory::toString(settings.memoryMode));
+    record.settings = settings.toJson();
+    record.settings["policy_settings"] = policy->settings();
+    if (start) record.settings["start"] = start->second;
+    RunJournal journal(runs, record);
+    const int64_t runId = journal.runId();
+    emit({AgentEventType::RunStarted, runId, 0, "", task.name, journal.run().settings, {}});
     const std::string card = platformCard(evaluator.paths());
-
-    struct Node {
-        std::string source;
-        eval::Evaluation ev;
-        bool correct = false;
-        int iteration = 0;
-        bool human = false;
-    };
-    std::vector<Node> nodes;
-    std::vector<std::string> tried;
-    std::vector<AttemptRecord> history;
     const npu::DeviceProfile& device = evaluator.devices().get(settings.device);
-    int best = -1, anchor = -1, sinceGain = 0;  // node indices; anchor: where optimisation continues from
+    const std::atomic<bool>& cancel = *control.cancelFlag();
+
+    Frontier frontier;
+    StopRules stop(settings);
+    std::vector<AttemptRecord> history;
     std::string stopReason = "budget exhausted";
     memory::Stage prevStage = memory::Stage::Any;
 
     for (int i = 0; i < settings.budget; ++i) {
-        std::optional<std::string> edit = checkpoint(run.id, i);
+        std::optional<std::string> edit = control.checkpoint(
+            [&] { emit({AgentEventType::Paused, runId, i, "", "paused", {}, {}}); },
+            [&](bool edited) { emit({AgentEventType::Resumed, runId, i, "", edited ? "resumed with an edit" : "resumed", {}, {}}); });
         if (cancel) {
             stopReason = "cancelled";
             break;
         }
         const auto tIter = Clock::now();
-        const Node* last = nodes.empty() ? nullptr : &nodes.back();
-        // Stage: draft first; repair while the latest candidate is broken (unless we revert to the
-        // best correct one); optimise from the best correct candidate otherwise.
-        memory::Stage stage = memory::Stage::Draft;
-        int parent = -1;
-        if (last) {
-            bool revert = best >= 0 && settings.revertBrokenOptimizations && !last->human;
-            if (!last->correct && !revert) {
-                stage = memory::Stage::Repair;
-                parent = int(nodes.size()) - 1;
-            } else {
-                stage = memory::Stage::Optimize;
-                parent = anchor;
-            }
+        // A candidate not from the policy: the engineer's starting kernel (iteration 0) or an edit.
+        std::optional<PolicyProposal> given;
+        std::string origin = "policy";
+        if (i == 0 && start) {
+            given = PolicyProposal{};
+            given->source = start->first;
+            given->move = "start from " + start->second;
+            origin = "engineer";
+        } else if (edit) {
+            given = PolicyProposal{};
+            given->source = *edit;
+            given->move = "engineer's edit";
+            origin = "human";
         }
-        if (stage != prevStage)
-            emit({AgentEventType::StageChanged, run.id, i, stageName(stage), stageName(stage), {}});
-        prevStage = stage;
-        emit({AgentEventType::IterationStarted, run.id, i, stageName(stage), "", {}});
+        if (given) given->ok = true;
+
+        auto choice = chooseStage(frontier, settings);
+        if (!choice && given) choice = StageChoice{memory::Stage::Optimize, frontier.latest()};
+        if (!choice) {
+            stopReason = "no open candidate left: the policy has no further move from any correct candidate";
+            break;
+        }
 
         IterationRecord rec;
-        rec.runId = run.id;
+        rec.runId = runId;
         rec.index = i;
-        rec.parent = parent >= 0 ? nodes[size_t(parent)].iteration : -1;
-        rec.stage = stageName(stage);
-        rec.origin = edit ? "human" : "policy";
-        rec.retrievals = json::array();
-        rec.adoptions = json::array();
-        rec.proposed = json::array();
-        const std::string parentSource = parent >= 0 ? nodes[size_t(parent)].source : "";
-        const eval::Evaluation* parentEv = parent >= 0 ? &nodes[size_t(parent)].ev : nullptr;
-
-        // Retrieve (not for human edits: nothing is adopted from memory by a person here).
+        rec.origin = origin;
         std::vector<memory::ScoredExperience> retrieved;
-        if (useMemory && !edit) {
-            memory::RetrievalContext rc;
-            rc.stage = stage;
-            rc.category = task.category;
-            rc.description = task.description;
-            if (parentEv) {
-                rc.diagnostics = failureOf(*parentEv);
-                rc.bottleneck = parentEv->profile.bottleneck;
-            }
-            rc.includePending = settings.includePending;
-            rc.limit = settings.retrieveLimit;
-            rc.epsilon = settings.epsilon;
-            rc.seed = settings.seed * 1000003ull + uint64_t(run.id) * 131ull + uint64_t(i);
-            rc.mode = settings.memoryMode;
-            retrieved = memory->retrieve(rc);
-            memory->recordRetrievals(run.id, i, stage, retrieved);
-            for (const auto& r : retrieved)
-                rec.retrievals.push_back({{"id", r.experience.id}, {"title", r.experience.title}, {"rank", r.rank},
-                                          {"score", r.score}, {"similarity", r.similarity}, {"q", r.q},
-                                          {"explored", r.explored}, {"action", r.experience.action}});
-        }
-        const auto tRetrieved = Clock::now();
-
         PolicyContext ctx;
-        ctx.task = &task;
-        ctx.device = &device;
-        ctx.stage = stage;
-        ctx.iteration = i;
-        ctx.parentSource = parentSource;
-        ctx.parentEvaluation = parentEv;
-        ctx.bestEvaluation = best >= 0 ? &nodes[size_t(best)].ev : nullptr;
-        ctx.retrieved = retrieved;
-        ctx.platformCard = card;
-        ctx.triedMoves = tried;
-        ctx.history = history;
-        ctx.seed = settings.seed * 1000003ull + uint64_t(run.id) * 131ull + uint64_t(i) * 7919ull + 17ull;
-        ctx.epsilon = settings.epsilon;
-        ctx.cancel = &cancel;
-        ctx.onToken = [&](const std::string& t) { emit({AgentEventType::Token, run.id, i, rec.stage, t, {}}); };
         PolicyProposal prop;
-        if (edit) {
-            prop.ok = true;
-            prop.source = *edit;
-            prop.move = "engineer's edit";
-        } else {
+        std::string frontierNote;
+        auto tRetrieved = Clock::now();
+        // Ask the policy; when it has no further move from a frontier node, close that node and
+        // ask again from the next one (same iteration: nothing was evaluated).
+        for (bool firstAsk = true;; firstAsk = false) {
+            const memory::Stage stage = choice->stage;
+            const Candidate* parent = choice->parent >= 0 ? &frontier.node(choice->parent) : nullptr;
+            if (firstAsk) {
+                if (stage != prevStage) emit({AgentEventType::StageChanged, runId, i, stageName(stage), stageName(stage), {}, {}});
+                emit({AgentEventType::IterationStarted, runId, i, stageName(stage), "", {}, {}});
+            }
+            prevStage = stage;
+            rec.stage = stageName(stage);
+            rec.parent = parent ? parent->iteration : -1;
+            if (given) {
+                prop = *given;
+                break;
+            }
+            retrieved = useMemory ? retrieveFor(*memory, settings, task, stage, parent ? &parent->evaluation : nullptr, runId, i)
+                                  : std::vector<memory::ScoredExperience>{};
+            tRetrieved = Clock::now();
+            ctx = PolicyContext{};
+            ctx.task = &task;
+            ctx.device = &device;
+            ctx.stage = stage;
+            ctx.iteration = i;
+            ctx.parentSource = parent ? parent->source : "";
+            ctx.parentEvaluation = parent ? &parent->evaluation : nullptr;
+            ctx.bestEvaluation = frontier.best() >= 0 ? &frontier.node(frontier.best()).evaluation : nullptr;
+            ctx.retrieved = retrieved;
+            ctx.platformCard = card;
+            ctx.triedMoves = frontier.keys();
+            ctx.history = history;
+            ctx.seed = settings.seed * 1000003ull + uint64_t(runId) * 131ull + uint64_t(i) * 7919ull + 17ull;
+            ctx.epsilon = settings.epsilon;
+            ctx.cancel = &cancel;
+            ctx.onToken = [&](const std::string& t) { emit({AgentEventType::Token, runId, i, rec.stage, t, {}, {}}); };
             prop = policy->propose(ctx);
+            if (prop.ok || !prop.exhausted || cancel || choice->parent < 0) break;
+            frontier.close(choice->parent);
+            auto next = chooseStage(frontier, settings);
+            if (!next) break;
+            frontierNote += "(frontier: no further move from iteration " + std::to_string(parent->iteration) +
+                            "; continuing from iteration " + std::to_string(frontier.node(next->parent).iteration) + ")\n";
+            choice = next;
         }
+        const memory::Stage stage = choice->stage;
+        const Candidate* parent = choice->parent >= 0 ? &frontier.node(choice->parent) : nullptr;
+        if (useMemory && !retrieved.empty()) memory->recordRetrievals(runId, i, stage, retrieved);
+        rec.retrievals = toRecords(retrieved);
         rec.prompt = prop.prompt;
         rec.response = prop.response;
-        rec.rationale = prop.rationale;
+        rec.rationale = frontierNote + prop.rationale;
         rec.move = prop.move;
         const auto tProposed = Clock::now();
+        json timings = {{"retrieve", seconds(tIter, tRetrieved)}, {"policy", seconds(tRetrieved, tProposed)}};
+        auto finishIteration = [&] {
+            rec.timings = timings;
+            journal.record(rec, frontier);
+            auto shared = std::make_shared<const IterationRecord>(rec);
+            emit({AgentEventType::IterationFinished, runId, i, rec.stage, rec.status, toJson(rec), shared});
+        };
+
         if (!prop.ok) {
             rec.error = prop.error;
             rec.status = cancel ? "cancelled" : prop.exhausted ? "exhausted" : "policy_error";
             if (rec.move.empty()) rec.move = prop.exhausted ? "(no untried move)" : "(no candidate)";
-            rec.source = parentSource;
-            rec.evaluation = nullptr;
-            rec.timings = {{"retrieve", std::chrono::duration<double>(tRetrieved - tIter).count()},
-                           {"policy", std::chrono::duration<double>(tProposed - tRetrieved).count()}};
-            runs.addIteration(rec);
-            if (!prop.exhausted) emit({AgentEventType::Error, run.id, i, rec.stage, prop.error, {}});
-            emit({AgentEventType::IterationFinished, run.id, i, rec.stage, rec.status, toJson(rec)});
-            sum.iterations = i + 1;
+            rec.source = parent ? parent->source : "";
+            if (!prop.exhausted) emit({AgentEventType::Error, runId, i, rec.stage, prop.error, {}, {}});
+            if (!prop.exhausted && !cancel) stop.policyFailed(prop.error);
+            finishIteration();
             if (cancel) {
                 stopReason = "cancelled";
                 break;
             }
             if (prop.exhausted) {
-                stopReason = "policy has no further move: " + prop.error;
+                stopReason = frontier.size() ? "no open candidate left: the policy has no further move from any correct candidate (" +
+                                                   prop.error + ")"
+                                             : "policy has no further move: " + prop.error;
+                break;
+            }
+            if (auto why = stop.reason(-1)) {
+                stopReason = *why;
                 break;
             }
             continue;
         }
-        tried.push_back(sourceKey(prop.source));
+        stop.policyAnswered();
         rec.source = prop.source;
-        rec.diff = unifiedDiff(parentSource, prop.source);
+        rec.diff = unifiedDiff(parent ? parent->source : "", prop.source);
+        const std::string key = sourceKey(prop.source);
 
-        eval::EvalRequest req;
-        req.source = prop.source;
-        req.kernelName = "kernel.cpp";
-        req.deviceId = settings.device;
-        req.seeds = settings.seeds;
-        req.timeoutSeconds = settings.evalTimeoutSeconds;
-        req.cancel = &cancel;
-        eval::Evaluation ev = evaluator.evaluate(task, req);
+        // Never evaluate the same source twice in a run: the earlier result stands.
+        if (const int seen = frontier.find(key); seen >= 0) {
+            const Candidate& earlier = frontier.node(seen);
+            rec.duplicateOf = earlier.iteration;
+            recordEvaluation(rec, earlier.evaluation);
+            rec.move += " (same source as iteration " + std::to_string(earlier.iteration) + ", not evaluated again)";
+            rec.reward = 0;
+            for (int64_t id : prop.adoptedIds) rec.adoptions.push_back({id, true, false, std::nullopt, 0, std::nullopt, std::nullopt});
+            history.push_back(attemptOf(rec, earlier.evaluation, prop.adoptedIds));
+            frontier.revisit(seen);
+            // A repair that only returns to a broken source has nothing left for its parent.
+            if (stage == memory::Stage::Repair && !earlier.correct) {
+                frontier.close(choice->parent);
+                frontier.close(seen);
+            }
+            stop.optimisation(false);  // a duplicate is an iteration without gain, whatever the stage
+            timings["total"] = seconds(tIter, Clock::now());
+            finishIteration();
+            const int best = frontier.best();
+            if (auto why = stop.reason(best >= 0 ? frontier.node(best).evaluation.profile.rooflineFraction : -1)) {
+                stopReason = *why;
+                break;
+            }
+            continue;
+        }
+
+        eval::Evaluation ev = evaluateCandidate(evaluator, task, prop.source, settings, &cancel);
         const auto tEvaluated = Clock::now();
-        const bool correct = ev.success();
-        rec.evaluation = ev.toJson();
-        rec.status = statusOf(ev);
-        rec.correct = correct;
-        rec.cycles = ev.profile.totalCycles;
-        rec.rooflineFraction = ev.profile.rooflineFraction;
-        emit({AgentEventType::EvaluationDone, run.id, i, rec.stage, rec.status,
-              {{"status", rec.status}, {"correct", correct}, {"cycles", rec.cycles}, {"roofline_fraction", rec.rooflineFraction}}});
+        recordEvaluation(rec, ev);
+        const bool correct = rec.correct;
+        emit({AgentEventType::EvaluationDone, runId, i, rec.stage, rec.status,
+              {{"status", rec.status}, {"correct", correct}, {"cycles", rec.cycles}, {"roofline_fraction", rec.rooflineFraction}},
+              {}});
         if (cancel && ev.run.status == "cancelled") {
             rec.error = "cancelled during evaluation";
-            runs.addIteration(rec);
-            sum.iterations = i + 1;
+            rec.status = "cancelled";
+            journal.record(rec, frontier);
             stopReason = "cancelled";
             break;
         }
 
-        // Reward: feasibility for draft/repair, bounded log-speedup for optimisation.
-        double speedup = 1.0;
-        if (stage == memory::Stage::Optimize && correct && parentEv && ev.profile.totalCycles)
-            speedup = double(parentEv->profile.totalCycles) / double(ev.profile.totalCycles);
-        rec.reward = stageReward(rec.stage, correct, speedup);
-        const bool success = stage == memory::Stage::Optimize ? (correct && speedup > 1.0) : correct;
-
-        // Credit only what was adopted (declared by the policy, checked against the diff).
-        if (learn && !retrieved.empty()) {
-            auto signals = memory::AdoptionLedger::assess(retrieved, prop.adoptedIds, addedLines(rec.diff));
-            memory::IterationOutcome outcome;
-            outcome.reward = rec.reward;
-            outcome.success = success;
-            outcome.mode = settings.memoryMode;
-            auto report = memory->recordOutcome(run.id, i, signals, outcome);
-            for (const auto& r : report.records)
-                rec.adoptions.push_back({{"id", r.experienceId}, {"declared", r.declared.value_or(false)},
-                                         {"evidenced", r.evidenced.value_or(false)}, {"weight", r.adoptionWeight.value_or(0)},
-                                         {"credit", r.creditWeight.value_or(0)}, {"q_before", r.qBefore.value_or(0)},
-                                         {"q_after", r.qAfter.value_or(0)}});
-            emit({AgentEventType::MemoryUpdated, run.id, i, rec.stage, "", rec.adoptions});
-        } else {
-            for (int64_t id : prop.adoptedIds) rec.adoptions.push_back({{"id", id}, {"declared", true}});
+        const IterationValue value = valueOf(stage, correct, parent ? parent->cycles() : 0, ev.profile.totalCycles);
+        rec.reward = value.reward;
+        rec.adoptions = assignCredit(memory, learn && !given, settings, runId, i, retrieved, prop.adoptedIds, rec.diff, value);
+        if (learn && !given && !retrieved.empty()) {
+            json credit = json::array();
+            for (const auto& a : rec.adoptions) credit.push_back(toJson(a));
+            emit({AgentEventType::MemoryUpdated, runId, i, rec.stage, "", credit, {}});
         }
-
-        // Distil a lesson from a repair that worked or an optimisation that gained >= 5%.
-        const bool lessonWorthy = !edit && parentEv &&
-                                  ((stage == memory::Stage::Repair && correct) ||
-                                   (stage == memory::Stage::Optimize && correct && speedup >= 1.05));
-        if (useMemory && settings.learn && lessonWorthy) {
-            if (auto lesson = policy->distill(ctx, prop, *parentEv, ev)) {
-                memory::Proposal p;
-                p.experience.title = lesson->title;
-                p.experience.content = lesson->content;
-                p.experience.kind = lesson->kind == "repair_rule" ? memory::ExperienceKind::RepairRule
-                                    : lesson->kind == "pitfall"   ? memory::ExperienceKind::Pitfall
-                                    : lesson->kind == "insight"   ? memory::ExperienceKind::Insight
-                                                                  : memory::ExperienceKind::Optimization;
-                p.experience.stage = stage;
-                p.experience.trigger.category = task.category;
-                if (stage == memory::Stage::Repair) {
-                    auto f = failureOf(*parentEv);
-                    p.experience.trigger.diagnostic = f.empty() ? "" : f.front().kind;
-                } else {
-                    p.experience.trigger.bottleneck = parentEv->profile.bottleneck;
-                }
-                p.experience.action = lesson->action;
-                p.experience.evidencePattern = lesson->evidencePattern;
-                p.experience.status = memory::ExperienceStatus::Pending;
-                p.experience.origin = memory::Origin::Agent;
-                memory::Provenance prov;
-                prov.task = task.name;
-                prov.run = run.id;
-                prov.iteration = i;
-                prov.diff = rec.diff;
-                p.experience.provenance.push_back(prov);
-                p.stage = stage;
-                p.reward = rec.reward;
-                try {
-                    auto res = memory->addProposed(p);
-                    rec.proposed.push_back({{"id", res.id}, {"title", lesson->title}, {"deduplicated", res.deduplicated},
-                                            {"reason", res.reason}});
-                } catch (const std::exception& e) {
-                    rec.error = std::string("could not store the proposed experience: ") + e.what();
-                }
-            }
-        }
+        if (useMemory && settings.learn && !given && parent && lessonWorthy(stage, correct, value.speedup))
+            distilLesson(*policy, *memory, ctx, prop, parent->evaluation, ev, rec);
 
         history.push_back(attemptOf(rec, ev, prop.adoptedIds));
-        nodes.push_back({prop.source, ev, correct, i, edit.has_value()});
-        const int idx = int(nodes.size()) - 1;
-        if (correct) {
-            if (sum.firstCorrectIteration < 0) {
-                sum.firstCorrectIteration = i;
-                sum.firstCorrectCycles = ev.profile.totalCycles;
-            }
-            bool better = best < 0 || ev.profile.totalCycles < nodes[size_t(best)].ev.profile.totalCycles;
-            bool significant = best < 0 || double(ev.profile.totalCycles) < 0.99 * double(nodes[size_t(best)].ev.profile.totalCycles);
-            if (better) best = idx;
-            // Optimisation continues from the best candidate, or from an engineer's correct edit.
-            anchor = (better || edit) ? idx : anchor;
-            if (stage == memory::Stage::Optimize) sinceGain = significant ? 0 : sinceGain + 1;
-            if (ev.profile.rooflineFraction >= 0.8 && sum.iterationsToTargetRoofline < 0) sum.iterationsToTargetRoofline = i;
-        } else if (stage == memory::Stage::Optimize) {
-            ++sinceGain;
-        }
-        rec.timings = {{"retrieve", std::chrono::duration<double>(tRetrieved - tIter).count()},
-                       {"policy", std::chrono::duration<double>(tProposed - tRetrieved).count()},
-                       {"evaluate", std::chrono::duration<double>(tEvaluated - tProposed).count()},
-                       {"total", std::chrono::duration<double>(Clock::now() - tIter).count()},
-                       {"phases", ev.phaseSeconds}};
-        runs.addIteration(rec);
-        sum.iterations = i + 1;
-        run.bestIteration = best >= 0 ? nodes[size_t(best)].iteration : -1;
-        run.firstCorrectIteration = sum.firstCorrectIteration;
-        runs.updateRun(run);
-        emit({AgentEventType::IterationFinished, run.id, i, rec.stage, rec.status, toJson(rec)});
+        const int bestBefore = frontier.best();
+        const uint64_t bestCyclesBefore = bestBefore >= 0 ? frontier.node(bestBefore).cycles() : 0;
+        frontier.add({prop.source, key, ev, correct, i, origin == "human", false});
+        if (stage == memory::Stage::Optimize)
+            stop.optimisation(correct && (bestBefore < 0 || double(ev.profile.totalCycles) < 0.99 * double(bestCyclesBefore)));
+        timings["evaluate"] = seconds(tProposed, tEvaluated);
+        timings["total"] = seconds(tIter, Clock::now());
+        timings["phases"] = ev.phaseSeconds;
+        finishIteration();
 
-        if (best >= 0 && nodes[size_t(best)].ev.profile.rooflineFraction >= settings.targetRooflineFraction) {
-            stopReason = "target roofline fraction reached";
-            break;
-        }
-        if (sinceGain >= settings.patience) {
-            stopReason = "no improvement for " + std::to_string(settings.patience) + " optimisation iterations";
+        const int best = frontier.best();
+        if (auto why = stop.reason(best >= 0 ? frontier.node(best).evaluation.profile.rooflineFraction : -1)) {
+            stopReason = *why;
             break;
         }
     }
-    if (best >= 0) {
-        const auto& b = nodes[size_t(best)].ev;
-        sum.bestIteration = b.profile.present ? nodes[size_t(best)].iteration : -1;
-        sum.bestCycles = b.profile.totalCycles;
-        sum.bestRooflineFraction = b.profile.rooflineFraction;
-        sum.speedupVsFirstCorrect = b.profile.totalCycles ? double(sum.firstCorrectCycles) / double(b.profile.totalCycles) : 0;
-    }
-    sum.status = cancel ? "cancelled" : "finished";
-    sum.stopReason = stopReason;
-    run.status = sum.status;
-    run.stopReason = stopReason;
-    run.bestIteration = sum.bestIteration;
-    runs.updateRun(run);
-    emit({AgentEventType::RunFinished, run.id, sum.iterations, "", stopReason, sum.toJson()});
+    journal.finish(cancel ? "cancelled" : "finished", stopReason, frontier);
+    RunSummary sum = journal.summary();
+    emit({AgentEventType::RunFinished, runId, sum.iterations, "", stopReason, sum.toJson(), {}});
     return sum;
 }
-
 
 } // namespace sage::agent
