@@ -8,10 +8,13 @@
 #include "sage_agent/BuiltinPolicy.h"
 #include "sage_agent/Tunables.h"
 #include "sage_memory/MemorySchema.h"
+#include "sage_toolchain/StaleWorkDirs.h"
 
 #include <QProcess>
 #include <QtTest>
 
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <mutex>
 #include <sys/wait.h>
@@ -402,12 +405,47 @@ private slots:
         QCOMPARE(its[0].source, mine);
     }
 
+    void workFoldersOfDeadEvaluationsAreRemoved() {
+        namespace fs = std::filesystem;
+        const pid_t child = fork();
+        if (child == 0) _exit(0);
+        QVERIFY(child > 0);
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        const fs::path tmp = (dir_.path() + "/tmp").toStdString(), cache = (dir_.path() + "/stalecache").toStdString();
+        const fs::path oldRun = tmp / "sage-run-old", newRun = tmp / "sage-run-new", other = tmp / "not-ours";
+        const fs::path deadCompile = cache / "kernels" / ("abc.tmp." + std::to_string(child) + ".7");
+        const fs::path liveCompile = cache / "kernels" / ("abc.tmp." + std::to_string(getpid()) + ".7");
+        const fs::path entry = cache / "kernels" / "abc";
+        for (const auto& d : {oldRun, newRun, other, deadCompile, liveCompile, entry}) fs::create_directories(d);
+        std::ofstream(oldRun / "in_0_x.bin") << "leftover";
+        const auto hourAgo = fs::file_time_type::clock::now() - std::chrono::hours(1);
+        fs::last_write_time(oldRun, hourAgo);
+        fs::last_write_time(other, hourAgo);
+        const QByteArray savedTmp = qgetenv("TMPDIR");
+        qputenv("TMPDIR", QByteArray::fromStdString(tmp.string()));
+        auto paths = toolchain::ToolPaths::fromEnvironment();
+        paths.cacheDir = cache.string();
+        const size_t removed = toolchain::removeStaleWorkDirs(paths, std::chrono::minutes(15));
+        if (savedTmp.isEmpty()) qunsetenv("TMPDIR");
+        else qputenv("TMPDIR", savedTmp);
+        QCOMPARE(removed, size_t(2));
+        QVERIFY(!fs::exists(oldRun) && !fs::exists(deadCompile));
+        QVERIFY(fs::exists(newRun));       // may belong to a live evaluation
+        QVERIFY(fs::exists(liveCompile));  // its process (this one) is alive
+        QVERIFY(fs::exists(other) && fs::exists(entry));  // not ours to touch
+    }
+
     void runsOfADeadProcessAreMarkedInterruptedAtOpen() {
         const pid_t child = fork();
         if (child == 0) _exit(0);
         QVERIFY(child > 0);
         int status = 0;
         QCOMPARE(waitpid(child, &status, 0), child);  // its pid now names no process
+        const pid_t zombie = fork();  // ended but not reaped yet: still dead
+        if (zombie == 0) _exit(0);
+        QVERIFY(zombie > 0);
+        QTRY_VERIFY(!toolchain::processAlive(zombie));
         {
             auto db = openDb("killed.db");
             agent::RunStore runs(db);
@@ -421,19 +459,24 @@ private slots:
             dead.ownerPid = child;
             agent::RunRecord live = dead;
             live.ownerPid = getpid();
+            agent::RunRecord killed = dead;
+            killed.ownerPid = zombie;
             QVERIFY(runs.createRun(dead) > 0);
             QVERIFY(runs.createRun(live) > 0);
+            QVERIFY(runs.createRun(killed) > 0);
             QVERIFY(runs.interruptedAtOpen().empty());
         }
         auto db = openDb("killed.db");
         agent::RunStore runs(db);
-        QCOMPARE(runs.interruptedAtOpen().size(), size_t(1));
+        QCOMPARE(runs.interruptedAtOpen().size(), size_t(2));
         const auto all = runs.runs();
-        QCOMPARE(all.size(), size_t(2));
+        QCOMPARE(all.size(), size_t(3));
         QCOMPARE(all[0].status, std::string("interrupted"));
         QVERIFY(all[0].stopReason.find("killed or crashed") != std::string::npos);
         QVERIFY(!all[0].finishedAt.empty());
         QCOMPARE(all[1].status, std::string("running"));  // this process is alive: not touched
+        QCOMPARE(all[2].status, std::string("interrupted"));
+        QCOMPARE(waitpid(zombie, &status, 0), zombie);
     }
 };
 

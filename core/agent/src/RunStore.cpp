@@ -1,7 +1,7 @@
 #include "sage_agent/RunStore.h"
 
-#include <cerrno>
-#include <csignal>
+#include "sage_toolchain/StaleWorkDirs.h"
+
 #include <unistd.h>
 
 namespace sage::agent {
@@ -40,14 +40,6 @@ RunStore::RunStore(std::shared_ptr<memory::Database> db) : db_(std::move(db)) {
     interrupted_ = markInterruptedRuns();
 }
 
-namespace {
-bool processAlive(int64_t pid) {
-    if (pid <= 0) return false;
-    if (pid == int64_t(::getpid())) return true;
-    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
-}
-} // namespace
-
 // A run whose process died (SIGKILL, crash, power cut) never got to write its end: it would read
 // "running" forever. Its owner pid tells: if that process is gone, the run was interrupted.
 // (Pid reuse can hide a dead run until the reused pid exits; it never marks a live run.)
@@ -56,7 +48,7 @@ std::vector<int64_t> RunStore::markInterruptedRuns() {
     {
         auto st = db_->prepare("SELECT id, owner_pid FROM agent_run WHERE status='running'");
         while (st.step())
-            if (!processAlive(st.int64(1))) dead.push_back(st.int64(0));
+            if (!toolchain::processAlive(long(st.int64(1)))) dead.push_back(st.int64(0));
     }
     for (int64_t id : dead) {
         auto up = db_->prepare(

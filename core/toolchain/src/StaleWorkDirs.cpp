@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,12 +16,6 @@ namespace {
 bool ownedByMe(const fs::path& p) {
     struct stat st {};
     return ::lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid();
-}
-
-bool processAlive(long pid) {
-    if (pid <= 0) return false;
-    if (pid == long(::getpid())) return true;
-    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
 }
 
 // "<key>.tmp.<pid>.<n>" -> pid, or -1 when the name does not have that shape.
@@ -42,6 +37,20 @@ bool removeTree(const fs::path& p) {
 }
 
 } // namespace
+
+bool processAlive(long pid) {
+    if (pid <= 0) return false;
+    if (pid == long(::getpid())) return true;
+    if (::kill(pid_t(pid), 0) != 0 && errno != EPERM) return false;
+    // Killed but not yet reaped by its parent: "Z" in /proc/<pid>/stat (after the name's ')').
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (stat && std::getline(stat, line)) {
+        const size_t close = line.rfind(')');
+        if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z') return false;
+    }
+    return true;
+}
 
 size_t removeStaleWorkDirs(const ToolPaths& paths, std::chrono::seconds runnerMinAge) {
     size_t removed = 0;

@@ -17,4 +17,7 @@ namespace sage::toolchain {
 // (a folder vanishing meanwhile, no permission) are skipped, never thrown.
 size_t removeStaleWorkDirs(const ToolPaths& paths, std::chrono::seconds runnerMinAge);
 
+// Whether a process with this id exists and has not ended (a zombie counts as ended).
+bool processAlive(long pid);
+
 } // namespace sage::toolchain
