@@ -4,6 +4,7 @@
 // `sage replay RUN_ID --db FILE [--json]`: the stored iterations of a run, in order.
 #include "cli/agent_db.h"
 #include "cli/command_registry.h"
+#include "cli/kernel_file.h"
 #include "cli/task_options.h"
 
 #include "sage_agent/AgentLoop.h"
@@ -13,7 +14,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <sstream>
 
 namespace sage::cli {
 namespace {
@@ -32,26 +32,6 @@ memory::MemoryMode parseMode(const std::string& m) {
     std::cerr << "sage: error: --memory-mode '" << m << "' is not one of " << memory::enumChoices<memory::MemoryMode>()
               << "\n";
     throw CLI::RuntimeError(2);
-}
-
-// The starting kernel of `--kernel FILE`: a readable regular file, or a clear error (exit 2).
-std::string readStartKernel(const std::string& path) {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    std::string problem;
-    if (ec || !std::filesystem::exists(status)) problem = "does not exist";
-    else if (std::filesystem::is_directory(status)) problem = "is a directory, not a kernel source file";
-    else if (!std::filesystem::is_regular_file(status)) problem = "is not a regular file";
-    std::ifstream in(path, std::ios::binary);
-    if (problem.empty() && !in) problem = "cannot be read";
-    if (!problem.empty()) {
-        std::cerr << "sage: error: --kernel '" << path << "' " << problem
-                  << " (give the path of one kernel .cpp file to start the run from)\n";
-        throw CLI::RuntimeError(2);
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 void printEvent(const agent::AgentEvent& e) {
@@ -96,7 +76,7 @@ void registerRunCommand(CLI::App& app) {
     cmd->add_option("--llm-key-env", o->keyEnv, "LLM policy: environment variable holding the API key");
     cmd->add_flag("--json", o->json, "Print the run summary as JSON (no progress lines)");
     cmd->callback([o] {
-        const std::string startKernel = o->kernel.empty() ? std::string() : readStartKernel(o->kernel);
+        const std::string startKernel = o->kernel.empty() ? std::string() : readKernelFile(o->kernel);
         auto set = o->tasks.load();
         const auto& task = o->tasks.find(set, o->task);
         agent::AgentSettings s;
