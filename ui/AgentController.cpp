@@ -13,7 +13,7 @@ AgentController::~AgentController() {
 }
 
 bool AgentController::start(const eval::Task& task, const agent::AgentSettings& settings, const QString& dbPath,
-                            bool startPaused, QString* error) {
+                            bool startPaused, QString* error, const QString& startSource, const QString& startLabel) {
     if (active()) {
         if (error) *error = tr("a run is already active");
         return false;
@@ -23,6 +23,9 @@ bool AgentController::start(const eval::Task& task, const agent::AgentSettings& 
         loop_.reset();  // the previous loop has finished: joining returns at once
         loop_ = std::make_unique<agent::AgentLoop>(*evaluator_, std::move(policy), settings);
         loop_->addObserver(adapter_->observer());
+        if (!startSource.isEmpty())
+            loop_->setStartCandidate(startSource.toStdString(),
+                                     (startLabel.isEmpty() ? tr("the editor") : startLabel).toStdString());
         runId_ = 0;
         iteration_ = -1;
         loop_->start(task, dbPath.toStdString(), startPaused);

@@ -23,8 +23,9 @@ public:
     ~AgentController() override;
 
     // Returns false (with the reason in *error) when a run is active or the policy is unavailable.
+    // A non-empty `startSource` is evaluated as iteration 0 (origin "engineer") instead of a draft.
     bool start(const eval::Task& task, const agent::AgentSettings& settings, const QString& dbPath, bool startPaused,
-               QString* error = nullptr);
+               QString* error = nullptr, const QString& startSource = {}, const QString& startLabel = {});
     void pause();
     void step();
     void resume();

@@ -76,7 +76,9 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
         buttons->addWidget(b);
         return b;
     };
-    start_ = button(tr("Start"), "agentStart", tr("Start a run on the open task"));
+    start_ = button(tr("Start"), "agentStart",
+                    tr("Start a run on the open task, from the kernel in the editor (unless it is empty or the\n"
+                       "untouched baseline.cpp: then the policy drafts)"));
     pause_ = button(tr("Pause"), "agentPause", tr("Pause after the current iteration"));
     step_ = button(tr("Step"), "agentStep", tr("Run one iteration, then pause"));
     resume_ = button(tr("Resume"), "agentResume", tr("Continue the run"));
@@ -231,7 +233,8 @@ void AgentPanel::onEvent(const AgentEventPtr& e) {
         }
         break;
     case T::IterationFinished: {
-        auto record = std::make_shared<const nlohmann::json>(e->data);
+        if (!e->record) break;
+        IterationRecordPtr record = e->record;
         iterations_->iterationFinished(record);
         if (follow_) {
             const int row = iterations_->rowOf(e->iteration);
@@ -252,22 +255,18 @@ void AgentPanel::onEvent(const AgentEventPtr& e) {
 
 void AgentPanel::showRecord(const IterationRecordPtr& r) {
     if (!r) return;
-    shownIteration_ = r->value("index", -1);
-    prompt_->setPlainText(QString::fromStdString(r->value("prompt", std::string())));
-    const std::string response = r->value("response", std::string());
-    if (!response.empty() || shownIteration_ != streamingIteration_ || !controller_->active())
-        response_->setPlainText(QString::fromStdString(response));
-    QString notes = tr("Move: %1\nOrigin: %2\n").arg(QString::fromStdString(r->value("move", std::string())),
-                                                     QString::fromStdString(r->value("origin", std::string())));
-    const std::string rationale = r->value("rationale", std::string());
-    if (!rationale.empty()) notes += tr("Rationale: %1\n").arg(QString::fromStdString(rationale));
-    const std::string error = r->value("error", std::string());
-    if (!error.empty()) notes += tr("Error: %1\n").arg(QString::fromStdString(error));
-    for (const auto& p : r->value("proposed", nlohmann::json::array()))
-        notes += tr("Proposed experience #%1: %2\n").arg(p.value("id", int64_t(0))).arg(QString::fromStdString(p.value("title", std::string())));
-    notes += QStringLiteral("\n") + QString::fromStdString(r->value("diff", std::string()));
+    shownIteration_ = r->index;
+    prompt_->setPlainText(QString::fromStdString(r->prompt));
+    if (!r->response.empty() || shownIteration_ != streamingIteration_ || !controller_->active())
+        response_->setPlainText(QString::fromStdString(r->response));
+    QString notes = tr("Move: %1\nOrigin: %2\n").arg(QString::fromStdString(r->move), QString::fromStdString(r->origin));
+    if (!r->rationale.empty()) notes += tr("Rationale: %1\n").arg(QString::fromStdString(r->rationale));
+    if (!r->error.empty()) notes += tr("Error: %1\n").arg(QString::fromStdString(r->error));
+    for (const auto& p : r->proposed)
+        notes += tr("Proposed experience #%1: %2\n").arg(p.id).arg(QString::fromStdString(p.title));
+    notes += QStringLiteral("\n") + QString::fromStdString(r->diff);
     notes_->setPlainText(notes);
-    retrievals_->setIteration(r->value("retrievals", nlohmann::json::array()), r->value("adoptions", nlohmann::json::array()));
+    retrievals_->setIteration(r->retrievals, r->adoptions);
     emit iterationSelected(r);
 }
 

@@ -39,8 +39,8 @@ void IterationListModel::iterationStarted(int index, const QString& stage) {
 
 void IterationListModel::iterationFinished(IterationRecordPtr record) {
     if (!record) return;
-    const int index = record->value("index", 0);
-    const QString stage = QString::fromStdString(record->value("stage", std::string()));
+    const int index = record->index;
+    const QString stage = QString::fromStdString(record->stage);
     if (int row = rowOf(index); row >= 0) {
         rows_[size_t(row)] = {index, stage, std::move(record)};
         emit dataChanged(this->index(row, 0), this->index(row, ColumnCount - 1));
@@ -55,7 +55,7 @@ void IterationListModel::setRecords(const std::vector<IterationRecordPtr>& recor
     beginResetModel();
     rows_.clear();
     for (const auto& r : records)
-        if (r) rows_.push_back({r->value("index", 0), QString::fromStdString(r->value("stage", std::string())), r});
+        if (r) rows_.push_back({r->index, QString::fromStdString(r->stage), r});
     endResetModel();
 }
 
@@ -69,8 +69,8 @@ int IterationListModel::columnCount(const QModelIndex& parent) const { return pa
 QVariant IterationListModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
     const Row& row = rows_[size_t(index.row())];
-    const nlohmann::json* r = row.record.get();
-    const bool correct = r && r->value("correct", false);
+    const agent::IterationRecord* r = row.record.get();
+    const bool correct = r && r->correct;
     if (role == IterationRole) return row.index;
     if (role == CorrectRole) return correct;
     if (role == FinishedRole) return r != nullptr;
@@ -82,37 +82,35 @@ QVariant IterationListModel::data(const QModelIndex& index, int role) const {
         (index.column() == RewardColumn || index.column() == CyclesColumn || index.column() == RooflineColumn))
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && r) {
-        QString tip = QString::fromStdString(r->value("rationale", std::string()));
-        const std::string error = r->value("error", std::string());
-        if (!error.empty()) tip += QStringLiteral("\n") + QString::fromStdString(error);
+        QString tip = QString::fromStdString(r->rationale);
+        if (!r->error.empty()) tip += QStringLiteral("\n") + QString::fromStdString(r->error);
         return tip.isEmpty() ? QVariant() : tip;
     }
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
     case IndexColumn: return row.index;
     case StageColumn: return row.stage;
-    case OriginColumn: return r ? QString::fromStdString(r->value("origin", std::string())) : QString();
+    case OriginColumn: return r ? QString::fromStdString(r->origin) : QString();
     case StatusColumn:
         if (!r) return tr("running…");
-        return correct ? tr("correct") : QString::fromStdString(r->value("status", std::string()));
-    case RewardColumn: return r ? QString::number(r->value("reward", 0.0), 'f', 3) : QString();
+        return correct ? tr("correct") : QString::fromStdString(r->status);
+    case RewardColumn: return r ? QString::number(r->reward, 'f', 3) : QString();
     case CyclesColumn: {
-        const auto c = r ? r->value("cycles", uint64_t(0)) : 0;
+        const auto c = r ? r->cycles : 0;
         return c ? QVariant(quint64(c)) : QVariant();
     }
     case RooflineColumn: {
-        const double f = r ? r->value("roofline_fraction", 0.0) : 0;
+        const double f = r ? r->rooflineFraction : 0;
         return f > 0 ? QString::number(f, 'f', 3) : QString();
     }
     case AdoptedColumn: {
         if (!r) return {};
         QStringList ids;
-        for (const auto& a : r->value("adoptions", nlohmann::json::array()))
-            if (a.value("weight", a.value("declared", false) ? 1.0 : 0.0) > 0)
-                ids << QStringLiteral("#%1").arg(a.value("id", int64_t(0)));
+        for (const auto& a : r->adoptions)
+            if (a.adopted()) ids << QStringLiteral("#%1").arg(a.id);
         return ids.join(QLatin1Char(' '));
     }
-    case MoveColumn: return r ? QString::fromStdString(r->value("move", std::string())) : QString();
+    case MoveColumn: return r ? QString::fromStdString(r->move) : QString();
     }
     return {};
 }

@@ -3,16 +3,16 @@
 // and is completed from the stored iteration record when it finishes.
 #pragma once
 
-#include <QAbstractTableModel>
+#include "sage_agent/RunStore.h"
 
-#include <nlohmann/json.hpp>
+#include <QAbstractTableModel>
 
 #include <memory>
 #include <vector>
 
 namespace sage::ui {
 
-using IterationRecordPtr = std::shared_ptr<const nlohmann::json>;  // agent::toJson(IterationRecord)
+using IterationRecordPtr = std::shared_ptr<const agent::IterationRecord>;  // as the loop stored it
 
 class IterationListModel : public QAbstractTableModel {
     Q_OBJECT

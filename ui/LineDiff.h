@@ -1,7 +1,8 @@
-// A line diff of two texts (longest common subsequence), aligned for a side-by-side view: each
-// row holds a line of the left text, of the right text, or both. A removed line next to an added
-// line becomes one "changed" row.
+// The side-by-side alignment of two texts for the diff view: a Qt-facing adapter over the core's
+// one line-diff engine (sage_agent/LineDiff.h, dtl).
 #pragma once
+
+#include "sage_agent/LineDiff.h"
 
 #include <QStringList>
 
@@ -9,17 +10,12 @@
 
 namespace sage::ui {
 
-struct DiffRow {
-    enum class Kind { Same, Removed, Added, Changed };
-    Kind kind = Kind::Same;
-    int left = -1;   // 0-based line in the left text, -1 when none
-    int right = -1;  // 0-based line in the right text, -1 when none
-};
+using DiffRow = agent::LineDiffRow;
 
 class LineDiff {
 public:
     static std::vector<DiffRow> compute(const QStringList& left, const QStringList& right);
-    static int changedRows(const std::vector<DiffRow>& rows);
+    static int changedRows(const std::vector<DiffRow>& rows) { return agent::changedRows(rows); }
 };
 
 } // namespace sage::ui

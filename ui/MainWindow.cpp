@@ -530,8 +530,13 @@ bool MainWindow::startAgent(bool paused, bool stepOnce) {
     base.llm.baseUrl = settings_.llmBaseUrl.toStdString();
     base.llm.model = settings_.llmModel.toStdString();
     base.llm.apiKeyEnv = settings_.apiKeyEnv.toStdString();
+    // The engineer's kernel in the editor is where the run starts; an empty editor or the task's
+    // untouched baseline.cpp (a comparison point, not a draft) leaves the draft to the policy.
+    const QString text = editor_->text();
+    const bool fromEditor = !text.trimmed().isEmpty() && text.toStdString() != task_->baselineSource;
     QString error;
-    if (!agent_->start(*task_, agentPanel_->settings(base), dbPath(), paused, &error)) {
+    if (!agent_->start(*task_, agentPanel_->settings(base), dbPath(), paused, &error, fromEditor ? text : QString(),
+                       tr("the editor"))) {
         setMessage(tr("The agent did not start: %1").arg(error), 0);
         return false;
     }
@@ -542,12 +547,12 @@ bool MainWindow::startAgent(bool paused, bool stepOnce) {
 
 void MainWindow::onIterationSelected(const IterationRecordPtr& record) {
     if (!record || !task_) return;
-    const int index = record->value("index", 0);
+    const int index = record->index;
     candidates_[index] = record;
-    const std::string source = record->value("source", std::string());
+    const std::string& source = record->source;
     if (source.empty()) return;
     editor_->setSource(QString::fromStdString(source));
-    const auto& evJson = (*record)["evaluation"];
+    const auto& evJson = record->evaluation;
     if (evJson.is_object()) {
         auto r = std::make_shared<EvaluationResult>();
         r->revision = editor_->revision();
@@ -556,10 +561,10 @@ void MainWindow::onIterationSelected(const IterationRecordPtr& record) {
         r->source = QString::fromStdString(source);
         r->evaluation = std::make_shared<const eval::Evaluation>(eval::Evaluation::fromJson(evJson));
         presenter_->present(r, task_, tr("run %1, iteration %2 (stored; F5 re-runs it for the timeline)")
-                                          .arg(record->value("run_id", int64_t(0))).arg(index));
+                                          .arg(record->runId).arg(index));
     } else {
         presenter_->clear(tr("Iteration %1 has no evaluation (%2).")
-                              .arg(index).arg(QString::fromStdString(record->value("status", std::string()))));
+                              .arg(index).arg(QString::fromStdString(record->status)));
     }
     updateCandidates();
     // Not while the loop runs (it would compete for the cores): re-run the candidate for its timeline.
@@ -567,11 +572,11 @@ void MainWindow::onIterationSelected(const IterationRecordPtr& record) {
     if (service_ && agent_ && (!agent_->active() || agent_->state() == AgentController::State::Paused) && evJson.is_object())
         evaluate();
     // The diff: this iteration against its parent (or the task's baseline for the draft).
-    const int parent = record->value("parent", -1);
+    const int parent = record->parent;
     NamedSource right{tr("iteration %1").arg(index), QString::fromStdString(source)};
     auto it = candidates_.find(parent);
     if (parent >= 0 && it != candidates_.end())
-        diffView_->compare({tr("iteration %1").arg(parent), QString::fromStdString(it->second->value("source", std::string()))}, right);
+        diffView_->compare({tr("iteration %1").arg(parent), QString::fromStdString(it->second->source)}, right);
     else
         diffView_->compare({QStringLiteral("baseline.cpp"), QString::fromStdString(task_->baselineSource)}, right);
 }
@@ -584,7 +589,7 @@ void MainWindow::updateCandidates() {
         if (!task_->tunedSource.empty()) list.push_back({QStringLiteral("tuned.cpp"), QString::fromStdString(task_->tunedSource)});
     }
     for (const auto& [index, r] : candidates_)
-        list.push_back({tr("iteration %1").arg(index), QString::fromStdString(r->value("source", std::string()))});
+        list.push_back({tr("iteration %1").arg(index), QString::fromStdString(r->source)});
     diffView_->setCandidates(list);
 }
 
@@ -623,18 +628,16 @@ void MainWindow::loadIterations(qint64 runId, int select) {
         [runId](memory::ExperienceStore& store) {
             agent::RunStore runs(store.sharedDatabase());
             std::vector<IterationRecordPtr> out;
-            for (const auto& it : runs.iterations(runId)) out.push_back(std::make_shared<const nlohmann::json>(agent::toJson(it)));
+            for (auto& it : runs.iterations(runId)) out.push_back(std::make_shared<const agent::IterationRecord>(std::move(it)));
             return out;
         },
         this, [this, runId, select](std::vector<IterationRecordPtr> records) {
             std::vector<IterationRow> rows;
             for (const auto& r : records) {
-                candidates_[r->value("index", 0)] = r;
-                rows.push_back({runId, r->value("index", 0), QString::fromStdString(r->value("stage", std::string())),
-                                QString::fromStdString(r->value("origin", std::string())),
-                                QString::fromStdString(r->value("status", std::string())),
-                                QString::fromStdString(r->value("move", std::string())), r->value("correct", false),
-                                r->value("cycles", quint64(0))});
+                candidates_[r->index] = r;
+                rows.push_back({runId, r->index, QString::fromStdString(r->stage), QString::fromStdString(r->origin),
+                                QString::fromStdString(r->status), QString::fromStdString(r->move), r->correct,
+                                quint64(r->cycles)});
             }
             taskModel_->setIterations(runId, rows);
             if (agentPanel_) {

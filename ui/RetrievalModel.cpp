@@ -14,7 +14,8 @@ void RetrievalModel::clear() {
     endResetModel();
 }
 
-void RetrievalModel::setIteration(const nlohmann::json& retrievals, const nlohmann::json& adoptions) {
+void RetrievalModel::setIteration(const std::vector<agent::RetrievalRecord>& retrievals,
+                                  const std::vector<agent::AdoptionRecord>& adoptions) {
     beginResetModel();
     rows_.clear();
     auto find = [this](qint64 id) -> Row* {
@@ -22,33 +23,30 @@ void RetrievalModel::setIteration(const nlohmann::json& retrievals, const nlohma
             if (r.id == id) return &r;
         return nullptr;
     };
-    if (retrievals.is_array())
-        for (const auto& j : retrievals) {
-            Row r;
-            r.id = j.value("id", int64_t(0));
-            r.title = QString::fromStdString(j.value("title", std::string()));
-            r.rank = j.value("rank", 0);
-            r.score = j.value("score", 0.0);
-            r.q = j.value("q", 0.0);
-            r.retrieved = true;
-            rows_.push_back(r);
+    for (const auto& x : retrievals) {
+        Row r;
+        r.id = x.id;
+        r.title = QString::fromStdString(x.title);
+        r.rank = x.rank;
+        r.score = x.score;
+        r.q = x.q;
+        r.retrieved = true;
+        rows_.push_back(r);
+    }
+    for (const auto& a : adoptions) {
+        Row* r = find(a.id);
+        if (!r) {
+            rows_.push_back(Row{});
+            r = &rows_.back();
+            r->id = a.id;
         }
-    if (adoptions.is_array())
-        for (const auto& j : adoptions) {
-            const qint64 id = j.value("id", int64_t(0));
-            Row* r = find(id);
-            if (!r) {
-                rows_.push_back(Row{});
-                r = &rows_.back();
-                r->id = id;
-            }
-            r->declared = j.value("declared", false);
-            r->evidenced = j.value("evidenced", false);
-            r->weight = j.contains("weight") ? j.value("weight", 0.0) : (r->declared ? 1.0 : 0.0);
-            r->credit = j.value("credit", 0.0);
-            if (j.contains("q_before")) r->qBefore = j.value("q_before", 0.0);
-            if (j.contains("q_after")) r->qAfter = j.value("q_after", 0.0);
-        }
+        r->declared = a.declared;
+        r->evidenced = a.evidenced;
+        r->weight = a.weight.value_or(a.declared ? 1.0 : 0.0);
+        r->credit = a.credit;
+        r->qBefore = a.qBefore;
+        r->qAfter = a.qAfter;
+    }
     endResetModel();
 }
 

@@ -3,9 +3,9 @@
 // adoption weight and credit, and Q before and after the outcome.
 #pragma once
 
-#include <QAbstractTableModel>
+#include "sage_agent/RunStore.h"
 
-#include <nlohmann/json.hpp>
+#include <QAbstractTableModel>
 
 #include <optional>
 #include <vector>
@@ -21,8 +21,9 @@ public:
     enum Role { IdRole = Qt::UserRole + 1, AdoptedRole };
 
     explicit RetrievalModel(QObject* parent = nullptr);
-    // `retrievals` and `adoptions` as the run store keeps them (JSON arrays).
-    void setIteration(const nlohmann::json& retrievals, const nlohmann::json& adoptions);
+    // One iteration's retrievals and adoptions, as the run store keeps them.
+    void setIteration(const std::vector<agent::RetrievalRecord>& retrievals,
+                      const std::vector<agent::AdoptionRecord>& adoptions);
     void clear();
     int adoptedCount() const;
 

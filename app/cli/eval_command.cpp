@@ -2,6 +2,7 @@
 // compile, run, verify and profile a kernel (the task's baseline when --kernel is absent).
 // Exit code 0 iff it compiles, runs and verifies; 1 otherwise; 2 for bad arguments.
 #include "cli/command_registry.h"
+#include "cli/kernel_file.h"
 #include "cli/task_options.h"
 
 #include "sage_eval/Evaluator.h"
@@ -24,16 +25,7 @@ struct EvalOptions {
     bool json = false;
 };
 
-std::string readKernel(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        std::cerr << "sage: error: cannot read kernel file '" << path << "'\n";
-        throw CLI::RuntimeError(2);
-    }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+std::string readKernel(const std::string& path) { return readKernelFile(path); }
 
 void printHuman(const eval::Evaluation& ev) {
     auto diag = [](const toolchain::Diagnostic& d) {

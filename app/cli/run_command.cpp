@@ -1,13 +1,16 @@
-// `sage run --task NAME --policy builtin|llm [--budget N] [--db FILE] [--memory-mode M] --json`:
+// `sage run --task NAME --policy builtin|llm [--budget N] [--db FILE] [--memory-mode M] [--kernel FILE] --json`:
 // runs the agent on one task (same loop as the workbench), prints events, stores the run.
+// With --kernel the run starts from that file (iteration 0 evaluates it) instead of a draft.
 // `sage replay RUN_ID --db FILE [--json]`: the stored iterations of a run, in order.
 #include "cli/agent_db.h"
 #include "cli/command_registry.h"
+#include "cli/kernel_file.h"
 #include "cli/task_options.h"
 
 #include "sage_agent/AgentLoop.h"
 #include "sage_eval/Evaluator.h"
 
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -17,7 +20,7 @@ namespace {
 
 struct RunOptions {
     TaskOptions tasks;
-    std::string task, policy = "builtin", db, mode = "adoption", device = "ascend910b1-sim";
+    std::string task, policy = "builtin", db, mode = "adoption", device = "ascend910b1-sim", kernel;
     std::string baseUrl, model, keyEnv;
     int budget = 12;
     uint64_t seed = 0;
@@ -36,15 +39,14 @@ void printEvent(const agent::AgentEvent& e) {
     switch (e.type) {
     case T::IterationStarted: std::cout << "[" << e.iteration << "] " << e.stage << " ..." << std::flush; break;
     case T::IterationFinished: {
-        const auto& d = e.data;
-        std::cout << " " << d.value("move", "") << " -> " << d.value("status", "");
-        if (d.value("correct", false))
-            std::cout << ", " << d.value("cycles", uint64_t(0)) << " cycles, roofline " << std::setprecision(3)
-                      << d.value("roofline_fraction", 0.0);
-        std::cout << ", reward " << std::setprecision(3) << d.value("reward", 0.0);
+        if (!e.record) break;
+        const agent::IterationRecord& r = *e.record;
+        std::cout << " " << r.move << " -> " << r.status;
+        if (r.correct) std::cout << ", " << r.cycles << " cycles, roofline " << std::setprecision(3) << r.rooflineFraction;
+        std::cout << ", reward " << std::setprecision(3) << r.reward;
         std::string adopted;
-        for (const auto& a : d["adoptions"])
-            if (a.value("weight", 0.0) > 0) adopted += " #" + std::to_string(a.value("id", 0));
+        for (const auto& a : r.adoptions)
+            if (a.weight.value_or(0) > 0) adopted += " #" + std::to_string(a.id);
         if (!adopted.empty()) std::cout << ", adopted" << adopted;
         std::cout << "\n";
         break;
@@ -68,11 +70,13 @@ void registerRunCommand(CLI::App& app) {
     cmd->add_option("--memory-mode", o->mode, "off | similarity | all_retrieved | adoption (default)");
     cmd->add_option("--device", o->device, "Device profile id");
     cmd->add_option("--seed", o->seed, "Seed for retrieval exploration");
+    cmd->add_option("--kernel", o->kernel, "Start from this kernel file (iteration 0 evaluates it) instead of a draft");
     cmd->add_option("--llm-url", o->baseUrl, "LLM policy: OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1)");
     cmd->add_option("--llm-model", o->model, "LLM policy: model name");
     cmd->add_option("--llm-key-env", o->keyEnv, "LLM policy: environment variable holding the API key");
     cmd->add_flag("--json", o->json, "Print the run summary as JSON (no progress lines)");
     cmd->callback([o] {
+        const std::string startKernel = o->kernel.empty() ? std::string() : readKernelFile(o->kernel);
         auto set = o->tasks.load();
         const auto& task = o->tasks.find(set, o->task);
         agent::AgentSettings s;
@@ -96,6 +100,8 @@ void registerRunCommand(CLI::App& app) {
             if (seeded && !o->json) std::cout << "seeded the memory with " << seeded << " expert entries\n";
         }
         agent::AgentLoop loop(evaluator, agent::makePolicy(s), s);
+        if (!o->kernel.empty())
+            loop.setStartCandidate(startKernel, "file " + std::filesystem::path(o->kernel).filename().string());
         if (!o->json) loop.addObserver(printEvent);
         auto sum = loop.run(task, runs, mem.get());
         if (o->json) {
@@ -157,7 +163,7 @@ void registerRunCommand(CLI::App& app) {
             if (!it.adoptions.empty()) {
                 std::cout << "  adopted";
                 for (const auto& a : it.adoptions)
-                    if (a.value("weight", 0.0) > 0 || a.value("declared", false)) std::cout << " #" << a.value("id", 0);
+                    if (a.weight.value_or(0) > 0 || a.declared) std::cout << " #" << a.id;
             }
             std::cout << "\n";
         }

@@ -178,17 +178,17 @@ private slots:
         // The declared adoption (the unknown id 424242 is ignored) is credited.
         bool credited = false;
         for (const auto& a : its[2].adoptions)
-            if (a["id"].get<int64_t>() == blocksId) {
-                credited = a.value("declared", false);
-                QVERIFY(a["q_after"].get<double>() > a["q_before"].get<double>());
+            if (a.id == blocksId) {
+                credited = a.declared;
+                QVERIFY(a.qAfter.value_or(0) > a.qBefore.value_or(0));
             }
-        QVERIFY2(credited, its[2].adoptions.dump().c_str());
-        for (const auto& a : its[2].adoptions) QVERIFY(a["id"].get<int64_t>() != 424242);
+        QVERIFY2(credited, agent::toJson(its[2])["adoptions"].dump().c_str());
+        for (const auto& a : its[2].adoptions) QVERIFY(a.id != 424242);
 
         // Both the repair and the >= 5 % gain were distilled into pending lessons.
         QCOMPARE(its[1].proposed.size(), size_t(1));
         QCOMPARE(its[2].proposed.size(), size_t(1));
-        const auto lesson = mem.get(its[2].proposed[0]["id"].get<int64_t>());
+        const auto lesson = mem.get(its[2].proposed[0].id);
         QCOMPARE(lesson.title, std::string("Split elementwise kernels over blocks"));
         QVERIFY(lesson.status == memory::ExperienceStatus::Pending);
         size_t plain = 0;

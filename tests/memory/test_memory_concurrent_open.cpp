@@ -24,7 +24,7 @@ private slots:
                 while (!go) std::this_thread::yield();
                 try {
                     sage::memory::Database db(path, modules);
-                    if (db.schemaVersion("agent") != 1) ++failures;
+                    if (db.schemaVersion("agent") != sage::agent::AgentSchema::module().latestVersion()) ++failures;
                 } catch (const std::exception& e) {
                     error = e.what();
                     ++failures;

@@ -55,9 +55,10 @@ private slots:
         QCOMPARE(iterations->finishedCount(), 1);  // paused: no second iteration
         const auto first = iterations->record(0);
         QVERIFY(first);
-        QCOMPARE(first->value("stage", std::string()), std::string("draft"));
+        QCOMPARE(first->stage, std::string("draft"));
+        QCOMPARE(first->origin, std::string("policy"));  // the editor held the untouched baseline: the policy drafted
         // Selecting the iteration showed its candidate in the editor.
-        QCOMPARE(w->editor()->text(), QString::fromStdString(first->value("source", std::string())));
+        QCOMPARE(w->editor()->text(), QString::fromStdString(first->source));
 
         // Edit while paused and resume from the edit.
         const QString edited = w->editor()->text() + "\n// the engineer's edit\n";
@@ -70,9 +71,9 @@ private slots:
         qInfo("edited iteration finished");
         const auto second = iterations->record(1);
         QVERIFY(second);
-        QCOMPARE(second->value("origin", std::string()), std::string("human"));
-        QCOMPARE(QString::fromStdString(second->value("source", std::string())), edited);
-        QVERIFY(second->value("diff", std::string()).find("the engineer's edit") != std::string::npos);
+        QCOMPARE(second->origin, std::string("human"));
+        QCOMPARE(QString::fromStdString(second->source), edited);
+        QVERIFY(second->diff.find("the engineer's edit") != std::string::npos);
 
         // Let the run end (budget 4), then the run is in the database and in the task tree.
         QTRY_COMPARE_WITH_TIMEOUT(agent->state(), AgentController::State::Finished, 100000);
@@ -88,6 +89,28 @@ private slots:
             QCOMPARE(stored[1].origin, std::string("human"));
         }
         QTRY_VERIFY_WITH_TIMEOUT(w->taskModel()->runIndex(runId).isValid(), 30000);
+    }
+
+    void startUsesTheEditorsKernelAsIterationZero() {
+        auto w = uitest::window(root_, evaluator_, "agent3.db");
+        QVERIFY(w->openTask("vadd"));
+        AgentPanel* panel = w->agentPanel();
+        AgentController* agent = w->agentController();
+        panel->setDefaults("builtin", 1, "off", false);
+        const QString mine = w->editor()->text() + "\n// my own kernel\n";
+        w->editor()->setText(mine);
+        QTRY_VERIFY_WITH_TIMEOUT(w->memoryService()->isOpen(), 30000);
+        auto* start = panel->findChild<QPushButton*>("agentStart");
+        QVERIFY(start && start->isEnabled());
+        QTest::mouseClick(start, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(agent->state(), AgentController::State::Finished, 100000);
+        QCOMPARE(panel->iterations()->finishedCount(), 1);
+        const auto first = panel->iterations()->record(0);
+        QVERIFY(first);
+        QCOMPARE(first->origin, std::string("engineer"));
+        QCOMPARE(QString::fromStdString(first->source), mine);
+        QCOMPARE(first->move, std::string("start from the editor"));
+        QVERIFY(first->correct);
     }
 
     void stopCancelsAPausedRun() {

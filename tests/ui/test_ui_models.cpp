@@ -251,19 +251,44 @@ private slots:
         QCOMPARE(m.rowCount(), 1);
         QCOMPARE(m.index(0, IterationListModel::StatusColumn).data().toString(), QString("running…"));
         QVERIFY(!m.index(0, 0).data(IterationListModel::FinishedRole).toBool());
-        auto rec = std::make_shared<const nlohmann::json>(nlohmann::json{
-            {"index", 0}, {"stage", "draft"}, {"origin", "policy"}, {"status", "ok"}, {"correct", true}, {"cycles", 1234},
-            {"roofline_fraction", 0.4}, {"reward", 1.0}, {"move", "draft"},
-            {"adoptions", nlohmann::json::array({{{"id", 5}, {"weight", 1.0}}, {{"id", 6}, {"weight", 0.0}}})}});
+        agent::IterationRecord r;
+        r.index = 0;
+        r.stage = "draft";
+        r.origin = "policy";
+        r.status = "ok";
+        r.correct = true;
+        r.cycles = 1234;
+        r.rooflineFraction = 0.4;
+        r.reward = 1.0;
+        r.move = "draft";
+        r.adoptions.push_back(agent::adoptionFromJson({{"id", 5}, {"weight", 1.0}}));
+        r.adoptions.push_back(agent::adoptionFromJson({{"id", 6}, {"weight", 0.0}}));
+        r.adoptions.push_back(agent::adoptionFromJson({{"id", 7}, {"declared", true}}));  // no credit report: declared counts
+        auto rec = std::make_shared<const agent::IterationRecord>(r);
         m.iterationFinished(rec);
         QCOMPARE(m.rowCount(), 1);
         QCOMPARE(m.finishedCount(), 1);
         QCOMPARE(m.index(0, IterationListModel::StatusColumn).data().toString(), QString("correct"));
         QCOMPARE(m.index(0, IterationListModel::CyclesColumn).data().toULongLong(), 1234ull);
-        QCOMPARE(m.index(0, IterationListModel::AdoptedColumn).data().toString(), QString("#5"));
-        m.iterationStarted(1, "optimize");
+        QCOMPARE(m.index(0, IterationListModel::AdoptedColumn).data().toString(), QString("#5 #7"));
+        // A broken iteration: the status word, no cycles, and the error in the tooltip.
+        agent::IterationRecord broken = r;
+        broken.index = 1;
+        broken.correct = false;
+        broken.status = "compile_error";
+        broken.cycles = 0;
+        broken.error = "kernel.cpp:3: expected ';'";
+        m.iterationStarted(1, "repair");
+        m.iterationFinished(std::make_shared<const agent::IterationRecord>(broken));
+        QCOMPARE(m.index(1, IterationListModel::StatusColumn).data().toString(), QString("compile_error"));
+        QVERIFY(!m.index(1, IterationListModel::CyclesColumn).data().isValid());
+        QVERIFY(m.index(1, IterationListModel::StatusColumn).data(Qt::ToolTipRole).toString().contains("expected ';'"));
+        QCOMPARE(m.index(1, IterationListModel::StageColumn).data().toString(), QString("draft"));  // the record's stage
+        m.iterationFinished(nullptr);  // ignored
         QCOMPARE(m.rowCount(), 2);
-        QCOMPARE(m.rowOf(1), 1);
+        m.iterationStarted(2, "optimize");
+        QCOMPARE(m.rowCount(), 3);
+        QCOMPARE(m.rowOf(2), 2);
         m.setRecords({rec});
         QCOMPARE(m.rowCount(), 1);
         m.clear();
@@ -273,18 +298,28 @@ private slots:
     void retrievals() {
         RetrievalModel m;
         Tester t(&m, Tester::FailureReportingMode::Fatal);
-        nlohmann::json retrieved = nlohmann::json::array(
-            {{{"id", 3}, {"title", "Double buffer"}, {"rank", 1}, {"score", 0.9}, {"q", 0.2}},
-             {{"id", 4}, {"title", "Bigger tiles"}, {"rank", 2}, {"score", 0.7}, {"q", 0.1}}});
-        nlohmann::json adopted = nlohmann::json::array(
-            {{{"id", 3}, {"declared", true}, {"evidenced", true}, {"weight", 1.0}, {"q_before", 0.2}, {"q_after", 0.35}},
-             {{"id", 4}, {"declared", false}, {"evidenced", false}, {"weight", 0.0}}});
+        std::vector<agent::RetrievalRecord> retrieved(2);
+        retrieved[0] = {3, "Double buffer", 1, 0.9, 0.8, 0.2, false, {}};
+        retrieved[1] = {4, "Bigger tiles", 2, 0.7, 0.6, 0.1, false, {}};
+        std::vector<agent::AdoptionRecord> adopted(2);
+        adopted[0] = {3, true, true, 1.0, 1.0, 0.2, 0.35};
+        adopted[1] = {4, false, false, 0.0, 0.0, 0.1, 0.1};
         m.setIteration(retrieved, adopted);
         QCOMPARE(m.rowCount(), 2);
         QCOMPARE(m.adoptedCount(), 1);
         QVERIFY(m.index(0, 0).data(RetrievalModel::AdoptedRole).toBool());
         QCOMPARE(m.index(0, RetrievalModel::AdoptedColumn).data().toString(), QString("declared + evidenced"));
         QCOMPARE(m.index(0, RetrievalModel::QAfterColumn).data().toString(), QString("0.200 → 0.350"));
+        QVERIFY(!m.index(1, 0).data(RetrievalModel::AdoptedRole).toBool());
+        // The stored JSON shape reads back into the same records (the core boundary).
+        const auto back = agent::adoptionFromJson(agent::toJson(adopted[0]));
+        QCOMPARE(back.qAfter.value_or(0), 0.35);
+        QVERIFY(back.adopted());
+        // A declaration the policy made for an entry it was not given still shows (not retrieved).
+        m.setIteration({}, {agent::adoptionFromJson({{"id", 9}, {"declared", true}})});
+        QCOMPARE(m.rowCount(), 1);
+        QCOMPARE(m.adoptedCount(), 1);
+        QVERIFY(!m.index(0, RetrievalModel::RankColumn).data().isValid());
         m.clear();
         QCOMPARE(m.rowCount(), 0);
     }

@@ -1,5 +1,9 @@
 #include "sage_agent/RunStore.h"
 
+#include "sage_toolchain/StaleWorkDirs.h"
+
+#include <unistd.h>
+
 namespace sage::agent {
 using nlohmann::json;
 
@@ -24,14 +28,45 @@ CREATE TABLE agent_iteration (
   timings TEXT NOT NULL,
   created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
   PRIMARY KEY (run_id, idx));
+)SQL"},
+             {2, "owner process of a run (interrupted runs), duplicate iterations", R"SQL(
+ALTER TABLE agent_run ADD COLUMN owner_pid INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE agent_iteration ADD COLUMN duplicate_of INTEGER NOT NULL DEFAULT -1;
 )SQL"}}};
 }
 
-RunStore::RunStore(std::shared_ptr<memory::Database> db) : db_(std::move(db)) { db_->migrate(AgentSchema::module()); }
+RunStore::RunStore(std::shared_ptr<memory::Database> db) : db_(std::move(db)) {
+    db_->migrate(AgentSchema::module());
+    interrupted_ = markInterruptedRuns();
+}
+
+// A run whose process died (SIGKILL, crash, power cut) never got to write its end: it would read
+// "running" forever. Its owner pid tells: if that process is gone, the run was interrupted.
+// (Pid reuse can hide a dead run until the reused pid exits; it never marks a live run.)
+std::vector<int64_t> RunStore::markInterruptedRuns() {
+    std::vector<int64_t> dead;
+    {
+        auto st = db_->prepare("SELECT id, owner_pid FROM agent_run WHERE status='running'");
+        while (st.step())
+            if (!toolchain::processAlive(long(st.int64(1)))) dead.push_back(st.int64(0));
+    }
+    for (int64_t id : dead) {
+        auto up = db_->prepare(
+            "UPDATE agent_run SET status='interrupted', stop_reason=?, finished_at=strftime('%Y-%m-%dT%H:%M:%SZ','now') "
+            "WHERE id=? AND status='running'");
+        up.bind(1, std::string("interrupted: the process running it ended before the run finished (killed or crashed); "
+                               "its stored iterations are kept"))
+            .bind(2, static_cast<std::int64_t>(id));
+        up.run();
+    }
+    return dead;
+}
 
 int64_t RunStore::createRun(const RunRecord& r) {
-    auto st = db_->prepare("INSERT INTO agent_run(task, device, policy, memory_mode, status, settings) VALUES(?,?,?,?,?,?)");
+    auto st = db_->prepare(
+        "INSERT INTO agent_run(task, device, policy, memory_mode, status, settings, owner_pid) VALUES(?,?,?,?,?,?,?)");
     st.bind(1, r.task).bind(2, r.device).bind(3, r.policy).bind(4, r.memoryMode).bind(5, r.status).bind(6, r.settings.dump());
+    st.bind(7, static_cast<std::int64_t>(r.ownerPid ? r.ownerPid : int64_t(::getpid())));
     st.run();
     return db_->lastInsertId();
 }
@@ -47,13 +82,18 @@ void RunStore::updateRun(const RunRecord& r) {
 void RunStore::addIteration(const IterationRecord& it) {
     auto st = db_->prepare(
         "INSERT INTO agent_iteration(run_id, idx, parent, stage, origin, move, source, diff, evaluation, status, correct, "
-        "cycles, roofline, reward, retrievals, adoptions, proposed, prompt, response, rationale, error, timings) "
-        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        "cycles, roofline, reward, retrievals, adoptions, proposed, prompt, response, rationale, error, timings, duplicate_of) "
+        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    auto array = [](const auto& items) {
+        json a = json::array();
+        for (const auto& x : items) a.push_back(toJson(x));
+        return a.dump();
+    };
     st.bind(1, static_cast<std::int64_t>(it.runId)).bind(2, it.index).bind(3, it.parent).bind(4, it.stage).bind(5, it.origin).bind(6, it.move);
     st.bind(7, it.source).bind(8, it.diff).bind(9, it.evaluation.dump()).bind(10, it.status).bind(11, it.correct ? 1 : 0);
-    st.bind(12, static_cast<std::int64_t>(it.cycles)).bind(13, it.rooflineFraction).bind(14, it.reward).bind(15, it.retrievals.dump());
-    st.bind(16, it.adoptions.dump()).bind(17, it.proposed.dump()).bind(18, it.prompt).bind(19, it.response);
-    st.bind(20, it.rationale).bind(21, it.error).bind(22, it.timings.dump());
+    st.bind(12, static_cast<std::int64_t>(it.cycles)).bind(13, it.rooflineFraction).bind(14, it.reward).bind(15, array(it.retrievals));
+    st.bind(16, array(it.adoptions)).bind(17, array(it.proposed)).bind(18, it.prompt).bind(19, it.response);
+    st.bind(20, it.rationale).bind(21, it.error).bind(22, it.timings.dump()).bind(23, it.duplicateOf);
     st.run();
 }
 
@@ -72,11 +112,12 @@ RunRecord readRun(memory::Statement& st) {
     r.bestIteration = int(st.int64(9));
     r.firstCorrectIteration = int(st.int64(10));
     r.stopReason = st.text(11);
+    r.ownerPid = st.int64(12);
     return r;
 }
 const char* kRunColumns =
     "SELECT id, task, device, policy, memory_mode, status, settings, started_at, COALESCE(finished_at,''), "
-    "best_iteration, first_correct_iteration, stop_reason FROM agent_run";
+    "best_iteration, first_correct_iteration, stop_reason, owner_pid FROM agent_run";
 } // namespace
 
 std::optional<RunRecord> RunStore::run(int64_t id) {
@@ -97,7 +138,7 @@ std::vector<RunRecord> RunStore::runs(const std::string& task) {
 std::vector<IterationRecord> RunStore::iterations(int64_t runId) {
     auto st = db_->prepare(
         "SELECT run_id, idx, parent, stage, origin, move, source, diff, evaluation, status, correct, cycles, roofline, "
-        "reward, retrievals, adoptions, proposed, prompt, response, rationale, error, timings, created_at "
+        "reward, retrievals, adoptions, proposed, prompt, response, rationale, error, timings, created_at, duplicate_of "
         "FROM agent_iteration WHERE run_id=? ORDER BY idx");
     st.bind(1, static_cast<std::int64_t>(runId));
     std::vector<IterationRecord> out;
@@ -117,15 +158,16 @@ std::vector<IterationRecord> RunStore::iterations(int64_t runId) {
         it.cycles = uint64_t(st.int64(11));
         it.rooflineFraction = st.real(12);
         it.reward = st.real(13);
-        it.retrievals = json::parse(st.text(14));
-        it.adoptions = json::parse(st.text(15));
-        it.proposed = json::parse(st.text(16));
+        for (const auto& j : json::parse(st.text(14))) it.retrievals.push_back(retrievalFromJson(j));
+        for (const auto& j : json::parse(st.text(15))) it.adoptions.push_back(adoptionFromJson(j));
+        for (const auto& j : json::parse(st.text(16))) it.proposed.push_back(proposedFromJson(j));
         it.prompt = st.text(17);
         it.response = st.text(18);
         it.rationale = st.text(19);
         it.error = st.text(20);
         it.timings = json::parse(st.text(21));
         it.createdAt = st.text(22);
+        it.duplicateOf = int(st.int64(23));
         out.push_back(std::move(it));
     }
     return out;
@@ -140,13 +182,74 @@ json toJson(const RunRecord& r) {
             {"first_correct_iteration", r.firstCorrectIteration}, {"stop_reason", r.stopReason}};
 }
 
+json toJson(const RetrievalRecord& r) {
+    return {{"id", r.id}, {"title", r.title}, {"rank", r.rank}, {"score", r.score}, {"similarity", r.similarity},
+            {"q", r.q}, {"explored", r.explored}, {"action", r.action}};
+}
+
+json toJson(const AdoptionRecord& a) {
+    json j = {{"id", a.id}, {"declared", a.declared}};
+    if (a.weight) {  // assessed by the ledger: the full credit report
+        j["evidenced"] = a.evidenced;
+        j["weight"] = *a.weight;
+        j["credit"] = a.credit;
+        j["q_before"] = a.qBefore.value_or(0);
+        j["q_after"] = a.qAfter.value_or(0);
+    }
+    return j;
+}
+
+json toJson(const ProposedRecord& p) {
+    return {{"id", p.id}, {"title", p.title}, {"deduplicated", p.deduplicated}, {"reason", p.reason}};
+}
+
+RetrievalRecord retrievalFromJson(const json& j) {
+    RetrievalRecord r;
+    r.id = j.value("id", int64_t(0));
+    r.title = j.value("title", std::string());
+    r.rank = j.value("rank", 0);
+    r.score = j.value("score", 0.0);
+    r.similarity = j.value("similarity", 0.0);
+    r.q = j.value("q", 0.0);
+    r.explored = j.value("explored", false);
+    r.action = j.value("action", json());
+    return r;
+}
+
+AdoptionRecord adoptionFromJson(const json& j) {
+    AdoptionRecord a;
+    a.id = j.value("id", int64_t(0));
+    a.declared = j.value("declared", false);
+    a.evidenced = j.value("evidenced", false);
+    if (j.contains("weight")) a.weight = j.value("weight", 0.0);
+    a.credit = j.value("credit", 0.0);
+    if (j.contains("q_before")) a.qBefore = j.value("q_before", 0.0);
+    if (j.contains("q_after")) a.qAfter = j.value("q_after", 0.0);
+    return a;
+}
+
+ProposedRecord proposedFromJson(const json& j) {
+    ProposedRecord p;
+    p.id = j.value("id", int64_t(0));
+    p.title = j.value("title", std::string());
+    p.deduplicated = j.value("deduplicated", false);
+    p.reason = j.value("reason", std::string());
+    return p;
+}
+
 json toJson(const IterationRecord& it) {
+    auto array = [](const auto& items) {
+        json a = json::array();
+        for (const auto& x : items) a.push_back(toJson(x));
+        return a;
+    };
     return {{"run_id", it.runId},       {"index", it.index},         {"parent", it.parent},
             {"stage", it.stage},        {"origin", it.origin},       {"move", it.move},
             {"source", it.source},      {"diff", it.diff},           {"evaluation", it.evaluation},
             {"status", it.status},      {"correct", it.correct},     {"cycles", it.cycles},
             {"roofline_fraction", it.rooflineFraction}, {"reward", it.reward},
-            {"retrievals", it.retrievals}, {"adoptions", it.adoptions}, {"proposed", it.proposed},
+            {"retrievals", array(it.retrievals)}, {"adoptions", array(it.adoptions)}, {"proposed", array(it.proposed)},
+            {"duplicate_of", it.duplicateOf},
             {"prompt", it.prompt},      {"response", it.response},   {"rationale", it.rationale},
             {"error", it.error},        {"timings", it.timings},     {"created_at", it.createdAt}};
 }

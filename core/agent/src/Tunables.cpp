@@ -2,6 +2,7 @@
 
 #include "sage_npu/DeviceProfile.h"
 #include "transforms/KernelFacts.h"
+#include "Text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,10 +13,7 @@
 namespace sage::agent {
 namespace {
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
+using text::lower;
 
 // `constexpr <type> NAME = <int>;  // @tunable key {a, b, c}`
 const std::regex& declaration() {

@@ -4,10 +4,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 namespace sage::agent {
+
+struct IterationRecord;  // sage_agent/RunStore.h
 
 enum class AgentEventType {
     RunStarted,
@@ -16,7 +19,7 @@ enum class AgentEventType {
     Token,            // a streamed piece of the policy's reply (text)
     EvaluationDone,   // data: the evaluation summary
     MemoryUpdated,    // data: credit report (which entries moved, Q before/after)
-    IterationFinished,  // data: the stored iteration summary
+    IterationFinished,  // data: the stored iteration (toJson); record: the same, typed
     Paused,
     Resumed,
     RunFinished,      // data: the run summary
@@ -32,6 +35,7 @@ struct AgentEvent {
     std::string stage;
     std::string text;
     nlohmann::json data;
+    std::shared_ptr<const IterationRecord> record;  // IterationFinished: the stored iteration
 };
 
 using AgentObserver = std::function<void(const AgentEvent&)>;

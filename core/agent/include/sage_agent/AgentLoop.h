@@ -1,5 +1,8 @@
 // The SAGE loop: draft -> evaluate -> repair -> optimise, consulting and training the
-// adoption-aware memory at every iteration, storing everything it does.
+// adoption-aware memory at every iteration, storing everything it does. It conducts small units
+// in src/loop/: StageChooser, Frontier (which candidate optimisation extends), RetrievalStep,
+// EvaluationStep, CreditAssigner, LessonDistiller, StopRules, RunJournal (persistence) and
+// RunControl (pause/step/edit/cancel).
 //
 // Control is thread-safe: start() runs the loop on its own thread; pause() takes effect after
 // the current step, step() runs one iteration then pauses, resume() continues, cancel() kills an
@@ -35,8 +38,18 @@ struct RunSummary {
     double speedupVsFirstCorrect = 0;
     int bestIteration = -1;
     int iterationsToTargetRoofline = -1;  // first iteration reaching 0.8 roofline, -1 if never
-    std::string status, stopReason;
-    nlohmann::json toJson() const;
+    // What bench metrics count (evaluated iterations only; a duplicate is not evaluated again):
+    bool draftCorrect = false;  // iteration 0 (the draft, or the engineer's starting kernel) was correct
+    int evaluations = 0;        // candidates evaluated
+    int repairIterations = 0;   // evaluated repair-stage iterations
+    int repairsCorrect = 0;     // ... of which produced a correct kernel
+    int compileErrors = 0;      // compile_error or rejected by the source check
+    int wrongResults = 0;       // ran, but verification failed
+    int runtimeErrors = 0;      // sim_error, timeout, crash, oom, ...
+    int policyErrors = 0;       // the policy gave no candidate (HTTP error, broken reply)
+    int duplicates = 0;         // proposals of an already evaluated source (not evaluated again)
+    std::string status, stopReason;  // status: finished | cancelled | failed
+    nlohmann::json toJson() const;   // backward compatible: only adds fields
 };
 
 class AgentLoop {
@@ -50,6 +63,9 @@ public:
     ~AgentLoop();
 
     void addObserver(AgentObserver observer);
+    // Iteration 0 evaluates this source (origin "engineer", move "start from <label>") instead of
+    // asking the policy for a draft: `sage run --kernel FILE`, the workbench's editor text.
+    void setStartCandidate(std::string source, std::string label);
 
     // Runs on the calling thread until the run ends. `memory` may be null.
     RunSummary run(const eval::Task& task, RunStore& runs, memory::ExperienceStore* memory);

@@ -1,0 +1,66 @@
+#include "loop/EvaluationStep.h"
+
+#include "sage_agent/BuiltinPolicy.h"
+
+namespace sage::agent {
+
+eval::Evaluation evaluateCandidate(const eval::Evaluator& evaluator, const eval::Task& task, const std::string& source,
+                                   const AgentSettings& settings, const std::atomic<bool>* cancel) {
+    eval::EvalRequest req;
+    req.source = source;
+    req.kernelName = "kernel.cpp";
+    req.deviceId = settings.device;
+    req.seeds = settings.seeds;
+    req.timeoutSeconds = settings.evalTimeoutSeconds;
+    req.cancel = cancel;
+    return evaluator.evaluate(task, req);
+}
+
+std::vector<memory::Diagnostic> failureOf(const eval::Evaluation& ev) {
+    std::vector<memory::Diagnostic> out;
+    for (const auto& d : ev.compile.diagnostics)
+        if (d.severity == "error") out.push_back({d.kind == "compile_error" ? "compile_error" : d.kind, d.message});
+    for (const auto& d : ev.run.diagnostics)
+        if (d.severity == "error") out.push_back({d.kind, d.message});
+    if (ev.compile.ok && ev.run.status == "ok" && !ev.verify.pass) out.push_back({"wrong_result", "verification failed"});
+    if (ev.run.status == "timeout" || ev.run.status == "crash" || ev.run.status == "oom")
+        out.push_back({ev.run.status, ev.run.message});
+    return out;
+}
+
+std::string statusOf(const eval::Evaluation& ev) {
+    if (!ev.compile.ok) return ev.run.status == "rejected" ? "rejected" : "compile_error";
+    if (ev.run.status != "ok") return ev.run.status;
+    return ev.verify.pass ? "ok" : "wrong_result";
+}
+
+AttemptRecord attemptOf(const IterationRecord& rec, const eval::Evaluation& ev, const std::vector<int64_t>& adopted) {
+    AttemptRecord a;
+    a.iteration = rec.index;
+    a.stage = rec.stage;
+    a.parent = rec.parent;
+    a.move = rec.move;
+    a.status = rec.status;
+    a.correct = rec.correct;
+    a.cycles = ev.run.status == "ok" ? ev.profile.totalCycles : 0;
+    auto describe = [](const toolchain::Diagnostic& d) {
+        return d.kind + (d.line > 0 ? " at line " + std::to_string(d.line) : std::string()) + ": " + d.message;
+    };
+    for (const auto* list : {&ev.compile.diagnostics, &ev.run.diagnostics})
+        for (const auto& d : *list)
+            if (a.firstDiagnostic.empty() && d.severity == "error") a.firstDiagnostic = describe(d);
+    if (a.firstDiagnostic.empty() && ev.run.status == "ok" && !ev.verify.pass) a.firstDiagnostic = "wrong_result: verification failed";
+    a.adoptedIds = adopted;
+    a.sourceKey = sourceKey(rec.source);
+    return a;
+}
+
+void recordEvaluation(IterationRecord& rec, const eval::Evaluation& ev) {
+    rec.evaluation = ev.toJson();
+    rec.status = statusOf(ev);
+    rec.correct = ev.success();
+    rec.cycles = ev.profile.totalCycles;
+    rec.rooflineFraction = ev.profile.rooflineFraction;
+}
+
+} // namespace sage::agent

@@ -1,0 +1,27 @@
+// Evaluating a candidate for the loop, and what the loop and the policies read off an evaluation:
+// its status word, its failure as retrieval diagnostics, and the compact attempt record.
+#pragma once
+
+#include "sage_agent/AgentSettings.h"
+#include "sage_agent/Policy.h"
+#include "sage_agent/RunStore.h"
+#include "sage_eval/Evaluator.h"
+#include "sage_memory/RetrievalContext.h"
+
+#include <atomic>
+
+namespace sage::agent {
+
+eval::Evaluation evaluateCandidate(const eval::Evaluator& evaluator, const eval::Task& task, const std::string& source,
+                                   const AgentSettings& settings, const std::atomic<bool>* cancel);
+
+// ok | compile_error | rejected | wrong_result | the run status (sim_error, timeout, crash, ...)
+std::string statusOf(const eval::Evaluation& ev);
+// What failed, as diagnostics for retrieval: the simulator's and the compiler's, or wrong_result.
+std::vector<memory::Diagnostic> failureOf(const eval::Evaluation& ev);
+// The compact record of an evaluated iteration that later policy calls see.
+AttemptRecord attemptOf(const IterationRecord& rec, const eval::Evaluation& ev, const std::vector<int64_t>& adopted);
+// Fills the evaluation fields of `rec` (evaluation JSON, status, correct, cycles, roofline).
+void recordEvaluation(IterationRecord& rec, const eval::Evaluation& ev);
+
+} // namespace sage::agent

@@ -1,0 +1,18 @@
+// After a repair that worked or an optimisation that gained >= 5%, the policy distils a lesson;
+// it is proposed to memory as a pending experience with the iteration as provenance.
+#pragma once
+
+#include "sage_agent/Policy.h"
+#include "sage_agent/RunStore.h"
+#include "sage_memory/ExperienceStore.h"
+
+namespace sage::agent {
+
+bool lessonWorthy(memory::Stage stage, bool correct, double speedup);
+
+// Appends what was proposed to rec.proposed; a store failure is noted in rec.error.
+void distilLesson(Policy& policy, memory::ExperienceStore& memory, const PolicyContext& ctx,
+                  const PolicyProposal& proposal, const eval::Evaluation& before, const eval::Evaluation& after,
+                  IterationRecord& rec);
+
+} // namespace sage::agent

@@ -1,0 +1,23 @@
+// Work folders an evaluation leaves behind when its process is killed (SIGKILL, a crash, a power
+// cut): the runner's private directories (<tmp>/sage-run-*) and the compiler's half-written cache
+// entries (<cache>/kernels/<key>.tmp.<pid>.<n>). A finished evaluation removes its own; these are
+// the leftovers of dead ones, removed the next time an agent run starts.
+#pragma once
+
+#include "ToolPaths.h"
+
+#include <chrono>
+#include <cstddef>
+
+namespace sage::toolchain {
+
+// Removes compile work folders whose owning process is gone, and runner folders (which carry no
+// owner) untouched for at least `runnerMinAge` — longer than any live evaluation can take.
+// Only folders owned by the calling user are touched. Returns how many were removed; errors
+// (a folder vanishing meanwhile, no permission) are skipped, never thrown.
+size_t removeStaleWorkDirs(const ToolPaths& paths, std::chrono::seconds runnerMinAge);
+
+// Whether a process with this id exists and has not ended (a zombie counts as ended).
+bool processAlive(long pid);
+
+} // namespace sage::toolchain
