@@ -319,6 +319,7 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
             memory::RetrievalContext rc;
             rc.stage = stage;
             rc.category = task.category;
+            rc.device = settings.device;
             rc.description = task.description;
             if (parentEv) {
                 rc.diagnostics = failureOf(*parentEv);
@@ -427,7 +428,7 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
 
         // Credit only what was adopted (declared by the policy, checked against the diff).
         if (learn && !retrieved.empty()) {
-            auto signals = memory::AdoptionLedger::assess(retrieved, prop.adoptedIds, addedLines(rec.diff));
+            auto signals = memory::AdoptionLedger::assess(retrieved, prop.adoptedIds, parentSource, prop.source);
             memory::IterationOutcome outcome;
             outcome.reward = rec.reward;
             outcome.success = success;
