@@ -477,6 +477,7 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
                 p.experience.provenance.push_back(prov);
                 p.stage = stage;
                 p.reward = rec.reward;
+                p.mode = settings.memoryMode;
                 try {
                     auto res = memory->addProposed(p);
                     rec.proposed.push_back({{"id", res.id}, {"title", lesson->title}, {"deduplicated", res.deduplicated},
