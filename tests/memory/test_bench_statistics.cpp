@@ -23,8 +23,8 @@ private slots:
         QCOMPARE(a.high, b.high);
         QCOMPARE(a.mean, 1.6);
         QVERIFY(a.low < a.mean && a.mean < a.high);
-        const auto c = BenchStatistics::pairedBootstrap(d, 43);
-        QVERIFY(c.low != a.low || c.high != a.high);  // another seed, other resamples
+        // The interval is that of the mean: narrower than the data's range, wider than a point.
+        QVERIFY(a.low > 0.0 && a.high < 4.0 && a.high - a.low > 0.1);
     }
 
     void clearDifferenceExcludesZero() {

@@ -66,7 +66,7 @@ private slots:
         p.reward = 0.9;
         const ProposalResult lesson = store.addProposed(p);
         QVERIFY(!lesson.deduplicated);
-        QCOMPARE(store.get(lesson.id).status, ExperienceStatus::Pending);
+        QVERIFY(store.get(lesson.id).status == ExperienceStatus::Pending);
         // Pending: not retrieved, the next move is unchanged.
         for (const auto& s : store.retrieve(optimizeContext())) QVERIFY(s.experience.id != lesson.id);
         QCOMPARE(nextMove(store).source, before.source);
@@ -81,8 +81,8 @@ private slots:
         QCOMPARE(move.adoptedIds, std::vector<std::int64_t>{lesson.id});
         QVERIFY(move.source.find("BLOCK_DIM = 48;") != std::string::npos);
         // And its adoption is evidenced by that constant edit (weight 1.0), the other entry's is not.
-        const auto signals = AdoptionLedger::assess(after, move.adoptedIds, kKernel, move.source);
-        for (const auto& s : signals) {
+        const auto adoption = AdoptionLedger::assess(after, move.adoptedIds, kKernel, move.source);
+        for (const auto& s : adoption) {
             if (s.experienceId == lesson.id) QVERIFY(s.declared && s.evidenced);
             if (s.experienceId == tilesId) QVERIFY(!s.declared && !s.evidenced);
         }

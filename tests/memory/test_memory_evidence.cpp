@@ -267,6 +267,7 @@ private slots:
             p.experience = seed;
             p.experience.title = "mte2_bound: buffer_num 1 -> 2";
             p.experience.content = "a lesson with the same trigger and action";
+            p.experience.provenance = {Provenance{"add", 3, 2, "", ""}};
             p.stage = Stage::Optimize;
             p.reward = 0.6;
             p.mode = mode;
