@@ -128,7 +128,7 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
     bool compiled = false;
     int candidates = 0, candCompiled = 0, candCorrect = 0, repairs = 0, repaired = 0, trapAdoptions = 0, trapApplied = 0;
     uint64_t best = 0;
-    json trajectory = json::array();
+    json trajectory = json::array(), trapsTaken = json::array();
     std::map<int, std::string> sourceOf;
     for (const auto& it : its) {
         sourceOf[it.index] = it.source;
@@ -161,9 +161,14 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
                 if (a.value("declared", false)) declared.push_back(a.value("id", int64_t(0)));
             const std::string parent = sourceOf.count(it.parent) ? sourceOf[it.parent] : std::string();
             bool adopted = false, applied = false;
-            for (const auto& sig : memory::AdoptionLedger::assess(shown, declared, parent, it.source)) {
+            const auto trapSignals = memory::AdoptionLedger::assess(shown, declared, parent, it.source);
+            for (std::size_t k = 0; k < trapSignals.size(); ++k) {
+                const auto& sig = trapSignals[k];
                 adopted |= sig.declared || sig.evidenced;
                 applied |= sig.evidenced;
+                if (sig.declared || sig.evidenced)
+                    trapsTaken.push_back({{"iteration", it.index}, {"title", shown[k].experience.title},
+                                          {"declared", sig.declared}, {"evidenced", sig.evidenced}});
             }
             trapAdoptions += adopted;
             trapApplied += applied;
@@ -187,6 +192,7 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
             {"repairs_succeeded", repaired},
             {"trap_adoptions", trapAdoptions},
             {"trap_applied", trapApplied},
+            {"traps_taken", trapsTaken},
             {"baseline_cycles", baseline},
             {"expert_cycles", expert},
             {"first_correct_cycles", sum.firstCorrectCycles},
@@ -232,6 +238,40 @@ void removeDb(const std::string& path) {
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix, ec);
 }
 
+// Fills the derived parts of a report from its rows: iterations to 95 % of the best known cycles,
+// the aggregate, per-mode aggregates and the paired comparisons against `adoption` (or the first
+// mode). Used by a bench run and by `merge`, so merged shards or seeds read like one run.
+void summarise(json& report) {
+    const int budget = report.value("budget", 12);
+    json& rows = report["tasks"];
+    BenchReport::annotateBestKnown(rows, budget);
+    report["aggregate"] = BenchReport::aggregate(rows, budget);
+    std::map<std::string, json> rowsOf;
+    for (const auto& r : rows) rowsOf[r.value("memory_mode", std::string("?"))].push_back(r);
+    json perMode = json::object(), comparisons = json::array();
+    for (auto& [m, rs] : rowsOf) perMode[m] = BenchReport::aggregate(rs, budget);
+    if (!rowsOf.empty()) {
+        const std::string reference = rowsOf.count("adoption") ? "adoption" : rowsOf.begin()->first;
+        for (auto& [m, rs] : rowsOf)
+            if (m != reference)
+                comparisons.push_back(BenchReport::paired(rowsOf[reference], rs, reference, m, report.value("seed", uint64_t(0))));
+        report["paired_vs_" + reference] = comparisons;
+    }
+    report["modes"] = perMode;
+}
+
+void printReport(const json& report) {
+    printRows(report["tasks"]);
+    for (auto& [m, a] : report["modes"].items()) BenchReport::printAggregateLine(m, a);
+    for (auto& [m, gaps] : report.value("q_gap_after_learning", json::object()).items())
+        for (const auto& g : gaps)
+            std::printf("Q gap useful - trap after learning (%s): %+.3f (useful %.3f, trap %.3f)\n", m.c_str(),
+                        g["gap"].get<double>(), g["useful_mean_q"].get<double>(), g["trap_mean_q"].get<double>());
+    for (const auto& [key, list] : report.items())
+        if (key.rfind("paired_vs_", 0) == 0)
+            for (const auto& c : list) BenchReport::printPaired(c);
+}
+
 } // namespace
 
 void registerBenchCommand(CLI::App& app) {
@@ -257,7 +297,9 @@ void registerBenchCommand(CLI::App& app) {
     cmd->add_option("--llm-timeout", o->llmTimeout, "LLM policy: seconds per request")->check(CLI::Range(0.1, 3600.0));
     cmd->add_option("--out", o->out, "Also write the JSON report to this file");
     cmd->add_flag("--json", o->json, "Print the JSON report");
-    cmd->callback([o] {
+    cmd->callback([o, cmd] {
+        // CLI11 runs this callback also when `compare` or `merge` was given: those are not runs.
+        if (!cmd->get_subcommands().empty()) return;
         int shardI = 0, shardN = 1;
         if (!o->shard.empty() && std::sscanf(o->shard.c_str(), "%d/%d", &shardI, &shardN) != 2) {
             std::cerr << "sage: error: --shard takes i/n, e.g. 0/4\n";
@@ -349,20 +391,11 @@ void registerBenchCommand(CLI::App& app) {
                 if (temporary) removeDb(dbPath);
             }
         }
-        BenchReport::annotateBestKnown(rows, o->budget);
-        json perMode = json::object();
-        std::map<std::string, json> rowsOf;
-        for (const auto& r : rows) rowsOf[r["memory_mode"].get<std::string>()].push_back(r);
-        for (auto& [m, rs] : rowsOf) perMode[m] = BenchReport::aggregate(rs, o->budget);
-        json comparisons = json::array();
-        const std::string reference = rowsOf.count("adoption") ? "adoption" : rowsOf.begin()->first;
-        for (auto& [m, rs] : rowsOf)
-            if (m != reference) comparisons.push_back(BenchReport::paired(rowsOf[reference], rs, reference, m, o->seed));
         json report = {{"policy", o->policy}, {"memory_mode", o->modes}, {"split", o->split}, {"learn_on", o->learnOn},
                        {"budget", o->budget}, {"repeats", o->repeats}, {"seed", o->seed}, {"epsilon", o->epsilon},
                        {"seed_pack", pack}, {"shard", o->shard}, {"device", o->device}, {"tasks", rows},
-                       {"aggregate", BenchReport::aggregate(rows, o->budget)}, {"modes", perMode},
-                       {"q_gap_after_learning", qGaps}, {"paired_vs_" + reference, comparisons}};
+                       {"q_gap_after_learning", qGaps}};
+        summarise(report);
         if (!o->out.empty()) std::ofstream(o->out) << report.dump(2) << "\n";
         if (o->json) {
             std::cout << report.dump(2) << "\n";
@@ -371,15 +404,8 @@ void registerBenchCommand(CLI::App& app) {
         std::cout << "policy " << o->policy << ", split " << o->split
                   << (o->learnOn.empty() ? "" : ", learned on " + o->learnOn) << ", seeds " << o->seed << ".."
                   << o->seed + uint64_t(o->repeats) - 1 << ", epsilon " << o->epsilon << ", pack " << pack << "\n";
-        printRows(rows);
-        for (auto& [m, a] : perMode.items()) BenchReport::printAggregateLine(m, a);
-        for (auto& [m, gaps] : qGaps.items())
-            for (const auto& g : gaps)
-                std::printf("Q gap useful - trap after learning (%s): %+.3f (useful %.3f, trap %.3f)\n", m.c_str(),
-                            g["gap"].get<double>(), g["useful_mean_q"].get<double>(), g["trap_mean_q"].get<double>());
-        for (const auto& c : comparisons) BenchReport::printPaired(c);
+        printReport(report);
     });
-
     auto* compare = cmd->add_subcommand("compare", "Pair two bench reports by task x seed (B - A, bootstrap 95% CI)");
     auto cfiles = std::make_shared<std::vector<std::string>>();
     auto cjson = std::make_shared<bool>(false);
@@ -394,16 +420,26 @@ void registerBenchCommand(CLI::App& app) {
         BenchReport::annotateBestKnown(all, budget);
         json rowsA(json::value_t::array), rowsB(json::value_t::array);
         for (std::size_t i = 0; i < all.size(); ++i) (i < a["tasks"].size() ? rowsA : rowsB).push_back(all[i]);
+        // Pairs are task x seed within each memory mode present in both reports.
+        std::map<std::string, std::pair<json, json>> byMode;
+        for (const auto& r : rowsA) byMode[r.value("memory_mode", std::string("?"))].first.push_back(r);
+        for (const auto& r : rowsB) byMode[r.value("memory_mode", std::string("?"))].second.push_back(r);
+        json paired = json::array();
+        for (auto& [mode, ab] : byMode)
+            if (!ab.first.is_null() && !ab.second.is_null())
+                paired.push_back(BenchReport::paired(ab.first, ab.second, (*cfiles)[0] + " [" + mode + "]",
+                                                     (*cfiles)[1] + " [" + mode + "]", a.value("seed", uint64_t(0))));
         json out = {{"a", (*cfiles)[0]}, {"b", (*cfiles)[1]},
                     {"aggregate_a", BenchReport::aggregate(rowsA, budget)}, {"aggregate_b", BenchReport::aggregate(rowsB, budget)},
-                    {"paired", BenchReport::paired(rowsA, rowsB, (*cfiles)[0], (*cfiles)[1], a.value("seed", uint64_t(0)))}};
+                    {"paired", paired}};
         if (*cjson) {
             std::cout << out.dump(2) << "\n";
             return;
         }
         BenchReport::printAggregateLine("A " + (*cfiles)[0], out["aggregate_a"]);
         BenchReport::printAggregateLine("B " + (*cfiles)[1], out["aggregate_b"]);
-        BenchReport::printPaired(out["paired"]);
+        for (const auto& p : paired) BenchReport::printPaired(p);
+        if (paired.empty()) std::cout << "no memory mode is in both reports: nothing to pair\n";
     });
 
     auto* merge = cmd->add_subcommand("merge", "Merge shard reports (JSON files from --out/--json)");
@@ -413,23 +449,29 @@ void registerBenchCommand(CLI::App& app) {
     merge->add_flag("--json", *mjson, "Print the merged JSON report");
     merge->callback([files, mjson] {
         json merged;
-        json rows = json::array();
+        json rows = json::array(), gaps = json::object();
         for (const auto& f : *files) {
             json part = readReport(f);
             if (merged.is_null()) merged = part;
             for (const auto& r : part["tasks"]) rows.push_back(r);
+            for (auto& [m, list] : part.value("q_gap_after_learning", json::object()).items())
+                for (const auto& g : list) gaps[m].push_back(g);
         }
-        const int budget = merged.value("budget", 12);
-        BenchReport::annotateBestKnown(rows, budget);
+        std::set<uint64_t> seeds;
+        for (const auto& r : rows) seeds.insert(r.value("seed", uint64_t(0)));
+        merged["repeats"] = seeds.size();
+        merged["seed"] = seeds.empty() ? uint64_t(0) : *seeds.begin();
         merged["tasks"] = rows;
+        merged["q_gap_after_learning"] = gaps;
         merged["shard"] = "merged";
-        merged["aggregate"] = BenchReport::aggregate(rows, budget);
+        for (auto it = merged.begin(); it != merged.end();)
+            it = it.key().rfind("paired_vs_", 0) == 0 ? merged.erase(it) : std::next(it);
+        summarise(merged);
         if (*mjson) {
             std::cout << merged.dump(2) << "\n";
             return;
         }
-        printRows(rows);
-        BenchReport::printAggregateLine("merged", merged["aggregate"]);
+        printReport(merged);
     });
 }
 
