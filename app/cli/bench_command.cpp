@@ -263,7 +263,8 @@ void summarise(json& report) {
 void printReport(const json& report) {
     printRows(report["tasks"]);
     for (auto& [m, a] : report["modes"].items()) BenchReport::printAggregateLine(m, a);
-    for (auto& [m, gaps] : report.value("q_gap_after_learning", json::object()).items())
+    const json allGaps = report.value("q_gap_after_learning", json::object());
+    for (const auto& [m, gaps] : allGaps.items())
         for (const auto& g : gaps)
             std::printf("Q gap useful - trap after learning (%s): %+.3f (useful %.3f, trap %.3f)\n", m.c_str(),
                         g["gap"].get<double>(), g["useful_mean_q"].get<double>(), g["trap_mean_q"].get<double>());
@@ -454,7 +455,8 @@ void registerBenchCommand(CLI::App& app) {
             json part = readReport(f);
             if (merged.is_null()) merged = part;
             for (const auto& r : part["tasks"]) rows.push_back(r);
-            for (auto& [m, list] : part.value("q_gap_after_learning", json::object()).items())
+            const json partGaps = part.value("q_gap_after_learning", json::object());  // kept alive for items()
+            for (const auto& [m, list] : partGaps.items())
                 for (const auto& g : list) gaps[m].push_back(g);
         }
         std::set<uint64_t> seeds;
