@@ -1,22 +1,31 @@
-// `sage bench --split train|test|all --policy P --memory-mode M [--learn-on train] [--repeats K]
-//  [--shard i/n] [--json]` and `sage bench merge FILES...`: runs the agent over a split and reports
-// compile rate, correct rate, fast_1/fast_2 (correct and faster than the baseline by >1x/>2x),
-// median speedup over the first correct candidate and over the baseline, median roofline
-// fraction, mean iterations to first correct and to 0.8 roofline. With --learn-on train the
-// memory first learns on the train split; the measured split then runs with learning frozen.
+// `sage bench`: runs the agent over a split and reports the metrics of BenchReport; and the
+// memory experiment of issue 12:
+//   --memory-mode M[,M...]   one or several modes; each (mode, seed) starts from a fresh database
+//   --seed-pack FILE         ... seeded with this pack (default resources/memory/seed.jsonl)
+//   --seed S --repeat R      seeds S .. S+R-1 (retrieval ε draws and the policy's choices)
+//   --epsilon E              ε-exploration of retrieval (and of the policy's choice)
+//   --learn-on train         learn on that split first, then measure with learning frozen
+// Rows are paired by task × seed; with several modes the report adds, for each mode, the paired
+// differences against `adoption` with bootstrap 95 % intervals, the trap adoptions per run and the
+// Q gap useful − trap after learning (entries of a trap pack are recognised by their provenance
+// note "experiment trap; twin of TITLE"). `sage bench compare A.json B.json` pairs two reports,
+// `sage bench merge` joins shard reports.
+#include "cli/BenchReport.h"
 #include "cli/agent_db.h"
 #include "cli/command_registry.h"
 #include "cli/task_options.h"
 
 #include "sage_agent/AgentLoop.h"
 #include "sage_eval/Evaluator.h"
+#include "sage_memory/AdoptionLedger.h"
+#include "sage_toolchain/ToolPaths.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
-#include <numeric>
+#include <map>
+#include <set>
 #include <unistd.h>
 
 namespace sage::cli {
@@ -25,123 +34,243 @@ namespace {
 
 struct BenchOptions {
     TaskOptions tasks;
-    std::string split = "test", policy = "builtin", mode = "adoption", learnOn, shard, db, out;
-    std::string device = "ascend910b1-sim";
+    std::string split = "test", policy = "builtin", modes = "adoption", learnOn, shard, db, out, seedPack;
+    std::string device = "ascend910b1-sim", llmUrl, llmModel, only;
     int repeats = 1, budget = 12;
+    uint64_t seed = 0;
+    double epsilon = 0.0, llmTimeout = 0.0;
     bool json = false;
 };
 
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-double mean(const std::vector<double>& v) {
-    return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
-}
-
-json aggregate(const json& rows, int budget) {
-    std::vector<double> sFirst, sBase, roof, itFirst, itTarget;
-    double compiled = 0, correct = 0, fast1 = 0, fast2 = 0;
-    size_t reachedCount = 0;
-    for (const auto& r : rows) {
-        compiled += r["compiled"].get<bool>();
-        bool ok = r["correct"].get<bool>();
-        correct += ok;
-        if (!ok) continue;
-        double sb = r["speedup_vs_baseline"].get<double>();
-        fast1 += sb > 1.0;
-        fast2 += sb > 2.0;
-        sBase.push_back(sb);
-        sFirst.push_back(r["speedup_vs_first_correct"].get<double>());
-        roof.push_back(r["roofline_fraction"].get<double>());
-        itFirst.push_back(r["iterations_to_first_correct"].get<double>());
-        // A run that never reaches 0.8 counts as budget + 1 iterations (censored), so a mode that
-        // rarely gets there cannot look fast by averaging only its few successes.
-        int reached = r["iterations_to_0_8_roofline"].get<int>();
-        itTarget.push_back(reached > 0 ? double(reached) : double(budget + 1));
-        if (reached > 0) ++reachedCount;
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find(',', start);
+        if (end == std::string::npos) end = text.size();
+        if (end > start) out.push_back(text.substr(start, end - start));
+        start = end + 1;
     }
-    double n = rows.empty() ? 1 : double(rows.size());
-    return {{"tasks", rows.size()},
-            {"compile_rate", compiled / n},
-            {"correct_rate", correct / n},
-            {"fast_1", fast1 / n},
-            {"fast_2", fast2 / n},
-            {"median_speedup_vs_first_correct", median(sFirst)},
-            {"median_speedup_vs_baseline", median(sBase)},
-            {"median_roofline_fraction", median(roof)},
-            {"mean_iterations_to_first_correct", mean(itFirst)},
-            {"mean_iterations_to_0_8_roofline", mean(itTarget)},
-            {"reached_0_8_roofline", reachedCount}};
+    return out;
 }
 
-void printTable(const json& report) {
-    const auto& a = report["aggregate"];
-    std::cout << "policy " << report.value("policy", "") << ", memory " << report.value("memory_mode", "") << ", split "
-              << report.value("split", "") << (report.value("learn_on", "").empty() ? "" : ", learned on " + report.value("learn_on", ""))
-              << "\n";
-    std::cout << std::left << std::setw(22) << "task" << std::right << std::setw(8) << "correct" << std::setw(12) << "base cyc"
-              << std::setw(12) << "best cyc" << std::setw(9) << "x base" << std::setw(9) << "x first" << std::setw(9)
-              << "roofline" << std::setw(8) << "it->ok" << std::setw(9) << "it->0.8" << "\n";
-    for (const auto& r : report["tasks"]) {
-        std::cout << std::left << std::setw(22) << r["task"].get<std::string>() << std::right << std::setw(8)
-                  << (r["correct"].get<bool>() ? "yes" : "NO") << std::setw(12) << r["baseline_cycles"].get<uint64_t>()
-                  << std::setw(12) << r["best_cycles"].get<uint64_t>() << std::fixed << std::setprecision(2)
-                  << std::setw(9) << r["speedup_vs_baseline"].get<double>() << std::setw(9)
-                  << r["speedup_vs_first_correct"].get<double>() << std::setw(9) << r["roofline_fraction"].get<double>()
-                  << std::setw(8) << r["iterations_to_first_correct"].get<int>() << std::setw(9)
-                  << r["iterations_to_0_8_roofline"].get<int>() << "\n";
+// What the trap pack marks: trap ids, and per trap the id of its useful twin.
+struct TrapMap {
+    std::set<int64_t> traps, decoys;
+    std::map<int64_t, int64_t> twinOf;  // trap -> useful
+};
+
+TrapMap trapsIn(memory::ExperienceStore& store) {
+    TrapMap m;
+    std::map<std::string, int64_t> byTitle;
+    for (const auto& s : store.list()) byTitle[s.title] = s.id;
+    for (const auto& s : store.list()) {
+        for (const auto& p : store.get(s.id).provenance) {
+            if (p.note.rfind("experiment decoy", 0) == 0) m.decoys.insert(s.id);
+            const std::string marker = "experiment trap; twin of ";
+            if (p.note.rfind(marker, 0) != 0) continue;
+            m.traps.insert(s.id);
+            if (auto it = byTitle.find(p.note.substr(marker.size())); it != byTitle.end()) m.twinOf[s.id] = it->second;
+        }
     }
-    std::cout << std::setprecision(3) << "compile_rate " << a["compile_rate"].get<double>() << "  correct_rate "
-              << a["correct_rate"].get<double>() << "  fast_1 " << a["fast_1"].get<double>() << "  fast_2 "
-              << a["fast_2"].get<double>() << "\nmedian speedup vs first correct "
-              << a["median_speedup_vs_first_correct"].get<double>() << "  vs baseline "
-              << a["median_speedup_vs_baseline"].get<double>() << "  median roofline "
-              << a["median_roofline_fraction"].get<double>() << "\nmean iterations to first correct "
-              << a["mean_iterations_to_first_correct"].get<double>() << "  to 0.8 roofline "
-              << a["mean_iterations_to_0_8_roofline"].get<double>() << " (never = budget + 1; "
-              << a["reached_0_8_roofline"].get<size_t>() << " runs reached it)\n";
+    return m;
 }
 
-// One measured run: the loop, then the metrics from what it stored.
+// Q gap after learning: mean Q (at the entry's own stage, optimize for 'any') of the useful twins
+// minus that of the traps.
+json qGap(memory::ExperienceStore& store, const TrapMap& m) {
+    auto qOf = [&](int64_t id) {
+        const auto e = store.get(id);
+        const auto stage = e.stage == memory::Stage::Any ? memory::Stage::Optimize : e.stage;
+        const auto stats = store.stats(id);
+        for (const auto& s : stats.stages)
+            if (s.stage == stage) return s.q;
+        return 0.0;
+    };
+    std::vector<double> useful, trap;
+    for (const auto& [t, u] : m.twinOf) {
+        trap.push_back(qOf(t));
+        useful.push_back(qOf(u));
+    }
+    if (trap.empty()) return nullptr;
+    double mu = 0, mt = 0;
+    for (double v : useful) mu += v;
+    for (double v : trap) mt += v;
+    mu /= double(useful.size());
+    mt /= double(trap.size());
+    return {{"useful_mean_q", mu}, {"trap_mean_q", mt}, {"gap", mu - mt}, {"pairs", trap.size()}};
+}
+
+struct ReferenceCycles {
+    std::map<std::string, uint64_t> baseline, expert;
+};
+
+uint64_t evaluateOnce(const eval::Evaluator& evaluator, const eval::Task& task, const std::string& source,
+                      const std::string& device) {
+    if (source.empty()) return 0;
+    eval::EvalRequest req;
+    req.source = source;
+    req.deviceId = device;
+    auto ev = evaluator.evaluate(task, req);
+    return ev.success() ? ev.profile.totalCycles : 0;
+}
+
+// One measured run: the loop, then the metrics from what it stored (RunStore), so nothing depends
+// on counters the loop may or may not keep.
 json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::RunStore& runs,
-             memory::ExperienceStore* mem, const agent::AgentSettings& s, int repeat) {
+             memory::ExperienceStore* mem, const agent::AgentSettings& s, ReferenceCycles& refs, const TrapMap& traps) {
     agent::AgentLoop loop(evaluator, agent::makePolicy(s), s);
     auto sum = loop.run(task, runs, mem);
     auto its = runs.iterations(sum.runId);
+    if (!refs.baseline.count(task.name)) refs.baseline[task.name] = evaluateOnce(evaluator, task, task.baselineSource, s.device);
+    if (!refs.expert.count(task.name)) refs.expert[task.name] = evaluateOnce(evaluator, task, task.tunedSource, s.device);
+    const uint64_t baseline = refs.baseline[task.name], expert = refs.expert[task.name];
     bool compiled = false;
-    uint64_t baseline = 0;
+    int candidates = 0, candCompiled = 0, candCorrect = 0, repairs = 0, repaired = 0, trapAdoptions = 0, trapApplied = 0;
+    uint64_t best = 0;
+    json trajectory = json::array(), trapsTaken = json::array();
+    std::map<int, std::string> sourceOf;
     for (const auto& it : its) {
-        compiled |= it.evaluation.is_object() && it.evaluation["compile"].value("ok", false);
-        if (it.index == 0 && it.correct && it.source == task.baselineSource) baseline = it.cycles;
+        sourceOf[it.index] = it.source;
+        const bool evaluated = it.evaluation.is_object() && !it.evaluation.empty();
+        const bool ok = evaluated && it.evaluation.contains("compile") && it.evaluation["compile"].value("ok", false);
+        if (evaluated) {
+            ++candidates;
+            candCompiled += ok;
+            candCorrect += it.correct;
+        }
+        compiled |= ok;
+        if (it.stage == "repair" && evaluated) {
+            ++repairs;
+            repaired += it.correct;
+        }
+        if (it.correct && it.cycles && (!best || it.cycles < best)) best = it.cycles;
+        trajectory.push_back(best);
+        // Trap adoption: a trap entry retrieved here and declared or evidenced by this candidate.
+        if (mem && !traps.traps.empty() && it.retrievals.is_array() && evaluated) {
+            std::vector<memory::ScoredExperience> shown;
+            for (const auto& r : it.retrievals)
+                if (traps.traps.count(r.value("id", int64_t(0)))) {
+                    memory::ScoredExperience e;
+                    e.experience = mem->get(r["id"].get<int64_t>());
+                    shown.push_back(e);
+                }
+            if (shown.empty()) continue;
+            std::vector<int64_t> declared;
+            for (const auto& a : it.adoptions)
+                if (a.value("declared", false)) declared.push_back(a.value("id", int64_t(0)));
+            const std::string parent = sourceOf.count(it.parent) ? sourceOf[it.parent] : std::string();
+            bool adopted = false, applied = false;
+            const auto trapSignals = memory::AdoptionLedger::assess(shown, declared, parent, it.source);
+            for (std::size_t k = 0; k < trapSignals.size(); ++k) {
+                const auto& sig = trapSignals[k];
+                adopted |= sig.declared || sig.evidenced;
+                applied |= sig.evidenced;
+                if (sig.declared || sig.evidenced)
+                    trapsTaken.push_back({{"iteration", it.index}, {"title", shown[k].experience.title},
+                                          {"declared", sig.declared}, {"evidenced", sig.evidenced}});
+            }
+            trapAdoptions += adopted;
+            trapApplied += applied;
+        }
     }
-    if (!baseline) {  // the draft was not the baseline (LLM policy): evaluate the baseline itself
-        eval::EvalRequest req;
-        req.source = task.baselineSource;
-        req.deviceId = s.device;
-        auto ev = evaluator.evaluate(task, req);
-        baseline = ev.success() ? ev.profile.totalCycles : 0;
-    }
-    bool correct = sum.firstCorrectIteration >= 0;
+    const bool correct = sum.firstCorrectIteration >= 0;
+    const double bestCycles = double(sum.bestCycles);
     return {{"task", task.name},
             {"category", task.category},
             {"split", task.split},
-            {"repeat", repeat},
+            {"seed", s.seed},
+            {"memory_mode", std::string(memory::toString(s.memoryMode))},
             {"run_id", sum.runId},
             {"compiled", compiled},
             {"correct", correct},
             {"iterations", sum.iterations},
+            {"candidates", candidates},
+            {"candidates_compiled", candCompiled},
+            {"candidates_correct", candCorrect},
+            {"repair_iterations", repairs},
+            {"repairs_succeeded", repaired},
+            {"trap_adoptions", trapAdoptions},
+            {"trap_applied", trapApplied},
+            {"traps_taken", trapsTaken},
             {"baseline_cycles", baseline},
+            {"expert_cycles", expert},
             {"first_correct_cycles", sum.firstCorrectCycles},
             {"best_cycles", sum.bestCycles},
-            {"speedup_vs_baseline", correct && baseline && sum.bestCycles ? double(baseline) / double(sum.bestCycles) : 0.0},
+            {"speedup_vs_baseline", correct && baseline && bestCycles > 0 ? double(baseline) / bestCycles : 0.0},
+            {"speedup_vs_expert", correct && expert && bestCycles > 0 ? double(expert) / bestCycles : 0.0},
             {"speedup_vs_first_correct", correct ? sum.speedupVsFirstCorrect : 0.0},
             {"roofline_fraction", sum.bestRooflineFraction},
             {"iterations_to_first_correct", correct ? sum.firstCorrectIteration + 1 : -1},
             {"iterations_to_0_8_roofline", sum.iterationsToTargetRoofline >= 0 ? sum.iterationsToTargetRoofline + 1 : -1},
+            {"trajectory", trajectory},
             {"stop_reason", sum.stopReason}};
+}
+
+void printRows(const json& rows) {
+    std::printf("%-16s %-14s %5s %7s %11s %11s %11s %8s %8s %8s %6s %6s\n", "task", "mode", "seed", "correct", "first cyc",
+                "best cyc", "expert cyc", "x first", "x base", "x expert", "traps", "it95");
+    for (const auto& r : rows)
+        std::printf("%-16s %-14s %5llu %7s %11llu %11llu %11llu %8.2f %8.2f %8.2f %6d %6d\n", r.value("task", "").c_str(),
+                    r.value("memory_mode", "").c_str(), (unsigned long long)r.value("seed", uint64_t(0)),
+                    r.value("correct", false) ? "yes" : "NO", (unsigned long long)r.value("first_correct_cycles", uint64_t(0)),
+                    (unsigned long long)r.value("best_cycles", uint64_t(0)), (unsigned long long)r.value("expert_cycles", uint64_t(0)),
+                    r.value("speedup_vs_first_correct", 0.0), r.value("speedup_vs_baseline", 0.0),
+                    r.value("speedup_vs_expert", 0.0), r.value("trap_adoptions", 0), r.value("iterations_to_95_best", 0));
+}
+
+json readReport(const std::string& file) {
+    try {
+        std::ifstream in(file);
+        if (!in) throw std::runtime_error("cannot be opened");
+        json j = json::parse(in, nullptr, true, false);
+        if (!j.is_object() || !j.contains("tasks") || !j["tasks"].is_array()) throw std::runtime_error("has no \"tasks\" array");
+        return j;
+    } catch (const std::exception& e) {
+        std::cerr << "sage: error: " << file << " is not a bench report (" << e.what()
+                  << "); write one with `sage bench ... --out FILE`\n";
+        throw CLI::RuntimeError(2);
+    }
+}
+
+void removeDb(const std::string& path) {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix, ec);
+}
+
+// Fills the derived parts of a report from its rows: iterations to 95 % of the best known cycles,
+// the aggregate, per-mode aggregates and the paired comparisons against `adoption` (or the first
+// mode). Used by a bench run and by `merge`, so merged shards or seeds read like one run.
+void summarise(json& report) {
+    const int budget = report.value("budget", 12);
+    json& rows = report["tasks"];
+    BenchReport::annotateBestKnown(rows, budget);
+    report["aggregate"] = BenchReport::aggregate(rows, budget);
+    std::map<std::string, json> rowsOf;
+    for (const auto& r : rows) rowsOf[r.value("memory_mode", std::string("?"))].push_back(r);
+    json perMode = json::object(), comparisons = json::array();
+    for (auto& [m, rs] : rowsOf) perMode[m] = BenchReport::aggregate(rs, budget);
+    if (!rowsOf.empty()) {
+        const std::string reference = rowsOf.count("adoption") ? "adoption" : rowsOf.begin()->first;
+        for (auto& [m, rs] : rowsOf)
+            if (m != reference)
+                comparisons.push_back(BenchReport::paired(rowsOf[reference], rs, reference, m, report.value("seed", uint64_t(0))));
+        report["paired_vs_" + reference] = comparisons;
+    }
+    report["modes"] = perMode;
+}
+
+void printReport(const json& report) {
+    printRows(report["tasks"]);
+    for (auto& [m, a] : report["modes"].items()) BenchReport::printAggregateLine(m, a);
+    const json allGaps = report.value("q_gap_after_learning", json::object());
+    for (const auto& [m, gaps] : allGaps.items())
+        for (const auto& g : gaps)
+            std::printf("Q gap useful - trap after learning (%s): %+.3f (useful %.3f, trap %.3f)\n", m.c_str(),
+                        g["gap"].get<double>(), g["useful_mean_q"].get<double>(), g["trap_mean_q"].get<double>());
+    for (const auto& [key, list] : report.items())
+        if (key.rfind("paired_vs_", 0) == 0)
+            for (const auto& c : list) BenchReport::printPaired(c);
 }
 
 } // namespace
@@ -152,17 +281,26 @@ void registerBenchCommand(CLI::App& app) {
     o->tasks.add(cmd);
     cmd->add_option("--split", o->split, "train | test | all")->check(CLI::IsMember({"train", "test", "all"}));
     cmd->add_option("--policy", o->policy, "builtin | llm")->check(CLI::IsMember({"builtin", "llm"}));
-    cmd->add_option("--memory-mode", o->mode, "off | similarity | all_retrieved | adoption")
-        ->check(CLI::IsMember({"off", "similarity", "all_retrieved", "adoption"}));
+    cmd->add_option("--memory-mode", o->modes, "off | similarity | all_retrieved | adoption, or a comma-separated list");
     cmd->add_option("--learn-on", o->learnOn, "Learn on this split first (train), then measure with learning frozen");
-    cmd->add_option("--repeats", o->repeats, "Runs per task")->check(CLI::Range(1, 100));
+    cmd->add_option("--repeat,--repeats", o->repeats, "Seeds per task: --seed .. --seed + R - 1")->check(CLI::Range(1, 100));
+    cmd->add_option("--seed", o->seed, "First seed (retrieval exploration and the policy's choices)");
+    cmd->add_option("--epsilon", o->epsilon, "ε-exploration in [0, 1]")->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--seed-pack", o->seedPack, "JSON Lines pack each fresh database starts from (default: the seed pack)")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--only", o->only, "Comma-separated task names: run only these (in the learning and measured splits)");
     cmd->add_option("--budget", o->budget, "Iterations per run")->check(CLI::Range(1, 1000));
     cmd->add_option("--shard", o->shard, "i/n: run only tasks whose index modulo n is i (0-based)");
-    cmd->add_option("--db", o->db, "Database to use and keep (default: a fresh temporary one seeded with the seed pack)");
+    cmd->add_option("--db", o->db, "Database to use and keep (one mode, one seed only; default: fresh temporary ones)");
     cmd->add_option("--device", o->device, "Device profile id");
+    cmd->add_option("--llm-url", o->llmUrl, "LLM policy: OpenAI-compatible base URL");
+    cmd->add_option("--llm-model", o->llmModel, "LLM policy: model name");
+    cmd->add_option("--llm-timeout", o->llmTimeout, "LLM policy: seconds per request")->check(CLI::Range(0.1, 3600.0));
     cmd->add_option("--out", o->out, "Also write the JSON report to this file");
     cmd->add_flag("--json", o->json, "Print the JSON report");
-    cmd->callback([o] {
+    cmd->callback([o, cmd] {
+        // CLI11 runs this callback also when `compare` or `merge` was given: those are not runs.
+        if (!cmd->get_subcommands().empty()) return;
         int shardI = 0, shardN = 1;
         if (!o->shard.empty() && std::sscanf(o->shard.c_str(), "%d/%d", &shardI, &shardN) != 2) {
             std::cerr << "sage: error: --shard takes i/n, e.g. 0/4\n";
@@ -172,56 +310,137 @@ void registerBenchCommand(CLI::App& app) {
             std::cerr << "sage: error: --shard " << o->shard << ": need 0 <= i < n\n";
             throw CLI::RuntimeError(2);
         }
+        std::vector<memory::MemoryMode> modes;
+        for (const auto& m : splitList(o->modes)) {
+            auto mode = memory::parseEnum<memory::MemoryMode>(m);
+            if (!mode) {
+                std::cerr << "sage: error: --memory-mode " << m << ": use off, similarity, all_retrieved or adoption\n";
+                throw CLI::RuntimeError(2);
+            }
+            modes.push_back(*mode);
+        }
+        if (modes.empty()) modes.push_back(memory::kDefaultMemoryMode);
+        if (!o->db.empty() && (modes.size() > 1 || o->repeats > 1)) {
+            std::cerr << "sage: error: --db keeps one database: use it with one memory mode and --repeat 1\n";
+            throw CLI::RuntimeError(2);
+        }
+        const std::string pack = o->seedPack.empty()
+                                     ? toolchain::ToolPaths::fromEnvironment().resources + "/memory/seed.jsonl"
+                                     : o->seedPack;
         auto set = o->tasks.load();
         auto evaluator = eval::Evaluator::fromEnvironment();
-        std::string dbPath = o->db;
-        bool temporary = dbPath.empty();
-        if (temporary)
-            dbPath = (std::filesystem::temp_directory_path() / ("sage-bench-" + std::to_string(::getpid()) + ".db")).string();
-        auto db = openAgentDatabase(dbPath);
-        agent::RunStore runs(db);
-        agent::AgentSettings s;
-        s.policy = o->policy;
-        s.budget = o->budget;
-        s.memoryMode = memory::requireEnum<memory::MemoryMode>(o->mode);  // --memory-mode is already checked
-        s.device = o->device;
-        std::unique_ptr<memory::ExperienceStore> mem;
-        if (memory::retrieves(s.memoryMode)) {
-            mem = std::make_unique<memory::ExperienceStore>(db);
-            seedIfEmpty(*mem);
-        }
-        auto inSplit = [](const eval::Task& t, const std::string& split) { return split == "all" || t.split == split; };
-        if (!o->learnOn.empty() && mem && memory::learnsValues(s.memoryMode) && o->learnOn != o->split) {
-            for (const auto& t : set.tasks) {
-                if (!inSplit(t, o->learnOn)) continue;
-                if (!o->json) std::cerr << "learning on " << t.name << "\n";
-                agent::AgentLoop loop(evaluator, agent::makePolicy(s), s);
-                loop.run(t, runs, mem.get());
-            }
-            s.learn = false;  // the measured split runs with the learned memory frozen
-        }
-        json rows = json::array();
-        int index = 0;
-        for (const auto& t : set.tasks) {
-            if (!inSplit(t, o->split)) continue;
-            if (index++ % shardN != shardI) continue;
+        const auto onlyList = splitList(o->only);
+        const std::set<std::string> only(onlyList.begin(), onlyList.end());
+        for (const auto& name : only) o->tasks.find(set, name);  // an unknown name is an error listing the known ones
+        auto inSplit = [&only](const eval::Task& t, const std::string& split) {
+            return (split == "all" || t.split == split) && (only.empty() || only.count(t.name));
+        };
+        ReferenceCycles refs;
+        json rows = json::array(), qGaps = json::object();
+        for (const auto mode : modes) {
+            const std::string modeName(memory::toString(mode));
             for (int r = 0; r < o->repeats; ++r) {
-                if (!o->json) std::cerr << "measuring " << t.name << (o->repeats > 1 ? " #" + std::to_string(r) : "") << "\n";
-                s.seed = uint64_t(r);
-                rows.push_back(measure(t, evaluator, runs, mem.get(), s, r));
+                const uint64_t seed = o->seed + uint64_t(r);
+                std::string dbPath = o->db;
+                const bool temporary = dbPath.empty();
+                if (temporary)
+                    dbPath = (std::filesystem::temp_directory_path() /
+                              ("sage-bench-" + std::to_string(::getpid()) + "-" + modeName + "-" + std::to_string(seed) + ".db"))
+                                 .string();
+                if (temporary) removeDb(dbPath);
+                auto db = openAgentDatabase(dbPath);
+                agent::RunStore runs(db);
+                agent::AgentSettings s;
+                s.policy = o->policy;
+                s.budget = o->budget;
+                s.memoryMode = mode;
+                s.device = o->device;
+                s.epsilon = o->epsilon;
+                s.seed = seed;
+                if (!o->llmUrl.empty()) s.llm.baseUrl = o->llmUrl;
+                if (!o->llmModel.empty()) s.llm.model = o->llmModel;
+                if (o->llmTimeout > 0) s.llm.timeoutSeconds = o->llmTimeout;
+                std::unique_ptr<memory::ExperienceStore> mem;
+                TrapMap traps;
+                if (memory::retrieves(mode)) {
+                    mem = std::make_unique<memory::ExperienceStore>(db);
+                    if (mem->list().empty()) mem->importFrom(pack);
+                    traps = trapsIn(*mem);
+                }
+                if (!o->learnOn.empty() && mem && memory::learnsValues(mode) && o->learnOn != o->split) {
+                    for (const auto& t : set.tasks) {
+                        if (!inSplit(t, o->learnOn)) continue;
+                        if (!o->json) std::cerr << modeName << " seed " << seed << ": learning on " << t.name << "\n";
+                        agent::AgentLoop loop(evaluator, agent::makePolicy(s), s);
+                        loop.run(t, runs, mem.get());
+                    }
+                    s.learn = false;  // the measured split runs with the learned memory frozen
+                }
+                if (mem) {
+                    json gap = qGap(*mem, traps);
+                    if (!gap.is_null()) qGaps[modeName].push_back(gap);
+                }
+                int index = 0;
+                for (const auto& t : set.tasks) {
+                    if (!inSplit(t, o->split)) continue;
+                    if (index++ % shardN != shardI) continue;
+                    if (!o->json) std::cerr << modeName << " seed " << seed << ": measuring " << t.name << "\n";
+                    rows.push_back(measure(t, evaluator, runs, mem.get(), s, refs, traps));
+                }
+                mem.reset();
+                db.reset();
+                if (temporary) removeDb(dbPath);
             }
         }
-        json report = {{"policy", o->policy}, {"memory_mode", o->mode}, {"split", o->split}, {"learn_on", o->learnOn},
-                       {"budget", o->budget}, {"repeats", o->repeats}, {"shard", o->shard}, {"device", o->device},
-                       {"tasks", rows}, {"aggregate", aggregate(rows, o->budget)}};
+        json report = {{"policy", o->policy}, {"memory_mode", o->modes}, {"split", o->split}, {"learn_on", o->learnOn},
+                       {"budget", o->budget}, {"repeats", o->repeats}, {"seed", o->seed}, {"epsilon", o->epsilon},
+                       {"seed_pack", pack}, {"shard", o->shard}, {"device", o->device}, {"tasks", rows},
+                       {"q_gap_after_learning", qGaps}};
+        summarise(report);
         if (!o->out.empty()) std::ofstream(o->out) << report.dump(2) << "\n";
-        if (o->json) std::cout << report.dump(2) << "\n";
-        else printTable(report);
-        db.reset();
-        if (temporary) {
-            std::error_code ec;
-            for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(dbPath + suffix, ec);
+        if (o->json) {
+            std::cout << report.dump(2) << "\n";
+            return;
         }
+        std::cout << "policy " << o->policy << ", split " << o->split
+                  << (o->learnOn.empty() ? "" : ", learned on " + o->learnOn) << ", seeds " << o->seed << ".."
+                  << o->seed + uint64_t(o->repeats) - 1 << ", epsilon " << o->epsilon << ", pack " << pack << "\n";
+        printReport(report);
+    });
+    auto* compare = cmd->add_subcommand("compare", "Pair two bench reports by task x seed (B - A, bootstrap 95% CI)");
+    auto cfiles = std::make_shared<std::vector<std::string>>();
+    auto cjson = std::make_shared<bool>(false);
+    compare->add_option("files", *cfiles, "A.json B.json")->required()->expected(2);
+    compare->add_flag("--json", *cjson, "Print the comparison as JSON");
+    compare->callback([cfiles, cjson] {
+        json a = readReport((*cfiles)[0]), b = readReport((*cfiles)[1]);
+        const int budget = std::max(a.value("budget", 12), b.value("budget", 12));
+        // Best known cycles over both reports, so "iterations to 95 % of best" means the same in both.
+        json all = a["tasks"];
+        for (const auto& r : b["tasks"]) all.push_back(r);
+        BenchReport::annotateBestKnown(all, budget);
+        json rowsA(json::value_t::array), rowsB(json::value_t::array);
+        for (std::size_t i = 0; i < all.size(); ++i) (i < a["tasks"].size() ? rowsA : rowsB).push_back(all[i]);
+        // Pairs are task x seed within each memory mode present in both reports.
+        std::map<std::string, std::pair<json, json>> byMode;
+        for (const auto& r : rowsA) byMode[r.value("memory_mode", std::string("?"))].first.push_back(r);
+        for (const auto& r : rowsB) byMode[r.value("memory_mode", std::string("?"))].second.push_back(r);
+        json paired = json::array();
+        for (auto& [mode, ab] : byMode)
+            if (!ab.first.is_null() && !ab.second.is_null())
+                paired.push_back(BenchReport::paired(ab.first, ab.second, (*cfiles)[0] + " [" + mode + "]",
+                                                     (*cfiles)[1] + " [" + mode + "]", a.value("seed", uint64_t(0))));
+        json out = {{"a", (*cfiles)[0]}, {"b", (*cfiles)[1]},
+                    {"aggregate_a", BenchReport::aggregate(rowsA, budget)}, {"aggregate_b", BenchReport::aggregate(rowsB, budget)},
+                    {"paired", paired}};
+        if (*cjson) {
+            std::cout << out.dump(2) << "\n";
+            return;
+        }
+        BenchReport::printAggregateLine("A " + (*cfiles)[0], out["aggregate_a"]);
+        BenchReport::printAggregateLine("B " + (*cfiles)[1], out["aggregate_b"]);
+        for (const auto& p : paired) BenchReport::printPaired(p);
+        if (paired.empty()) std::cout << "no memory mode is in both reports: nothing to pair\n";
     });
 
     auto* merge = cmd->add_subcommand("merge", "Merge shard reports (JSON files from --out/--json)");
@@ -231,24 +450,30 @@ void registerBenchCommand(CLI::App& app) {
     merge->add_flag("--json", *mjson, "Print the merged JSON report");
     merge->callback([files, mjson] {
         json merged;
-        json rows = json::array();
+        json rows = json::array(), gaps = json::object();
         for (const auto& f : *files) {
-            json part;
-            try {
-                std::ifstream in(f);
-                part = json::parse(in);
-            } catch (const std::exception& e) {
-                std::cerr << "sage: error: " << f << " is not a bench report: " << e.what() << "\n";
-                throw CLI::RuntimeError(2);
-            }
+            json part = readReport(f);
             if (merged.is_null()) merged = part;
             for (const auto& r : part["tasks"]) rows.push_back(r);
+            const json partGaps = part.value("q_gap_after_learning", json::object());  // kept alive for items()
+            for (const auto& [m, list] : partGaps.items())
+                for (const auto& g : list) gaps[m].push_back(g);
         }
+        std::set<uint64_t> seeds;
+        for (const auto& r : rows) seeds.insert(r.value("seed", uint64_t(0)));
+        merged["repeats"] = seeds.size();
+        merged["seed"] = seeds.empty() ? uint64_t(0) : *seeds.begin();
         merged["tasks"] = rows;
+        merged["q_gap_after_learning"] = gaps;
         merged["shard"] = "merged";
-        merged["aggregate"] = aggregate(rows, merged.value("budget", 12));
-        if (*mjson) std::cout << merged.dump(2) << "\n";
-        else printTable(merged);
+        for (auto it = merged.begin(); it != merged.end();)
+            it = it.key().rfind("paired_vs_", 0) == 0 ? merged.erase(it) : std::next(it);
+        summarise(merged);
+        if (*mjson) {
+            std::cout << merged.dump(2) << "\n";
+            return;
+        }
+        printReport(merged);
     });
 }
 

@@ -42,7 +42,7 @@ struct MemoryCli {
     std::string from;
     // search
     std::vector<std::string> diagnostics;
-    std::string bottleneck, category, mode = "adoption";
+    std::string bottleneck, category, device, mode = "adoption";
     bool includePending = false;
     std::vector<std::string> words;
 };
@@ -122,7 +122,24 @@ const FieldFlag kFieldFlags[] = {
     {"code-idiom", "Code snippet showing the advice applied; '' clears"},
     {"evidence-pattern", "Regex (or literal) whose presence in added lines evidences adoption; '' clears"},
     {"action", "Action for the built-in policy as a JSON object, or 'none' to clear"},
+    {"applies-devices", "Retrieve only on these device ids (comma-separated, e.g. ascend310p3-sim); '' = any"},
+    {"applies-categories", "Retrieve only for tasks of these op categories (comma-separated); '' = any"},
 };
+
+json commaList(const std::string& text) {
+    json out = json::array();
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find(',', start);
+        if (end == std::string::npos) end = text.size();
+        std::string item = text.substr(start, end - start);
+        item.erase(0, item.find_first_not_of(" \t"));
+        item.erase(item.find_last_not_of(" \t") + 1);
+        if (!item.empty()) out.push_back(item);
+        start = end + 1;
+    }
+    return out;
+}
 
 void addFieldOptions(CLI::App* cmd, const std::shared_ptr<MemoryCli>& cli) {
     for (const FieldFlag& flag : kFieldFlags)
@@ -156,6 +173,11 @@ json requestedFields(const MemoryCli& cli, const std::string& command) {
         if (given(name)) object["trigger"][name] = value(name);
     if (given("action"))
         object["action"] = value("action") == "none" ? json(nullptr) : parseJsonText(value("action"), "--action");
+    if (given("applies-devices") || given("applies-categories")) {
+        if (!object.contains("applies_to") || !object["applies_to"].is_object()) object["applies_to"] = json::object();
+        if (given("applies-devices")) object["applies_to"]["devices"] = commaList(value("applies-devices"));
+        if (given("applies-categories")) object["applies_to"]["categories"] = commaList(value("applies-categories"));
+    }
     return object;
 }
 
@@ -229,7 +251,11 @@ void printShow(ExperienceStore& store, std::int64_t id) {
               << " | origin " << toString(e.origin) << (e.pinned ? " | pinned" : "")
               << (e.mergedInto ? " | merged into #" + std::to_string(*e.mergedInto) : "") << "\n"
               << "  trigger: category '" << e.trigger.category << "', diagnostic '" << e.trigger.diagnostic
-              << "', bottleneck '" << e.trigger.bottleneck << "'\n"
+              << "', bottleneck '" << e.trigger.bottleneck << "'\n";
+    if (!e.appliesTo.empty())
+        std::cout << "  applies to: devices " << json(e.appliesTo.devices).dump() << ", categories "
+                  << json(e.appliesTo.categories).dump() << "\n";
+    std::cout
               << "  created " << e.createdAt << ", updated " << e.updatedAt << "\n\n  content:\n";
     printIndented(e.content);
     if (!e.codeIdiom.empty()) {
@@ -479,6 +505,7 @@ void addSearchCommand(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli) {
     cmd->add_option("words", cli->words, "Description text to match");
     cmd->add_option("--stage", cli->stage, "draft|repair|optimize (default repair)");
     cmd->add_option("--category", cli->category, "Op category of the task");
+    cmd->add_option("--device", cli->device, "Device profile id (entries applicable elsewhere are left out)");
     cmd->add_option("--diagnostic", cli->diagnostics, "Diagnostic kind (repeatable)");
     cmd->add_option("--bottleneck", cli->bottleneck, "Bottleneck class");
     cmd->add_option("--limit", cli->limit, "How many entries (default 5)");
@@ -489,6 +516,7 @@ void addSearchCommand(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli) {
             RetrievalContext ctx;
             ctx.stage = requireEnum<Stage>(cli->stage.empty() ? "repair" : cli->stage);
             ctx.category = cli->category;
+            ctx.device = cli->device;
             ctx.bottleneck = cli->bottleneck;
             for (const std::string& d : cli->diagnostics) ctx.diagnostics.push_back({d, ""});
             for (const std::string& w : cli->words) ctx.description += w + " ";

@@ -91,9 +91,13 @@ CreditReport AdoptionLedger::recordOutcome(std::int64_t run, std::int64_t iterat
             repo_.appendValuePoint({record.experienceId, record.stage, stats.q, "outcome", run, iteration, at});
         auto stmt = db.cached(
             "UPDATE retrieval SET declared = ?2, evidenced = ?3, adoption_weight = ?4, credit_weight = ?5, reward = ?6, "
-            "q_before = ?7, q_after = ?8, resolved_at = ?9 WHERE id = ?1");
+            "q_before = ?7, q_after = ?8, resolved_at = ?9, evidence_basis = ?10, evidence_detail = ?11 WHERE id = ?1");
         stmt->bind(1, record.id).bind(2, signal.declared ? 1 : 0).bind(3, signal.evidenced ? 1 : 0);
         stmt->bind(4, adoption).bind(5, credit).bind(6, outcome.reward).bind(7, qBefore).bind(8, stats.q).bind(9, at);
+        if (signal.basis.empty()) stmt->bindNull(10);
+        else stmt->bind(10, signal.basis);
+        if (signal.detail.empty()) stmt->bindNull(11);
+        else stmt->bind(11, signal.detail);
         stmt->run();
         record.declared = signal.declared;
         record.evidenced = signal.evidenced;
@@ -103,6 +107,8 @@ CreditReport AdoptionLedger::recordOutcome(std::int64_t run, std::int64_t iterat
         record.qBefore = qBefore;
         record.qAfter = stats.q;
         record.resolvedAt = at;
+        record.evidenceBasis = signal.basis;
+        record.evidenceDetail = signal.detail;
     }
     tx.commit();
     return report;
@@ -119,7 +125,8 @@ std::vector<RetrievalRecord> AdoptionLedger::retrievalsOf(std::int64_t experienc
 std::vector<RetrievalRecord> AdoptionLedger::query(std::string_view where, std::int64_t a, std::int64_t b) {
     auto stmt = repo_.database().cached(
         "SELECT id, run, iteration, experience_id, stage, rank, score, explored, declared, evidenced, adoption_weight, "
-        "credit_weight, reward, q_before, q_after, retrieved_at, coalesce(resolved_at, '') FROM retrieval WHERE " +
+        "credit_weight, reward, q_before, q_after, retrieved_at, coalesce(resolved_at, ''), coalesce(evidence_basis, ''), "
+        "coalesce(evidence_detail, '') FROM retrieval WHERE " +
         std::string(where) + " ORDER BY id");
     stmt->bind(1, a).bind(2, b);
     std::vector<RetrievalRecord> out;
@@ -142,6 +149,8 @@ std::vector<RetrievalRecord> AdoptionLedger::query(std::string_view where, std::
         r.qAfter = stmt->optionalReal(14);
         r.retrievedAt = stmt->text(15);
         r.resolvedAt = stmt->text(16);
+        r.evidenceBasis = stmt->text(17);
+        r.evidenceDetail = stmt->text(18);
         out.push_back(std::move(r));
     }
     return out;
@@ -149,14 +158,27 @@ std::vector<RetrievalRecord> AdoptionLedger::query(std::string_view where, std::
 
 std::vector<AdoptionSignal> AdoptionLedger::assess(const std::vector<ScoredExperience>& retrieved,
                                                    const std::vector<std::int64_t>& declaredIds,
-                                                   std::string_view addedText) {
+                                                   const CandidateChange& change) {
     std::vector<AdoptionSignal> out;
     for (const ScoredExperience& item : retrieved) {
         const std::int64_t id = item.experience.id;
-        out.push_back({id, std::find(declaredIds.begin(), declaredIds.end(), id) != declaredIds.end(),
-                       EvidenceMatcher::isEvidenced(item.experience, addedText)});
+        const Evidence evidence = EvidenceMatcher::assess(item.experience, change);
+        out.push_back({id, std::find(declaredIds.begin(), declaredIds.end(), id) != declaredIds.end(), evidence.evidenced,
+                       toString(evidence.basis), evidence.detail});
     }
     return out;
+}
+
+std::vector<AdoptionSignal> AdoptionLedger::assess(const std::vector<ScoredExperience>& retrieved,
+                                                   const std::vector<std::int64_t>& declaredIds,
+                                                   std::string_view parentSource, std::string_view candidateSource) {
+    return assess(retrieved, declaredIds, CandidateChange::between(parentSource, candidateSource));
+}
+
+std::vector<AdoptionSignal> AdoptionLedger::assess(const std::vector<ScoredExperience>& retrieved,
+                                                   const std::vector<std::int64_t>& declaredIds,
+                                                   std::string_view addedText) {
+    return assess(retrieved, declaredIds, CandidateChange{std::string(), std::string(addedText)});
 }
 
 } // namespace sage::memory

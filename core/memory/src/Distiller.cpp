@@ -40,16 +40,19 @@ ProposalResult Distiller::addProposed(const Proposal& proposal) {
     Transaction tx(repo_.database());
     ProposalResult result;
     if (const auto duplicate = findDuplicate(proposal.experience)) {
-        StageStats stats = repo_.stageStats(duplicate->id, proposal.stage);
-        stats.q = ValueModel::clampQ(stats.q + ValueModel::kDedupGain * proposal.reward);
-        repo_.saveStageStats(duplicate->id, stats);
         const auto& provenance = proposal.experience.provenance;
-        ValuePoint point{duplicate->id, proposal.stage, stats.q, "dedup", std::nullopt, std::nullopt, ExperienceRepository::now()};
-        if (!provenance.empty()) {
-            point.run = provenance.front().run;
-            point.iteration = provenance.front().iteration;
+        if (learnsValues(proposal.mode)) {
+            StageStats stats = repo_.stageStats(duplicate->id, proposal.stage);
+            stats.q = ValueModel::clampQ(stats.q + ValueModel::kDedupGain * proposal.reward);
+            repo_.saveStageStats(duplicate->id, stats);
+            ValuePoint point{duplicate->id, proposal.stage, stats.q, "dedup", std::nullopt, std::nullopt,
+                             ExperienceRepository::now()};
+            if (!provenance.empty()) {
+                point.run = provenance.front().run;
+                point.iteration = provenance.front().iteration;
+            }
+            repo_.appendValuePoint(point);
         }
-        repo_.appendValuePoint(point);
         for (Provenance p : provenance) {
             p.note = "duplicate proposal (" + duplicate->reason + ")" + (p.note.empty() ? "" : "; " + p.note);
             repo_.addProvenance(duplicate->id, p);

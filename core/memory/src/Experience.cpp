@@ -1,5 +1,6 @@
 #include "sage_memory/Experience.h"
 
+#include "sage_memory/EvidencePattern.h"
 #include "sage_memory/MemoryError.h"
 
 #include <algorithm>
@@ -36,8 +37,8 @@ template <class E> E readEnum(const json& object, const char* key, E fallback) {
     return text.empty() ? fallback : requireEnum<E>(text);
 }
 
-constexpr std::array<const char*, 19> kKnownKeys{
-    "id",      "title",      "kind",       "stage",      "trigger",    "content",   "code_idiom",
+constexpr std::array<const char*, 20> kKnownKeys{
+    "id",      "title",      "kind",       "stage",      "trigger",    "applies_to", "content",   "code_idiom",
     "evidence_pattern", "action", "status", "origin",    "pinned",     "merged_into", "provenance",
     "created_at", "updated_at", "stats",    "revisions",  "q_history"};
 
@@ -50,6 +51,8 @@ std::vector<std::string> Experience::problems() const {
     if (!action.is_null() && !action.is_object())
         out.push_back(std::string("action must be a JSON object or null, not ") + action.type_name());
     if (mergedInto && *mergedInto == id && id != 0) out.push_back("an entry cannot be merged into itself");
+    if (const auto problem = EvidencePattern::problem(evidencePattern))
+        out.push_back("entry '" + title + "': evidence_pattern '" + evidencePattern + "' " + *problem);
     return out;
 }
 
@@ -61,6 +64,7 @@ json Experience::editableJson() const {
                 {"stage", toString(stage)},
                 {"trigger", {{"category", trigger.category}, {"diagnostic", trigger.diagnostic},
                              {"bottleneck", trigger.bottleneck}}},
+                {"applies_to", appliesTo.toJson()},
                 {"content", content},
                 {"code_idiom", codeIdiom},
                 {"evidence_pattern", evidencePattern},
@@ -88,7 +92,7 @@ Experience Experience::fromJson(const json& object) {
         if (std::find_if(kKnownKeys.begin(), kKnownKeys.end(), [&](const char* k) { return item.key() == k; }) ==
             kKnownKeys.end())
             bad("unknown field '" + item.key() +
-                "' (known: id, title, kind, stage, trigger, content, code_idiom, evidence_pattern, action, status, "
+                "' (known: id, title, kind, stage, trigger, applies_to, content, code_idiom, evidence_pattern, action, status, "
                 "origin, pinned, merged_into, provenance, created_at, updated_at)");
     Experience e;
     e.id = readOptionalInt(object, "id").value_or(0);
@@ -104,6 +108,7 @@ Experience Experience::fromJson(const json& object) {
                 bad("unknown trigger field '" + item.key() + "' (known: category, diagnostic, bottleneck)");
         e.trigger = {readString(*it, "category"), readString(*it, "diagnostic"), readString(*it, "bottleneck")};
     }
+    if (auto it = object.find("applies_to"); it != object.end() && !it->is_null()) e.appliesTo = Applicability::fromJson(*it);
     e.content = readString(object, "content", true);
     e.codeIdiom = readString(object, "code_idiom");
     e.evidencePattern = readString(object, "evidence_pattern");
@@ -121,6 +126,35 @@ Experience Experience::fromJson(const json& object) {
     e.updatedAt = readString(object, "updated_at");
     if (const auto problems = e.problems(); !problems.empty()) bad(problems.front());
     return e;
+}
+
+bool Applicability::admits(const std::string& device, const std::string& category) const {
+    auto in = [](const std::vector<std::string>& list, const std::string& value) {
+        return list.empty() || value.empty() || std::find(list.begin(), list.end(), value) != list.end();
+    };
+    return in(devices, device) && in(categories, category);
+}
+
+json Applicability::toJson() const { return json{{"devices", devices}, {"categories", categories}}; }
+
+Applicability Applicability::fromJson(const json& object) {
+    if (!object.is_object()) bad("field 'applies_to' must be an object {devices: [...], categories: [...]}");
+    Applicability a;
+    for (const auto& item : object.items()) {
+        if (item.key() != "devices" && item.key() != "categories")
+            bad("unknown applies_to field '" + item.key() + "' (known: devices, categories)");
+        if (item.value().is_null()) continue;
+        if (!item.value().is_array()) bad("field 'applies_to." + item.key() + "' must be an array of strings");
+        auto& list = item.key() == "devices" ? a.devices : a.categories;
+        for (const json& v : item.value()) {
+            if (!v.is_string() || v.get<std::string>().empty())
+                bad("field 'applies_to." + item.key() + "' must hold non-empty strings");
+            list.push_back(v.get<std::string>());
+        }
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
+    return a;
 }
 
 json toJson(const Provenance& p) {

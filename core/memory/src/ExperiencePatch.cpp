@@ -24,7 +24,7 @@ template <class T> void assign(const std::optional<T>& patch, T& field, const ch
 } // namespace
 
 bool ExperiencePatch::empty() const {
-    return !title && !kind && !stage && !category && !diagnostic && !bottleneck && !content && !codeIdiom &&
+    return !title && !kind && !stage && !category && !diagnostic && !bottleneck && !appliesTo && !content && !codeIdiom &&
            !evidencePattern && !action && !status && !pinned;
 }
 
@@ -36,6 +36,7 @@ std::vector<std::string> ExperiencePatch::applyTo(Experience& e) const {
     assign(category, e.trigger.category, "trigger.category", changed);
     assign(diagnostic, e.trigger.diagnostic, "trigger.diagnostic", changed);
     assign(bottleneck, e.trigger.bottleneck, "trigger.bottleneck", changed);
+    assign(appliesTo, e.appliesTo, "applies_to", changed);
     assign(content, e.content, "content", changed);
     assign(codeIdiom, e.codeIdiom, "code_idiom", changed);
     assign(evidencePattern, e.evidencePattern, "evidence_pattern", changed);
@@ -55,6 +56,7 @@ ExperiencePatch ExperiencePatch::fromJson(const json& object) {
         else if (key == "kind") patch.kind = requireEnum<ExperienceKind>(stringField(value, key));
         else if (key == "stage") patch.stage = requireEnum<Stage>(stringField(value, key));
         else if (key == "status") patch.status = requireEnum<ExperienceStatus>(stringField(value, key));
+        else if (key == "applies_to") patch.appliesTo = value.is_null() ? Applicability{} : Applicability::fromJson(value);
         else if (key == "content") patch.content = stringField(value, key);
         else if (key == "code_idiom") patch.codeIdiom = stringField(value, key);
         else if (key == "evidence_pattern") patch.evidencePattern = stringField(value, key);
@@ -74,7 +76,7 @@ ExperiencePatch ExperiencePatch::fromJson(const json& object) {
             }
         } else {
             bad("field '" + key +
-                "' cannot be edited (editable: title, kind, stage, trigger, content, code_idiom, evidence_pattern, "
+                "' cannot be edited (editable: title, kind, stage, trigger, applies_to, content, code_idiom, evidence_pattern, "
                 "action, status, pinned)");
         }
     }

@@ -15,7 +15,10 @@ namespace {
 
 constexpr const char* kSelectEntry =
     "SELECT id, title, kind, stage, trigger_category, trigger_diagnostic, trigger_bottleneck, content, code_idiom, "
-    "evidence_pattern, action, status, origin, pinned, merged_into, created_at, updated_at FROM experience WHERE id = ?1";
+    "evidence_pattern, action, status, origin, pinned, merged_into, created_at, updated_at, applies_to FROM experience "
+    "WHERE id = ?1";
+
+std::string appliesToText(const Applicability& a) { return a.empty() ? std::string() : a.toJson().dump(); }
 
 template <class E> void bindOptionalEnum(Statement& stmt, int index, const std::optional<E>& value) {
     if (value) stmt.bind(index, toString(*value));
@@ -72,6 +75,7 @@ Experience ExperienceRepository::readRow(const Statement& row) const {
     e.mergedInto = row.optionalInt64(14);
     e.createdAt = row.text(15);
     e.updatedAt = row.text(16);
+    if (const std::string applies = row.text(17); !applies.empty()) e.appliesTo = Applicability::fromJson(json::parse(applies));
     return e;
 }
 
@@ -86,8 +90,8 @@ std::int64_t ExperienceRepository::insert(const Experience& e) {
     {
         auto stmt = db_.cached(
             "INSERT INTO experience(id, title, kind, stage, trigger_category, trigger_diagnostic, trigger_bottleneck, "
-            "content, code_idiom, evidence_pattern, action, status, origin, pinned, merged_into, created_at, updated_at) "
-            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
+            "content, code_idiom, evidence_pattern, action, status, origin, pinned, merged_into, created_at, updated_at, "
+            "applies_to) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
         if (e.id != 0) stmt->bind(1, e.id);
         else stmt->bindNull(1);
         stmt->bind(2, e.title).bind(3, toString(e.kind)).bind(4, toString(e.stage));
@@ -97,6 +101,7 @@ std::int64_t ExperienceRepository::insert(const Experience& e) {
         stmt->bind(15, e.mergedInto);
         stmt->bind(16, e.createdAt.empty() ? stamp : e.createdAt);
         stmt->bind(17, e.updatedAt.empty() ? stamp : e.updatedAt);
+        stmt->bind(18, appliesToText(e.appliesTo));
         stmt->run();
     }
     const std::int64_t id = db_.lastInsertId();
@@ -136,12 +141,12 @@ void ExperienceRepository::update(const Experience& e) {
     auto stmt = db_.cached(
         "UPDATE experience SET title = ?2, kind = ?3, stage = ?4, trigger_category = ?5, trigger_diagnostic = ?6, "
         "trigger_bottleneck = ?7, content = ?8, code_idiom = ?9, evidence_pattern = ?10, action = ?11, status = ?12, "
-        "origin = ?13, pinned = ?14, merged_into = ?15, updated_at = ?16 WHERE id = ?1");
+        "origin = ?13, pinned = ?14, merged_into = ?15, updated_at = ?16, applies_to = ?17 WHERE id = ?1");
     stmt->bind(1, e.id).bind(2, e.title).bind(3, toString(e.kind)).bind(4, toString(e.stage));
     stmt->bind(5, e.trigger.category).bind(6, e.trigger.diagnostic).bind(7, e.trigger.bottleneck);
     stmt->bind(8, e.content).bind(9, e.codeIdiom).bind(10, e.evidencePattern).bind(11, e.actionText());
     stmt->bind(12, toString(e.status)).bind(13, toString(e.origin)).bind(14, e.pinned ? 1 : 0);
-    stmt->bind(15, e.mergedInto).bind(16, now());
+    stmt->bind(15, e.mergedInto).bind(16, now()).bind(17, appliesToText(e.appliesTo));
     stmt->run();
     if (db_.changes() == 0) throwNotFound(e.id);
 }

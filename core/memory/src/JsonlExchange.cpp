@@ -2,6 +2,7 @@
 
 #include "sage_memory/MemoryError.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -109,63 +110,80 @@ int JsonlExchange::exportTo(const fs::path& path, const ExperienceFilter& filter
 }
 
 ImportReport JsonlExchange::read(std::istream& in, const std::string& sourceName) {
-    ImportReport report;
-    Transaction tx(repo_.database());
-    std::map<std::int64_t, std::int64_t> newIdOf;                    // file id -> stored id
-    std::vector<std::pair<std::int64_t, std::int64_t>> mergedLinks;  // stored id -> file id of merged_into
+    // 1. Read and validate everything: a bad line imports nothing.
+    std::vector<std::pair<int, ParsedLine>> entries;  // (line number, entry)
     std::string line;
     int lineNumber = 0;
     while (std::getline(in, line)) {
         ++lineNumber;
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.find_first_not_of(" \t") == std::string::npos) continue;
-        ParsedLine parsed;
         try {
-            parsed = parseLine(line);
+            entries.emplace_back(lineNumber, parseLine(line));
         } catch (const MemoryError& e) {
             throw MemoryError(e.code(), sourceName + ":" + std::to_string(lineNumber) + ": " + e.what() +
                                             ". Nothing was imported; fix the line and import again.");
         }
-        Experience& e = parsed.experience;
-        const std::int64_t fileId = e.id;
-        if (const auto existing = repo_.findByText(e.title, e.content)) {
-            ++report.skipped;
-            if (fileId) newIdOf[fileId] = *existing;
-            continue;
-        }
-        if (fileId && repo_.exists(fileId)) {
-            e.id = 0;
-            ++report.renumbered;
-        }
-        const std::optional<std::int64_t> mergedInto = e.mergedInto;
-        e.mergedInto.reset();
-        const std::int64_t id = repo_.insert(e);
-        if (fileId) newIdOf[fileId] = id;
-        if (fileId && id != fileId)
-            report.notes.push_back(sourceName + ":" + std::to_string(lineNumber) + ": entry #" + std::to_string(fileId) +
-                                   " imported as #" + std::to_string(id) + " (its id was taken)");
-        if (mergedInto) mergedLinks.emplace_back(id, *mergedInto);
-        for (const StageStats& s : parsed.stats.stages)
-            if (!(s == StageStats{s.stage})) repo_.saveStageStats(id, s);
-        for (const Revision& r : parsed.revisions) repo_.insertRevision(id, r);
-        for (ValuePoint p : parsed.history) {
-            p.experienceId = id;
-            repo_.appendValuePoint(p);
-        }
-        ++report.imported;
     }
     if (in.bad()) throw MemoryError(MemoryError::Code::Io, sourceName + ": reading failed. Nothing was imported.");
-    for (const auto& [id, fileTarget] : mergedLinks) {
-        if (auto it = newIdOf.find(fileTarget); it != newIdOf.end()) {
-            repo_.linkMerged(id, it->second);
-        } else if (repo_.exists(fileTarget)) {
-            repo_.linkMerged(id, fileTarget);
-        } else {
-            report.notes.push_back("entry #" + std::to_string(id) + " was merged into #" + std::to_string(fileTarget) +
-                                   ", which is not in the file or the database; the link was dropped");
+
+    // 2. Write in chunks, one transaction each.
+    ImportReport report;
+    std::map<std::int64_t, std::int64_t> newIdOf;                    // file id -> stored id
+    std::vector<std::pair<std::int64_t, std::int64_t>> mergedLinks;  // stored id -> file id of merged_into
+    std::size_t next = 0;
+    while (next < entries.size()) {
+        Transaction tx(repo_.database());
+        const std::size_t end = std::min(entries.size(), next + static_cast<std::size_t>(chunkSize_));
+        for (; next < end; ++next) {
+            auto& [number, parsed] = entries[next];
+            Experience& e = parsed.experience;
+            const std::int64_t fileId = e.id;
+            if (const auto existing = repo_.findByText(e.title, e.content)) {
+                ++report.skipped;
+                if (fileId) newIdOf[fileId] = *existing;
+                continue;
+            }
+            if (fileId && repo_.exists(fileId)) {
+                e.id = 0;
+                ++report.renumbered;
+            }
+            const std::optional<std::int64_t> mergedInto = e.mergedInto;
+            e.mergedInto.reset();
+            const std::int64_t id = repo_.insert(e);
+            if (fileId) newIdOf[fileId] = id;
+            if (fileId && id != fileId)
+                report.notes.push_back(sourceName + ":" + std::to_string(number) + ": entry #" + std::to_string(fileId) +
+                                       " imported as #" + std::to_string(id) + " (its id was taken)");
+            if (mergedInto) mergedLinks.emplace_back(id, *mergedInto);
+            for (const StageStats& s : parsed.stats.stages)
+                if (!(s == StageStats{s.stage})) repo_.saveStageStats(id, s);
+            for (const Revision& r : parsed.revisions) repo_.insertRevision(id, r);
+            for (ValuePoint p : parsed.history) {
+                p.experienceId = id;
+                repo_.appendValuePoint(p);
+            }
+            ++report.imported;
         }
+        tx.commit();
+        if (chunkObserver_) chunkObserver_(static_cast<int>(next));
     }
-    tx.commit();
+
+    // 3. merged_into links, once every entry has its stored id.
+    if (!mergedLinks.empty()) {
+        Transaction tx(repo_.database());
+        for (const auto& [id, fileTarget] : mergedLinks) {
+            if (auto it = newIdOf.find(fileTarget); it != newIdOf.end()) {
+                repo_.linkMerged(id, it->second);
+            } else if (repo_.exists(fileTarget)) {
+                repo_.linkMerged(id, fileTarget);
+            } else {
+                report.notes.push_back("entry #" + std::to_string(id) + " was merged into #" + std::to_string(fileTarget) +
+                                       ", which is not in the file or the database; the link was dropped");
+            }
+        }
+        tx.commit();
+    }
     return report;
 }
 

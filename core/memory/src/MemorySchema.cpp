@@ -115,13 +115,23 @@ CREATE TABLE retrieval (
 CREATE INDEX retrieval_by_experience ON retrieval(experience_id);
 )sql";
 
+// Version 2 (issue 12): applicability (a hard retrieval filter by device and category, JSON text,
+// '' = anywhere) and, per retrieval record, what the evidence was judged on (EvidenceBasis).
+constexpr const char* kVersion2 = R"sql(
+ALTER TABLE experience ADD COLUMN applies_to TEXT NOT NULL DEFAULT ''
+  CHECK (applies_to = '' OR json_type(applies_to) = 'object');
+ALTER TABLE retrieval ADD COLUMN evidence_basis TEXT;
+ALTER TABLE retrieval ADD COLUMN evidence_detail TEXT;
+)sql";
+
 } // namespace
 
 const SchemaModule& MemorySchema::module() {
     static const SchemaModule schema{
         std::string(Database::kPrimaryModule),
         {Migration{1, "experience store: entries, FTS5 index, provenance, stats, Q history, revisions, retrievals",
-                   kVersion1}},
+                   kVersion1},
+         Migration{2, "applicability filter (applies_to) and the evidence basis of each adoption record", kVersion2}},
     };
     return schema;
 }

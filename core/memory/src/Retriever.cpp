@@ -145,16 +145,21 @@ std::vector<ScoredExperience> Retriever::retrieve(const RetrievalContext& ctx) {
     addTriggerMatches("trigger_category", ctx.category);
     if (relevance.empty()) return {};
 
-    std::vector<Candidate> candidates;
+    std::vector<Candidate> candidates;  // applicable entries only
     {
         json ids = json::array();
         for (const auto& [id, rel] : relevance) ids.push_back(id);
         auto stmt = db.cached(
-            "SELECT e.id, e.trigger_category, e.trigger_diagnostic, e.trigger_bottleneck, e.pinned, coalesce(s.q, ?3) "
+            "SELECT e.id, e.trigger_category, e.trigger_diagnostic, e.trigger_bottleneck, e.pinned, coalesce(s.q, ?3), "
+            "e.applies_to "
             "FROM experience e LEFT JOIN experience_stats s ON s.experience_id = e.id AND s.stage = ?2 "
             "WHERE e.id IN (SELECT value FROM json_each(?1)) ORDER BY e.id");
         stmt->bind(1, ids.dump()).bind(2, stage).bind(3, ValueModel::kInitialQ);
         while (stmt->step()) {
+            // Applicability is a hard filter: a 310P-only pitfall never reaches a 910B prompt.
+            if (const std::string applies = stmt->text(6); !applies.empty() &&
+                !Applicability::fromJson(json::parse(applies)).admits(ctx.device, ctx.category))
+                continue;
             Candidate c;
             c.id = stmt->int64(0);
             c.relevance = relevance[c.id];
@@ -181,6 +186,7 @@ std::vector<ScoredExperience> Retriever::retrieve(const RetrievalContext& ctx) {
 
     std::mt19937_64 rng(ctx.seed);
     std::vector<ScoredExperience> out;
+    if (candidates.empty()) return out;
     while (!candidates.empty() && out.size() < static_cast<std::size_t>(ctx.limit)) {
         std::size_t pick = 0;
         bool explored = false;

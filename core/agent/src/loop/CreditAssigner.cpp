@@ -18,14 +18,15 @@ IterationValue valueOf(memory::Stage stage, bool correct, uint64_t parentCycles,
 std::vector<AdoptionRecord> assignCredit(memory::ExperienceStore* memory, bool learn, const AgentSettings& settings,
                                          int64_t runId, int iteration,
                                          const std::vector<memory::ScoredExperience>& retrieved,
-                                         const std::vector<int64_t>& declared, const std::string& diff,
+                                         const std::vector<int64_t>& declared, const std::string& parentSource,
+                                         const std::string& candidateSource,
                                          const IterationValue& value) {
     std::vector<AdoptionRecord> out;
     if (!learn || !memory || retrieved.empty()) {
         for (int64_t id : declared) out.push_back({id, true, false, std::nullopt, 0, std::nullopt, std::nullopt});
         return out;
     }
-    auto signals = memory::AdoptionLedger::assess(retrieved, declared, addedLines(diff));
+    auto signals = memory::AdoptionLedger::assess(retrieved, declared, parentSource, candidateSource);
     memory::IterationOutcome outcome;
     outcome.reward = value.reward;
     outcome.success = value.success;

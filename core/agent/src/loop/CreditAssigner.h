@@ -24,7 +24,8 @@ IterationValue valueOf(memory::Stage stage, bool correct, uint64_t parentCycles,
 std::vector<AdoptionRecord> assignCredit(memory::ExperienceStore* memory, bool learn, const AgentSettings& settings,
                                          int64_t runId, int iteration,
                                          const std::vector<memory::ScoredExperience>& retrieved,
-                                         const std::vector<int64_t>& declared, const std::string& diff,
+                                         const std::vector<int64_t>& declared, const std::string& parentSource,
+                                         const std::string& candidateSource,
                                          const IterationValue& value);
 
 } // namespace sage::agent

@@ -216,14 +216,14 @@ std::optional<std::string> IterationRunner::evaluate(IterationRecord& rec, const
     rec.reward = value.reward;
     const bool learnHere = ctx_.learn && memory::learnsValues(ctx_.settings.memoryMode) && !given;
     rec.adoptions = assignCredit(ctx_.memory, learnHere, ctx_.settings, rec.runId, rec.index, asked.retrieved,
-                                 prop.adoptedIds, rec.diff, value);
+                                 prop.adoptedIds, parent ? parent->source : std::string(), prop.source, value);
     if (learnHere && !asked.retrieved.empty()) {
         json credit = json::array();
         for (const auto& a : rec.adoptions) credit.push_back(toJson(a));
         ctx_.emit({AgentEventType::MemoryUpdated, rec.runId, rec.index, rec.stage, "", credit, {}});
     }
     if (ctx_.memory && ctx_.learn && !given && parent && lessonWorthy(stage, correct, value.speedup))
-        distilLesson(ctx_.policy, *ctx_.memory, asked.context, prop, parent->evaluation, ev, rec);
+        distilLesson(ctx_.policy, *ctx_.memory, asked.context, prop, parent->evaluation, ev, ctx_.settings.memoryMode, rec);
 
     history_.push_back(attemptOf(rec, ev, prop.adoptedIds));
     const int bestBefore = frontier_.best();

@@ -10,7 +10,7 @@ bool lessonWorthy(memory::Stage stage, bool correct, double speedup) {
 
 void distilLesson(Policy& policy, memory::ExperienceStore& memory, const PolicyContext& ctx,
                   const PolicyProposal& proposal, const eval::Evaluation& before, const eval::Evaluation& after,
-                  IterationRecord& rec) {
+                  memory::MemoryMode mode, IterationRecord& rec) {
     auto lesson = policy.distill(ctx, proposal, before, after);
     if (!lesson) return;
     memory::Proposal p;
@@ -40,6 +40,7 @@ void distilLesson(Policy& policy, memory::ExperienceStore& memory, const PolicyC
     p.experience.provenance.push_back(prov);
     p.stage = ctx.stage;
     p.reward = rec.reward;
+    p.mode = mode;  // duplicate-lesson credit follows the mode's credit rule
     try {
         auto res = memory.addProposed(p);
         rec.proposed.push_back({res.id, lesson->title, res.deduplicated, res.reason});

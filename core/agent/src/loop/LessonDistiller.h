@@ -13,6 +13,6 @@ bool lessonWorthy(memory::Stage stage, bool correct, double speedup);
 // Appends what was proposed to rec.proposed; a store failure is noted in rec.error.
 void distilLesson(Policy& policy, memory::ExperienceStore& memory, const PolicyContext& ctx,
                   const PolicyProposal& proposal, const eval::Evaluation& before, const eval::Evaluation& after,
-                  IterationRecord& rec);
+                  memory::MemoryMode mode, IterationRecord& rec);
 
 } // namespace sage::agent

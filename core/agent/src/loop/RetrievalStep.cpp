@@ -10,6 +10,7 @@ std::vector<memory::ScoredExperience> retrieveFor(memory::ExperienceStore& memor
     memory::RetrievalContext rc;
     rc.stage = stage;
     rc.category = task.category;
+    rc.device = settings.device;
     rc.description = task.description;
     if (parent) {
         rc.diagnostics = failureOf(*parent);

@@ -12,6 +12,7 @@
 // Both calls are single transactions; an outcome can be recorded once per iteration.
 #pragma once
 
+#include "sage_memory/EvidenceMatcher.h"
 #include "sage_memory/ExperienceRepository.h"
 #include "sage_memory/MemoryMode.h"
 #include "sage_memory/RetrievalContext.h"
@@ -24,9 +25,15 @@
 namespace sage::memory {
 
 struct AdoptionSignal {
+    AdoptionSignal(std::int64_t id = 0, bool declaredByPolicy = false, bool evidencedByCode = false,
+                   std::string evidenceBasis = {}, std::string evidenceDetail = {})
+        : experienceId(id), declared(declaredByPolicy), evidenced(evidencedByCode), basis(std::move(evidenceBasis)),
+          detail(std::move(evidenceDetail)) {}
     std::int64_t experienceId = 0;
     bool declared = false;   // the policy says it used the entry
-    bool evidenced = false;  // the entry's pattern or idiom is in the candidate's added lines
+    bool evidenced = false;  // the candidate's change shows it (EvidenceMatcher::assess)
+    std::string basis;       // what evidence was judged on: constant_edit, pattern, unverifiable ("" = not given)
+    std::string detail;      // e.g. "BLOCK_DIM 8 -> 2, the action wants it raised"
 };
 
 struct IterationOutcome {
@@ -53,6 +60,8 @@ struct RetrievalRecord {
     std::optional<double> reward;
     std::optional<double> qBefore;
     std::optional<double> qAfter;
+    std::string evidenceBasis;  // see AdoptionSignal
+    std::string evidenceDetail;
     std::string retrievedAt;
     std::string resolvedAt;
 
@@ -77,7 +86,16 @@ public:
     std::vector<RetrievalRecord> retrievalsOf(std::int64_t experienceId);
 
     // The adoption signals of an iteration: declared = the entry's id is in declaredIds,
-    // evidenced = EvidenceMatcher::isEvidenced on the candidate's added lines.
+    // evidenced = EvidenceMatcher::assess on what the candidate changed (removed and added lines),
+    // which is direction-aware for constant edits.
+    static std::vector<AdoptionSignal> assess(const std::vector<ScoredExperience>& retrieved,
+                                              const std::vector<std::int64_t>& declaredIds, const CandidateChange& change);
+    // The same from the parent's and the candidate's sources.
+    static std::vector<AdoptionSignal> assess(const std::vector<ScoredExperience>& retrieved,
+                                              const std::vector<std::int64_t>& declaredIds, std::string_view parentSource,
+                                              std::string_view candidateSource);
+    // Only the added lines known (no removed side): constant edits then cannot show a direction
+    // and count only when they set a fixed value. Prefer the overloads above.
     static std::vector<AdoptionSignal> assess(const std::vector<ScoredExperience>& retrieved,
                                               const std::vector<std::int64_t>& declaredIds, std::string_view addedText);
 

@@ -8,6 +8,8 @@
 // and the proposal's provenance appended to the existing entry.
 #pragma once
 
+#include "sage_memory/MemoryMode.h"
+
 #include "sage_memory/ExperienceRepository.h"
 
 #include <optional>
@@ -19,6 +21,9 @@ struct Proposal {
     Experience experience;       // provenance should name the task, run, iteration and diff
     Stage stage = Stage::Draft;  // stage of the iteration that taught it (which Q a duplicate credits)
     double reward = 0.0;         // that iteration's reward, in [-1, 1]
+    // The run's memory mode: a duplicate's Q moves only in modes that learn values
+    // (adoption, all_retrieved); under similarity and off only its provenance grows.
+    MemoryMode mode = kDefaultMemoryMode;
 };
 
 struct DuplicateMatch {

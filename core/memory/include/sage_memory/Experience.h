@@ -24,6 +24,21 @@ struct Trigger {
     bool operator==(const Trigger&) const = default;
 };
 
+// Where an entry may be retrieved at all (a hard filter, unlike the trigger, which only scores):
+// an entry that lists devices is retrieved only for those device ids (a 310P-only pitfall stays
+// off 910B prompts), one that lists categories only for tasks of those categories. Empty = anywhere.
+struct Applicability {
+    std::vector<std::string> devices;     // device profile ids, e.g. "ascend310p3-sim"
+    std::vector<std::string> categories;  // op categories, e.g. "matmul"
+
+    bool empty() const { return devices.empty() && categories.empty(); }
+    // Whether the entry applies to a context; an empty context value matches every entry.
+    bool admits(const std::string& device, const std::string& category) const;
+    bool operator==(const Applicability&) const = default;
+    nlohmann::json toJson() const;
+    static Applicability fromJson(const nlohmann::json& json);  // throws MemoryError(InvalidInput)
+};
+
 // Where an entry was learned (or, for merged and deduplicated entries, where it was seen again).
 struct Provenance {
     std::string task;
@@ -41,9 +56,10 @@ struct Experience {
     ExperienceKind kind = ExperienceKind::Insight;
     Stage stage = Stage::Any;
     Trigger trigger;
+    Applicability appliesTo;
     std::string content;          // markdown the agent reads
     std::string codeIdiom;        // optional code snippet
-    std::string evidencePattern;  // optional ECMAScript regex (a literal if it is not a valid regex)
+    std::string evidencePattern;  // optional RE2 pattern (EvidencePattern), validated on store
     nlohmann::json action;        // null, or an object the policy interprets ({"type":"set_tunable",...})
     ExperienceStatus status = ExperienceStatus::Pending;
     Origin origin = Origin::Agent;

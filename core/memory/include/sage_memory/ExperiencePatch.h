@@ -18,6 +18,7 @@ struct ExperiencePatch {
     std::optional<std::string> category;
     std::optional<std::string> diagnostic;
     std::optional<std::string> bottleneck;
+    std::optional<Applicability> appliesTo;
     std::optional<std::string> content;
     std::optional<std::string> codeIdiom;
     std::optional<std::string> evidencePattern;

@@ -9,7 +9,11 @@
 // export gives the same bytes. Only "title" and "content" are required on import; hand-written
 // files (like the seed pack) may leave out everything else.
 //
-// Import runs in one transaction (a bad line imports nothing and names file:line). An entry's id
+// Import first reads and validates every line (a bad line imports nothing and names file:line),
+// then writes in chunks of `chunkSize` entries, one transaction each, so that a long import never
+// holds the write lock for long: a run writing to the same file meanwhile waits for one chunk at
+// most, instead of failing with `database is locked` (issue 14). If writing stops half-way (disk
+// full, killed), the entries already committed stay; importing the file again skips them. An id
 // is kept when it is free; otherwise the entry gets a new id (and merged_into links follow it).
 // A line whose title and content equal an existing entry's is skipped, so importing the same
 // file twice adds nothing. Retrieval records are run data and are not exported.
@@ -18,6 +22,7 @@
 #include "sage_memory/ExperienceRepository.h"
 
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -45,8 +50,16 @@ public:
     ImportReport read(std::istream& in, const std::string& sourceName);
     ImportReport importFrom(const std::filesystem::path& path);
 
+    static constexpr int kDefaultChunkSize = 200;
+    void setChunkSize(int entries) { chunkSize_ = entries > 0 ? entries : kDefaultChunkSize; }
+    // Called after each committed chunk (no transaction open) with the entries written so far;
+    // tests use it to write from another connection between chunks.
+    void setChunkObserver(std::function<void(int written)> observer) { chunkObserver_ = std::move(observer); }
+
 private:
     ExperienceRepository& repo_;
+    int chunkSize_ = kDefaultChunkSize;
+    std::function<void(int)> chunkObserver_;
 };
 
 } // namespace sage::memory

@@ -38,7 +38,8 @@ struct ScoreWeights {
 
 struct RetrievalContext {
     Stage stage = Stage::Draft;  // draft, repair or optimize (not any)
-    std::string category;        // op category of the task
+    std::string category;        // op category of the task (also filters Experience::appliesTo)
+    std::string device;          // device profile id; entries whose appliesTo lists other devices are left out
     std::string description;     // task prose, current error text, anything worth matching
     std::vector<Diagnostic> diagnostics;
     std::string bottleneck;      // bottleneck class from the profile
