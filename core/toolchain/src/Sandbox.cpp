@@ -32,6 +32,7 @@ std::string blockedSyscall(const std::string& err) {
 std::string failureStatus(const ProcessResult& pr, std::string& message, const std::string& err) {
     if (pr.exitCode == 4 || pr.signal == SIGSYS) {
         std::string sc = blockedSyscall(err);
+        if (sc.empty() && pr.signal == SIGSYS) sc = "killed by SIGSYS while it blocked signals (creating a thread?)";
         message = "sandbox violation: the kernel made a system call the sandbox blocks" +
                   (sc.empty() ? std::string() : ": " + sc) +
                   ". Kernels may compute and use the simulator only: no files, processes, threads or network";
@@ -159,6 +160,16 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
             }
         }
         report.runs.push_back(std::move(r));
+    }
+    // A blocked syscall after the last result (a destructor, an atexit handler) still taints
+    // every run of the evaluation: the kernel tried to leave the sandbox.
+    if (!failedBefore && (pr.exitCode == 4 || pr.signal == SIGSYS)) {
+        std::string message;
+        const std::string status = failureStatus(pr, message, pr.err);
+        for (auto& r : report.runs) {
+            r.status = status;
+            r.message = message;
+        }
     }
     std::error_code ec;
     fs::remove_all(dir, ec);
