@@ -1,6 +1,7 @@
 #include "sage_toolchain/Sandbox.h"
 
 #include "sage_config.h"
+#include "sage_json/BoundedJson.h"
 #include "sage_toolchain/Files.h"
 
 #include <chrono>
@@ -137,7 +138,8 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
         if (!failedBefore && fs::exists(resultPath) && fs::file_size(resultPath, sizeEc) > 0) {
             try {
                 auto bytes = readBinaryFile(resultPath.string());
-                json j = json::parse(bytes.begin(), bytes.end());
+                // The kernel can write into its result file: bounded like any outside JSON.
+                json j = sage_json::parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), "runner result");
                 r.status = j.value("status", "error");
                 r.message = j.value("message", "");
                 r.seconds = j.value("seconds", 0.0);
