@@ -7,6 +7,8 @@ PACKAGES=(
   qt6-base-dev libqscintilla2-qt6-dev libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev libxkbcommon-dev
   nlohmann-json3-dev libsqlite3-dev libcurl4-openssl-dev libcli11-dev libdtl-dev libcpp-httplib-dev
   libseccomp-dev xvfb xauth imagemagick x11-apps
+  # bubblewrap: the namespaces (user, pid, mount, net, IPC) the compiler and runner run in (docs/security.md)
+  bubblewrap
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
