@@ -348,6 +348,25 @@ private slots:
         assertContained(o);
     }
 
+    // --- no namespaces, no run ------------------------------------------------------------------
+    void unavailableNamespacesAreAClearError() {
+        // A bwrap that fails the way it does where user namespaces are disabled.
+        const std::string fake = cache_.filePath("fake-bwrap").toStdString();
+        std::ofstream(fake) << "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n";
+        fs::permissions(fake, fs::perms::owner_all);
+        qputenv("SAGE_BWRAP", QByteArray::fromStdString(fake));
+        std::string error;
+        try {
+            runRaw(kernel("// unique: namespaces\n", ""));
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+        qunsetenv("SAGE_BWRAP");
+        QVERIFY2(error.find("could not start") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("user namespaces") != std::string::npos, error.c_str());
+        assertContained({});
+    }
+
     // --- through the whole pipeline, the source check first ----------------------------------
     void pipelineStopsTheSameKernels() {
         eval::EvalRequest req;
