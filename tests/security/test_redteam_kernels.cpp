@@ -52,50 +52,17 @@ std::set<int> descendants() {
     return out;
 }
 
-// A working vadd kernel with two places for hostile code: at file scope and in the host side.
+// The eval suite's working vadd kernel (tests/eval/data/kernels/good.cpp) with hostile code
+// added at file scope, at the start of the host side and at the start of the kernel body.
 std::string kernel(const std::string& top, const std::string& host, const std::string& inKernel = "") {
-    return top + R"(
-#include "kernel_operator.h"
-using namespace AscendC;
-extern "C" __global__ __aicore__ void vadd(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling) {
-    uint32_t n = *reinterpret_cast<uint32_t*>(tiling);
-)" + inKernel + R"(
-    TPipe pipe;
-    TQue<TPosition::VECIN, 1> qx, qy;
-    TQue<TPosition::VECOUT, 1> qz;
-    pipe.InitBuffer(qx, 1, 1024 * sizeof(float));
-    pipe.InitBuffer(qy, 1, 1024 * sizeof(float));
-    pipe.InitBuffer(qz, 1, 1024 * sizeof(float));
-    GlobalTensor<float> gx, gy, gz;
-    gx.SetGlobalBuffer((__gm__ float*)x, n);
-    gy.SetGlobalBuffer((__gm__ float*)y, n);
-    gz.SetGlobalBuffer((__gm__ float*)z, n);
-    for (uint32_t off = 0; off < n; off += 1024) {
-        uint32_t len = n - off < 1024 ? n - off : 1024;
-        DataCopyExtParams p{1, len * 4, 0, 0, 0};
-        LocalTensor<float> a = qx.AllocTensor<float>(), b = qy.AllocTensor<float>();
-        DataCopyPad(a, gx[off], p, DataCopyPadExtParams<float>{});
-        DataCopyPad(b, gy[off], p, DataCopyPadExtParams<float>{});
-        qx.EnQue(a);
-        qy.EnQue(b);
-        a = qx.DeQue<float>();
-        b = qy.DeQue<float>();
-        LocalTensor<float> c = qz.AllocTensor<float>();
-        Add(c, a, b, len);
-        qz.EnQue(c);
-        qx.FreeTensor(a);
-        qy.FreeTensor(b);
-        c = qz.DeQue<float>();
-        DataCopyPad(gz[off], c, p);
-        qz.FreeTensor(c);
-    }
-}
-SAGE_HOST(ctx) {
-    uint32_t n = (uint32_t)ctx.numel("x");
-)" + host + R"(
-    ICPU_RUN_KF(vadd, 1, ctx.gm("x"), ctx.gm("y"), ctx.gm("z"), ctx.tiling(n));
-}
-)";
+    static const std::string good = readFile(std::string(SAGE_EVAL_TEST_KERNELS) + "/good.cpp");
+    std::string s = top + "\n" + good;
+    const std::string hostOpen = "SAGE_HOST(ctx) {", kernelOpen = "uint32_t n = *reinterpret_cast<uint32_t*>(tiling);";
+    size_t h = s.find(hostOpen), k = s.find(kernelOpen);
+    if (h == std::string::npos || k == std::string::npos) qFatal("good.cpp changed shape: update the red-team template");
+    s.insert(h + hostOpen.size(), "\n" + host + "\n");
+    s.insert(k + kernelOpen.size(), "\n" + inKernel + "\n");
+    return s;
 }
 
 const char* kFakeKey = "sk-test-sage-redteam-4f1c9e";
