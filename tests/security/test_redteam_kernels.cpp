@@ -3,6 +3,7 @@
 // source check skipped, because the check is only a friendly early message) and asserts the
 // status, that nothing was created outside the sandbox, that no process is left, and that the
 // next evaluation is fine. See docs/security.md for what each layer guarantees.
+#include "sage_config.h"
 #include "sage_eval/Evaluator.h"
 
 #include <QtTest>
@@ -150,6 +151,18 @@ class TestRedTeamKernels : public QObject {
         assertContained(o);
     }
 
+    // Reads after loading are a violation; in ASan builds the runtime needs read-only opens,
+    // so there the read only finds no /etc (docs/security.md) and nothing may come back.
+    void expectReadBlocked(const std::string& source) {
+#if SAGE_SANITIZED
+        Outcome o = runRaw(source);
+        QVERIFY2(o.compiled, o.all.c_str());
+        assertContained(o);
+#else
+        expectViolation(source, "open");
+#endif
+    }
+
     std::string q(const std::string& s) { return "\"" + s + "\""; }
 
 private slots:
@@ -175,10 +188,9 @@ private slots:
                         "open");
     }
     void readPasswdThroughFunctionPointer() {
-        expectViolation(kernel("#include <fcntl.h>\n#include <unistd.h>\n#include <stdexcept>\n",
+        expectReadBlocked(kernel("#include <fcntl.h>\n#include <unistd.h>\n#include <stdexcept>\n",
                                "auto op = &::open; int fd = op(\"/etc/passwd\", O_RDONLY); char b[64] = {};"
-                               "if (fd >= 0 && ::read(fd, b, 63) > 0) throw std::runtime_error(b);"),
-                        "open");
+                               "if (fd >= 0 && ::read(fd, b, 63) > 0) throw std::runtime_error(b);"));
     }
     void openatThroughSyscall() {
         expectViolation(kernel("#include <fcntl.h>\n#include <unistd.h>\n#include <sys/syscall.h>\n",
@@ -189,10 +201,9 @@ private slots:
         expectViolation(kernel("#include <fstream>\n", "std::ofstream out(" + q(marker_) + "); out << \"x\";"), "open");
     }
     void readThroughIostreamIsBlockedToo() {
-        expectViolation(kernel("#include <fstream>\n#include <string>\n#include <stdexcept>\n",
+        expectReadBlocked(kernel("#include <fstream>\n#include <string>\n#include <stdexcept>\n",
                                "std::ifstream in(\"/etc/passwd\"); std::string s; std::getline(in, s);"
-                               "if (!s.empty()) throw std::runtime_error(s);"),
-                        "open");
+                               "if (!s.empty()) throw std::runtime_error(s);"));
     }
     void digraphIncludeAndMacroInclude() {
         expectViolation(kernel("%:include <cstdio>\n#define HDR <fcntl.h>\n#include HDR\n",
@@ -270,6 +281,9 @@ private slots:
 
     // --- resources ----------------------------------------------------------------------------
     void hugeAllocationInTheKernelIsOom() {
+#if SAGE_SANITIZED
+        QSKIP("ASan reports a failed operator new itself instead of throwing std::bad_alloc");
+#endif
         Outcome o = runRaw(kernel("#include <new>\n", "", "volatile char* big = new char[1ull << 42]; big[0] = 1;"));
         QVERIFY2(o.status == "oom", (o.status + ": " + o.all).c_str());
         assertContained(o);

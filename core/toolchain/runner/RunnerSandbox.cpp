@@ -1,5 +1,7 @@
 #include "RunnerSandbox.h"
 
+#include "sage_config.h"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -125,11 +127,15 @@ bool installFilter(FilterStage stage, std::string& error) {
     seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, SCMP_A2(SCMP_CMP_EQ, 0));
     // isatty() probes of stdio: answer "not a terminal" instead of trapping.
     seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0);
-    if (stage == FilterStage::Loading) {
-        // The dynamic loader opens the candidate read-only; nothing may be created or written.
+    // The dynamic loader opens the candidate read-only; nothing may be created or written. ASan's
+    // runtime also reads /proc/self/maps at any time, so sanitized builds keep this in Running
+    // too (the mount namespace still shows no /etc and no home; docs/security.md).
+    if (stage == FilterStage::Loading || SAGE_SANITIZED) {
         const scmp_datum_t writeish = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND;
         seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, writeish, 0));
         seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(open), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, writeish, 0));
+    }
+    if (stage == FilterStage::Loading) {
         // Loading the Running filter on top (a further filter can only narrow what is allowed).
         seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 0);
         seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_NO_NEW_PRIVS));
