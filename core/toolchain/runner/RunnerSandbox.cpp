@@ -130,6 +130,10 @@ bool installFilter(FilterStage stage, std::string& error) {
     // The dynamic loader opens the candidate read-only; nothing may be created or written. ASan's
     // runtime also reads /proc/self/maps at any time, so sanitized builds keep this in Running
     // too (the mount namespace still shows no /etc and no home; docs/security.md).
+    if (SAGE_SANITIZED) {  // ASan probes memory with a pipe (IsAccessibleMemoryRange)
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(pipe2), 0);
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(pipe), 0);
+    }
     if (stage == FilterStage::Loading || SAGE_SANITIZED) {
         const scmp_datum_t writeish = O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND;
         seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, writeish, 0));
