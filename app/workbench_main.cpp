@@ -7,27 +7,65 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <string>
+
+namespace {
+
+struct Options {
+    QCommandLineOption task{"task", "Open this task (default: add).", "name", "add"};
+    QCommandLineOption kernel{"kernel", "Open this kernel file instead of the task's baseline.", "file"};
+    QCommandLineOption db{"db", "Memory database file (default: $SAGE_MEMORY_DB or the settings').", "file"};
+    QCommandLineOption tasksDir{"tasks-dir", "Load tasks from this folder (repeatable; default: resources/tasks).", "dir"};
+    QCommandLineOption screenshot{"screenshot", "Evaluate, save a PNG of the window to FILE and exit.", "file"};
+    QCommandLineOption panel{"panel", "With --screenshot: main, diagnostics, verification, timeline, agent, memory, diff.",
+                             "name", "main"};
+    QCommandLineOption freshLayout{"default-layout", "Ignore the saved window layout."};
+
+    void addTo(QCommandLineParser& cli) {
+        cli.setApplicationDescription("SAGE Kernel Workbench: edit, evaluate and tune NPU kernels with an agent.");
+        cli.addHelpOption();
+        cli.addVersionOption();
+        cli.addOptions({task, kernel, db, tasksDir, screenshot, panel, freshLayout});
+    }
+};
+
+void setNames() {
+    QCoreApplication::setApplicationName("sage-workbench");
+    QCoreApplication::setOrganizationName("SAGE");
+    QCoreApplication::setApplicationVersion(SAGE_VERSION);
+}
+
+// --help and --version need no window system: answer them before QApplication connects to a
+// display (which aborts when there is none).
+void answerHelpWithoutDisplay(int argc, char** argv) {
+    bool wanted = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        wanted |= a == "--help" || a == "-h" || a == "-?" || a == "--help-all" || a == "--version" || a == "-v";
+    }
+    if (!wanted) return;
+    QCoreApplication core(argc, argv);
+    setNames();
+    QCommandLineParser cli;
+    Options o;
+    o.addTo(cli);
+    cli.process(core);  // prints and exits
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
+    answerHelpWithoutDisplay(argc, argv);
     QApplication app(argc, argv);
-    QApplication::setApplicationName("sage-workbench");
-    QApplication::setOrganizationName("SAGE");
-    QApplication::setApplicationVersion(SAGE_VERSION);
+    setNames();
 
     QCommandLineParser cli;
-    cli.setApplicationDescription("SAGE Kernel Workbench: edit, evaluate and tune NPU kernels with an agent.");
-    cli.addHelpOption();
-    cli.addVersionOption();
-    QCommandLineOption task("task", "Open this task (default: add).", "name", "add");
-    QCommandLineOption kernel("kernel", "Open this kernel file instead of the task's baseline.", "file");
-    QCommandLineOption db("db", "Memory database file (default: $SAGE_MEMORY_DB or the settings').", "file");
-    QCommandLineOption tasksDir("tasks-dir", "Load tasks from this folder (repeatable; default: resources/tasks).", "dir");
-    QCommandLineOption screenshot("screenshot", "Evaluate, save a PNG of the window to FILE and exit.", "file");
-    QCommandLineOption panel("panel", "With --screenshot: main, diagnostics, verification, timeline, agent, memory, diff.",
-                             "name", "main");
-    QCommandLineOption freshLayout("default-layout", "Ignore the saved window layout.");
-    cli.addOptions({task, kernel, db, tasksDir, screenshot, panel, freshLayout});
+    Options o;
+    o.addTo(cli);
     cli.process(app);
+    auto& [task, kernel, db, tasksDir, screenshot, panel, freshLayout] = o;
 
     sage::ui::MainWindowOptions options;
     options.taskDirs = cli.values(tasksDir);

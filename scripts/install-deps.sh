@@ -8,6 +8,8 @@ PACKAGES=(
   nlohmann-json3-dev libsqlite3-dev libcurl4-openssl-dev libcli11-dev libdtl-dev libcpp-httplib-dev
   libre2-dev  # memory evidence patterns: RE2 matches in linear time (docs/memory.md)
   libseccomp-dev xvfb xauth imagemagick x11-apps
+  # bubblewrap: the namespaces (user, pid, mount, net, IPC) the compiler and runner run in (docs/security.md)
+  bubblewrap
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

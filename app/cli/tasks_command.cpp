@@ -2,6 +2,7 @@
 // `sage tasks --report [--out FILE] [--device ID] [--seeds N] [--jobs N]`: evaluate every baseline and
 // tuned kernel and write the suite report (default docs/tasks.md, relative to the working directory).
 // Exit code of --report: 0 when every kernel verifies, 1 otherwise (the report is written either way).
+// Both forms exit 1 when a broken task folder was skipped (after listing or reporting the rest).
 #include "cli/command_registry.h"
 #include "cli/task_options.h"
 #include "cli/tasks_report.h"
@@ -101,6 +102,11 @@ void registerTasksCommand(CLI::App& app) {
         auto set = o->tasks.load();
         if (o->report) report(set, *o);
         else list(set, o->json);
+        if (!set.errors.empty()) {  // the warnings above name each folder and what is wrong
+            std::cerr << "sage: error: " << set.errors.size()
+                      << " broken task folder(s) skipped (see the warnings above): fix or remove them\n";
+            throw CLI::RuntimeError(1);
+        }
     });
 }
 

@@ -2,6 +2,7 @@
 
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
+#include <sage_json/BoundedJson.h>
 
 #include <algorithm>
 #include <chrono>
@@ -68,7 +69,7 @@ std::string oneLine(const std::string& text, size_t limit = 300) {
 // The human-readable message of an error body: {"error":{"message":..}}, {"error":".."},
 // {"message":..}, {"detail":..}, or the text itself.
 std::string serverMessage(const std::string& body) {
-    json j = json::parse(body, nullptr, false);
+    json j = sage_json::parseOrDiscarded(body);
     if (!j.is_discarded() && j.is_object()) {
         auto pick = [](const json& v) -> std::string {
             if (v.is_string()) return v.get<std::string>();
@@ -217,7 +218,7 @@ struct Exchange {
             return;
         }
         if (eventData.empty()) {  // most servers send one complete JSON object per data line
-            json j = json::parse(payload, nullptr, false);
+            json j = sage_json::parseOrDiscarded(payload);
             if (!j.is_discarded()) {
                 event(j);
                 return;
@@ -230,7 +231,7 @@ struct Exchange {
 
     void flushEvent() {
         if (eventData.empty()) return;
-        json j = json::parse(eventData, nullptr, false);
+        json j = sage_json::parseOrDiscarded(eventData);
         eventData.clear();
         if (j.is_discarded()) {
             ++malformedEvents;
@@ -523,7 +524,7 @@ ChatResult OpenAiClient::complete(const std::vector<ChatMessage>& messages, bool
             result.ok = true;
             return result;
         }
-        json j = json::parse(ex.body, nullptr, false);
+        json j = sage_json::parseOrDiscarded(ex.body);
         if (j.is_discarded() || !j.is_object()) {
             result.error = "the model server answered " + statusText(ex.status) +
                            " with a body that is not chat-completions JSON: " + redact(oneLine(ex.body, 200), key);

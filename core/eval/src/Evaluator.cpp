@@ -27,7 +27,8 @@ nlohmann::json deviceJson(const toolchain::ToolPaths& paths, const std::string& 
 
 int statusRank(const std::string& s) {  // which failure describes an evaluation best
     static const std::map<std::string, int> rank = {{"ok", 0},      {"race", 1},  {"sim_error", 2}, {"error", 3},
-                                                    {"oom", 4},     {"crash", 5}, {"timeout", 6},   {"cancelled", 7}};
+                                                    {"oom", 4},     {"crash", 5}, {"timeout", 6},   {"cancelled", 7},
+                                                    {"sandbox_violation", 8}};
     auto it = rank.find(s);
     return it == rank.end() ? 3 : it->second;
 }

@@ -1,5 +1,6 @@
 #include "sage_eval/Task.h"
 
+#include "sage_json/BoundedJson.h"
 #include "sage_toolchain/Expression.h"
 #include "sage_toolchain/Files.h"
 
@@ -80,8 +81,8 @@ Task loadTaskFolder(const std::string& dirPath) {
     t.taskJsonText = toolchain::readTextFile(file);
     json j;
     try {
-        j = json::parse(t.taskJsonText);
-    } catch (const json::parse_error& e) {
+        j = sage_json::parse(t.taskJsonText, "task.json");
+    } catch (const std::exception& e) {  // invalid, or nested too deep (sage_json::TooDeep)
         throw TaskError(file + ": not valid JSON: " + e.what());
     }
     Fields f(file);

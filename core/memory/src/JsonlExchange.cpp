@@ -1,6 +1,7 @@
 #include "sage_memory/JsonlExchange.h"
 
 #include "sage_memory/MemoryError.h"
+#include "sage_json/BoundedJson.h"
 
 #include <algorithm>
 #include <fstream>
@@ -38,8 +39,8 @@ struct ParsedLine {
 ParsedLine parseLine(const std::string& line) {
     json object;
     try {
-        object = json::parse(line);
-    } catch (const json::parse_error& e) {
+        object = sage_json::parse(line, "memory import line");
+    } catch (const std::exception& e) {  // invalid, or nested too deep (sage_json::TooDeep)
         throw MemoryError(MemoryError::Code::InvalidInput, std::string("not valid JSON (") + e.what() + ")");
     }
     ParsedLine parsed;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 
 namespace sage::npu {
@@ -234,6 +235,8 @@ void launch(const char* kernelName, uint32_t blockDim, void (*body)(void*), void
             body(arg);
         } catch (const SimAbort&) {
             rep.aborted = true;
+        } catch (const std::bad_alloc&) {
+            throw;  // the runner reports "oom" for a kernel's failed allocation
         } catch (const std::exception& e) {
             s.report("kernel_exception", std::string("the kernel threw a C++ exception: ") + e.what(), loc, false);
             rep.aborted = true;

@@ -1,4 +1,5 @@
 #include "RunnerContexts.h"
+#include "RunnerSandbox.h"
 
 #include "kernel_operator.h"
 #include "sage_config.h"
@@ -14,7 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <seccomp.h>
 #include <stdexcept>
 
 namespace sage::runner {
@@ -24,20 +24,10 @@ using toolchain::TensorSpec;
 
 namespace {
 
-std::vector<uint8_t> readBytes(const std::string& path, uint64_t expected) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("input file " + path + " is missing");
-    std::vector<uint8_t> data(expected);
-    in.read(reinterpret_cast<char*>(data.data()), std::streamsize(expected));
-    if (uint64_t(in.gcount()) != expected)
-        throw std::runtime_error("input file " + path + " holds fewer than the " + std::to_string(expected) + " bytes expected");
-    return data;
-}
+// Job files were opened before the seccomp filter (see RunnerSandbox.h): no path is opened here.
+std::vector<uint8_t> readBytes(const std::string& path, uint64_t expected) { return readJobFile(path, expected); }
 
-void writeBytes(const std::string& path, const void* data, size_t n) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(static_cast<const char*>(data), std::streamsize(n));
-}
+void writeBytes(const std::string& path, const void* data, size_t n) { writeJobFile(path, data, n); }
 
 const TensorSpec& tensor(const RunSpec& run, const std::string& name) {
     for (const auto& t : run.tensors)
@@ -302,19 +292,6 @@ toolchain::LaunchResult convert(const npu::LaunchReport& r, const std::string& c
 }
 
 } // namespace
-
-void installSandboxFilter() {
-#if !SAGE_SANITIZED
-    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-    if (!ctx) return;
-    for (int sc : {SCMP_SYS(socket), SCMP_SYS(connect), SCMP_SYS(bind), SCMP_SYS(listen), SCMP_SYS(accept),
-                   SCMP_SYS(accept4), SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork),
-                   SCMP_SYS(ptrace), SCMP_SYS(mount), SCMP_SYS(setns), SCMP_SYS(unshare)})
-        seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), sc, 0);
-    seccomp_load(ctx);
-    seccomp_release(ctx);
-#endif
-}
 
 json runReference(void* so, const RunSpec& run) {
     auto fn = reinterpret_cast<void (*)(ref::Context&)>(dlsym(so, "sage_reference"));

@@ -7,8 +7,6 @@
 
 namespace sage::runner {
 
-// Blocks network and process creation for the rest of the process (seccomp), where available.
-void installSandboxFilter();
 nlohmann::json runReference(void* so, const toolchain::RunSpec& run);
 nlohmann::json runKernel(void* so, const toolchain::RunJob& job, const toolchain::RunSpec& run,
                          const npu::DeviceProfile& profile);

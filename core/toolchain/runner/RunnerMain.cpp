@@ -2,8 +2,10 @@
 // process, limits, private directory). Reads job.json, writes result_<i>.json and the output
 // tensors of each run as it finishes, so a crash loses only the run that crashed.
 //
-// Exit codes: 0 done (see the results), 2 bad job, 3 out of memory.
+// Exit codes: 0 done (see the results), 2 bad job, 3 out of memory, 4 sandbox violation (a
+// blocked syscall; stderr names it), 5 the seccomp filter could not be installed.
 #include "RunnerContexts.h"
+#include "RunnerSandbox.h"
 
 #include "sage_toolchain/DeviceCatalog.h"
 #include "sage_toolchain/RunJob.h"
@@ -20,20 +22,28 @@ using nlohmann::json;
 namespace {
 
 void writeJson(const std::string& path, const json& j) {
-    std::ofstream out(path + ".part");
-    out << j.dump();
-    out.close();
-    std::rename((path + ".part").c_str(), path.c_str());
+    const std::string text = j.dump();
+    runner::writeJobFile(path, text.data(), text.size());
 }
 
 int runAll(const toolchain::RunJob& job) {
+    npu::DeviceProfile profile = toolchain::DeviceCatalog::fromJson(job.device, "job device");
+    runner::openJobFiles(job);
+    // The filter goes in before the candidate is loaded, so its constructors run under it too.
+    std::string error;
+    if (!runner::installFilter(runner::FilterStage::Loading, error)) {
+        std::cerr << "sage-runner: cannot install the seccomp filter: " << error << "\n";
+        return 5;
+    }
     void* so = dlopen(job.sharedObject.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!so) {
         std::cerr << "sage-runner: cannot load " << job.sharedObject << ": " << dlerror() << "\n";
         return 2;
     }
-    npu::DeviceProfile profile = toolchain::DeviceCatalog::fromJson(job.device, "job device");
-    runner::installSandboxFilter();
+    if (!runner::installFilter(runner::FilterStage::Running, error)) {
+        std::cerr << "sage-runner: cannot install the seccomp filter: " << error << "\n";
+        return 5;
+    }
     for (size_t i = 0; i < job.runs.size(); ++i) {
         json result;
         try {

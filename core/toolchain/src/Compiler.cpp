@@ -5,6 +5,7 @@
 #include "sage_toolchain/Process.h"
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -28,6 +29,30 @@ std::string digestHeaders(const std::string& dir) {
     ContentHash h;
     for (const auto& f : files) h.add(f.filename().string()).add(readTextFile(f.string()));
     return h.hex();
+}
+
+constexpr double kCompileSeconds = 120;
+constexpr uint64_t kCompileMemoryBytes = 1ull << 30;
+
+// The compiler runs confined like the runner (docs/security.md): it sees /usr, the kernel
+// headers, the runtime library and its own work directory, with memory, CPU, file-size and
+// process limits; it needs fork/exec for cc1plus, as and ld, which the namespaces contain.
+void confineCompiler(ProcessSpec& spec, const ToolPaths& paths, const std::string& work) {
+    spec.confine.enabled = true;
+    spec.confine.readOnly = {paths.npuInclude, paths.libDir};
+    // /usr/bin/c++ leads through /etc/alternatives, which the sandbox does not show.
+    std::error_code ec;
+    const fs::path real = fs::canonical(paths.compiler, ec);
+    if (!ec && !spec.argv.empty()) spec.argv[0] = real.string();
+    const fs::path cxx = (ec ? fs::path(paths.compiler) : real).parent_path();
+    if (!cxx.empty() && cxx.string().rfind("/usr/", 0) != 0) spec.confine.readOnly.push_back(cxx.string());
+    spec.confine.writable = {work};
+    spec.env = {"TMPDIR=/tmp"};
+    // ASan builds reserve huge shadows only in sanitized binaries; gcc itself is not sanitized.
+    spec.limits.addressSpaceBytes = kCompileMemoryBytes;
+    spec.limits.cpuSeconds = uint64_t(kCompileSeconds) + 5;
+    spec.limits.fileSizeBytes = 512ull << 20;
+    spec.limits.maxProcesses = 64;
 }
 
 std::string uniqueSuffix() {
@@ -92,22 +117,42 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     spec.argv.insert(spec.argv.end(), {"-fdiagnostics-format=json", srcName, "-o", "kernel.so", "-L" + paths_.libDir,
                                        "-Wl,-rpath," + paths_.libDir, "-lsage_npu"});
     spec.workDir = work.string();
-    spec.timeoutSeconds = 120;
+    spec.timeoutSeconds = kCompileSeconds;
     spec.captureLimit = 4 << 20;
+    confineCompiler(spec, paths_, work.string());
     ProcessResult pr = runProcess(spec);
-    if (!pr.started) throw std::runtime_error("the host compiler could not be started: " + pr.startError);
+    if (!pr.started) {
+        fs::remove_all(work, ec);
+        throw std::runtime_error("the host compiler could not be started: " + pr.startError);
+    }
     const std::string candidatePath = srcName;
     res.diagnostics = parseGccJsonDiagnostics(pr.err, candidatePath, display);
-    res.ok = pr.exitCode == 0 && !pr.timedOut;
-    if (pr.timedOut)
-        res.diagnostics.push_back({"compile_error", "error", display, 0, 0, "the compiler took longer than 120 s", {}});
+    res.ok = pr.exitCode == 0 && !pr.timedOut && !pr.signal;
+    // Hitting a limit depends on the machine and its load, not only on the source: such a
+    // failure is reported but never cached, so the next attempt compiles again.
+    const bool outOfMemory = pr.err.find("out of memory") != std::string::npos ||
+                             pr.err.find("virtual memory exhausted") != std::string::npos ||
+                             pr.err.find("std::bad_alloc") != std::string::npos;
+    const bool transient = pr.timedOut || pr.signal || pr.cancelled || outOfMemory;
+    if (pr.timedOut || pr.signal == SIGXCPU)
+        res.diagnostics.push_back({"compile_error", "error", display, 0, 0,
+                                   "the compiler took longer than " + std::to_string(int(kCompileSeconds)) +
+                                       " s (a template or constexpr recursion that never ends?)",
+                                   {}});
+    else if (outOfMemory || pr.signal)
+        res.diagnostics.push_back({"compile_error", "error", display, 0, 0,
+                                   "the compiler ran out of memory (limit " +
+                                       std::to_string(kCompileMemoryBytes >> 20) +
+                                       " MiB) or was killed" + (pr.signal ? " by " + signalName(pr.signal) : "") +
+                                       ": a template or constexpr bomb?",
+                                   {}});
     // Errors inside our headers (e.g. a dtype static_assert) are moved to the candidate line that
     // instantiated them, found in a quick text-format pass.
     bool headerErrors = false;
     for (const auto& d : res.diagnostics) headerErrors |= d.severity == "error" && d.file != display;
     if (!res.ok && headerErrors) {
         ProcessSpec text = spec;
-        text.argv = {paths_.compiler};
+        text.argv = {spec.argv[0]};  // the resolved compiler path
         for (const auto& f : flags(req))
             if (f != "-shared") text.argv.push_back(f);
         text.argv.insert(text.argv.end(), {"-fsyntax-only", srcName});
@@ -128,6 +173,11 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
                                    "the compiler failed without a diagnostic: " + pr.err.substr(0, 2000), {}});
     json out = {{"ok", res.ok}, {"diagnostics", json::array()}};
     for (const auto& d : res.diagnostics) out["diagnostics"].push_back(toJson(d));
+    if (transient) {
+        fs::remove_all(work, ec);
+        res.seconds = elapsed();
+        return res;
+    }
     writeFile((work / "result.json").string(), out.dump());
     fs::remove(work / "prelude.h", ec);
     fs::rename(work, dir, ec);

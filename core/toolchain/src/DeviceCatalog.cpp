@@ -1,7 +1,10 @@
 #include "sage_toolchain/DeviceCatalog.h"
 
+#include "sage_json/BoundedJson.h"
+
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -135,8 +138,10 @@ npu::DeviceProfile DeviceCatalog::loadFile(const std::string& path) {
     if (!in) throw ProfileError(path + ": cannot be read (does it exist?)");
     json j;
     try {
-        j = json::parse(in);
-    } catch (const json::parse_error& e) {
+        std::stringstream text;
+        text << in.rdbuf();
+        j = sage_json::parse(text.str(), "device profile");
+    } catch (const std::exception& e) {  // invalid, or nested too deep (sage_json::TooDeep)
         throw ProfileError(path + ": not valid JSON: " + e.what());
     }
     npu::DeviceProfile p = fromJson(j, path);

@@ -1,6 +1,7 @@
 #include "sage_toolchain/Sandbox.h"
 
 #include "sage_config.h"
+#include "sage_json/BoundedJson.h"
 #include "sage_toolchain/Files.h"
 
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <seccomp.h>
 #include <sstream>
 
 namespace sage::toolchain {
@@ -16,7 +18,31 @@ using nlohmann::json;
 
 namespace {
 
+// "sage-runner: sandbox violation: syscall 257" -> "openat (syscall 257)".
+std::string blockedSyscall(const std::string& err) {
+    const std::string marker = "sandbox violation: syscall ";
+    size_t at = err.rfind(marker);
+    if (at == std::string::npos) return "";
+    int nr = std::atoi(err.c_str() + at + marker.size());
+    char* name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+    std::string out = (name ? std::string(name) : std::string("unknown")) + " (syscall " + std::to_string(nr) + ")";
+    std::free(name);
+    return out;
+}
+
 std::string failureStatus(const ProcessResult& pr, std::string& message, const std::string& err) {
+    if (pr.exitCode == 4 || pr.signal == SIGSYS) {
+        std::string sc = blockedSyscall(err);
+        if (sc.empty() && pr.signal == SIGSYS) sc = "killed by SIGSYS while it blocked signals (creating a thread?)";
+        message = "sandbox violation: the kernel made a system call the sandbox blocks" +
+                  (sc.empty() ? std::string() : ": " + sc) +
+                  ". Kernels may compute and use the simulator only: no files, processes, threads or network";
+        return "sandbox_violation";
+    }
+    if (pr.exitCode == 5) {
+        message = "the sandbox could not install its seccomp filter, so the kernel was not run: " + err.substr(0, 2000);
+        return "error";
+    }
     if (pr.cancelled) {
         message = "cancelled";
         return "cancelled";
@@ -77,7 +103,16 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
     ps.limits.maxProcesses = 256;
     ps.isolateNetwork = true;
     ps.cancel = opts.cancel;
-    ps.env = {"TMPDIR=" + dir.string(), "HOME=" + dir.string()};
+    // Inside the namespaces the runner sees /usr, the runtime, the candidate and its inputs
+    // read-only, and its own directory; /tmp is a private tmpfs. No caller environment.
+    ps.confine.enabled = true;
+    ps.confine.procfs = SAGE_SANITIZED;
+    ps.confine.readOnly = {paths_.binDir, paths_.libDir, job.sharedObject};
+    for (const auto& r : job.runs)
+        for (const auto& t : r.tensors)
+            if (!t.output && fs::path(t.file).is_absolute()) ps.confine.readOnly.push_back(t.file);
+    ps.confine.writable = {dir.string()};
+    ps.env = {"TMPDIR=/tmp"};
 #if SAGE_SANITIZED
     // Let a kernel's crash end as a signal and a failed allocation return null (-> oom), as in
     // normal builds, instead of ASan reporting and exiting first.
@@ -98,10 +133,13 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
         RunResult r;
         r.id = job.runs[i].id;
         fs::path resultPath = dir / ("result_" + std::to_string(i) + ".json");
-        if (!failedBefore && fs::exists(resultPath)) {
+        std::error_code sizeEc;
+        // The runner pre-creates every result file; an empty one means the run never finished.
+        if (!failedBefore && fs::exists(resultPath) && fs::file_size(resultPath, sizeEc) > 0) {
             try {
                 auto bytes = readBinaryFile(resultPath.string());
-                json j = json::parse(bytes.begin(), bytes.end());
+                // The kernel can write into its result file: bounded like any outside JSON.
+                json j = sage_json::parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), "runner result");
                 r.status = j.value("status", "error");
                 r.message = j.value("message", "");
                 r.seconds = j.value("seconds", 0.0);
@@ -124,6 +162,16 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
             }
         }
         report.runs.push_back(std::move(r));
+    }
+    // A blocked syscall after the last result (a destructor, an atexit handler) still taints
+    // every run of the evaluation: the kernel tried to leave the sandbox.
+    if (!failedBefore && (pr.exitCode == 4 || pr.signal == SIGSYS)) {
+        std::string message;
+        const std::string status = failureStatus(pr, message, pr.err);
+        for (auto& r : report.runs) {
+            r.status = status;
+            r.message = message;
+        }
     }
     std::error_code ec;
     fs::remove_all(dir, ec);

@@ -1,5 +1,6 @@
 // Runs a program in a child process with resource limits, its own process group, a wall-clock
-// timeout that kills the whole group, no stdin, and bounded capture of stdout/stderr.
+// timeout that kills the whole group, no stdin, and bounded capture of stdout/stderr; when
+// `confine` is set, inside bubblewrap namespaces (see docs/security.md).
 #pragma once
 
 #include <atomic>
@@ -13,13 +14,27 @@ struct ProcessLimits {
     uint64_t addressSpaceBytes = 0;  // RLIMIT_AS; 0 = unlimited
     uint64_t cpuSeconds = 0;         // RLIMIT_CPU
     uint64_t fileSizeBytes = 0;      // RLIMIT_FSIZE
-    uint64_t maxProcesses = 0;       // RLIMIT_NPROC (not enforced for root by the kernel)
+    uint64_t maxProcesses = 0;       // RLIMIT_NPROC (not enforced for root by the kernel: confine too)
+};
+
+// A bubblewrap confinement: new user, pid, mount, network, IPC and UTS namespaces, uid/gid 65534,
+// no capabilities, a root holding only read-only /usr (and the /lib, /bin links), a minimal /dev,
+// a private /tmp tmpfs, and the listed host paths bound at the same place. No /etc, no home.
+// Everything in the pid namespace dies with the process (bwrap --die-with-parent + pid namespace).
+struct Confinement {
+    bool enabled = false;
+    std::vector<std::string> readOnly;  // host paths bound read-only (missing ones are skipped)
+    std::vector<std::string> writable;  // host paths bound read-write (the work directory)
+    bool procfs = false;                // a /proc of the new pid namespace (sanitizer runtimes need it)
 };
 
 struct ProcessSpec {
     std::vector<std::string> argv;
     std::string workDir;            // the child's cwd; stdout/stderr are captured into files here
     std::vector<std::string> env;   // extra NAME=VALUE entries
+    // Confined processes never inherit the caller's environment: they get PATH, LANG=C and `env`.
+    bool inheritEnvironment = true;
+    Confinement confine;
     double timeoutSeconds = 60;
     ProcessLimits limits;
     bool isolateNetwork = false;    // new network namespace when the system permits it
@@ -37,9 +52,12 @@ struct ProcessResult {
     double wallSeconds = 0;
     std::string out, err;
     std::string startError;
+    bool confined = false;  // ran inside the bubblewrap namespaces
 };
 
 ProcessResult runProcess(const ProcessSpec& spec);
 std::string signalName(int sig);
+// The bubblewrap binary ($SAGE_BWRAP, else bwrap on PATH, else /usr/bin/bwrap); empty when absent.
+std::string bubblewrapPath();
 
 } // namespace sage::toolchain

@@ -1,0 +1,364 @@
+// Red-team suite: hostile kernels, written here, that try to leave the sandbox by every route we
+// know. Each case runs the kernel through the sandbox layer alone (compile + sandboxed run, the
+// source check skipped, because the check is only a friendly early message) and asserts the
+// status, that nothing was created outside the sandbox, that no process is left, and that the
+// next evaluation is fine. See docs/security.md for what each layer guarantees.
+#include "sage_config.h"
+#include "sage_eval/Evaluator.h"
+
+#include <QtTest>
+
+#include <dirent.h>
+#include <fstream>
+#include <random>
+#include <set>
+#include <unistd.h>
+
+using namespace sage;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Every process whose parent chain leads to this test process.
+std::set<int> descendants() {
+    std::map<int, int> parent;
+    DIR* d = opendir("/proc");
+    while (dirent* e = d ? readdir(d) : nullptr) {
+        int pid = std::atoi(e->d_name);
+        if (pid <= 0) continue;
+        std::string stat = readFile("/proc/" + std::to_string(pid) + "/stat");
+        size_t close = stat.rfind(')');
+        if (close == std::string::npos) continue;
+        int ppid = 0;
+        char state = 0;
+        if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && state != 'Z') parent[pid] = ppid;
+    }
+    if (d) closedir(d);
+    std::set<int> out;
+    const int self = getpid();
+    for (auto [pid, pp] : parent) {
+        for (int p = pp, hops = 0; p > 1 && hops < 64; p = parent.count(p) ? parent[p] : 0, ++hops)
+            if (p == self) {
+                out.insert(pid);
+                break;
+            }
+    }
+    return out;
+}
+
+// The eval suite's working vadd kernel (tests/eval/data/kernels/good.cpp) with hostile code
+// added at file scope, at the start of the host side and at the start of the kernel body.
+std::string kernel(const std::string& top, const std::string& host, const std::string& inKernel = "") {
+    static const std::string good = readFile(std::string(SAGE_EVAL_TEST_KERNELS) + "/good.cpp");
+    std::string s = top + "\n" + good;
+    const std::string hostOpen = "SAGE_HOST(ctx) {", kernelOpen = "uint32_t n = *reinterpret_cast<uint32_t*>(tiling);";
+    size_t h = s.find(hostOpen), k = s.find(kernelOpen);
+    if (h == std::string::npos || k == std::string::npos) qFatal("good.cpp changed shape: update the red-team template");
+    s.insert(h + hostOpen.size(), "\n" + host + "\n");
+    s.insert(k + kernelOpen.size(), "\n" + inKernel + "\n");
+    return s;
+}
+
+const char* kFakeKey = "sk-test-sage-redteam-4f1c9e";
+
+} // namespace
+
+class TestRedTeamKernels : public QObject {
+    Q_OBJECT
+    QTemporaryDir cache_;
+    toolchain::ToolPaths paths_;
+    std::unique_ptr<eval::Evaluator> evaluator_;
+    std::unique_ptr<toolchain::Compiler> compiler_;
+    std::unique_ptr<toolchain::Sandbox> sandbox_;
+    eval::TaskSet tasks_;
+    std::string marker_;  // a unique path outside the sandbox that no kernel may create
+
+    const eval::Task& vadd() { return *tasks_.find("vadd"); }
+
+    struct Outcome {
+        bool compiled = false;
+        std::string status, message, all;  // `all`: everything the caller got back, for leak checks
+        std::vector<toolchain::Diagnostic> diagnostics;
+    };
+
+    // The sandbox layer alone: compile, then run the first case in the sandbox.
+    Outcome runRaw(const std::string& source, double timeout = 20) {
+        Outcome o;
+        const auto& task = vadd();
+        const auto& device = evaluator_->devices().get(toolchain::DeviceCatalog::kDefaultDevice);
+        toolchain::CompileRequest cr;
+        cr.source = source;
+        cr.displayName = "kernel.cpp";
+        cr.prelude = task.preludeFor(source);
+        cr.npuArch = device.npuArch;
+        cr.deviceId = device.id;
+        auto compiled = compiler_->compile(cr);
+        o.compiled = compiled.ok;
+        o.diagnostics = compiled.diagnostics;
+        for (const auto& d : compiled.diagnostics) o.all += d.message + "\n";
+        if (!compiled.ok) {
+            o.status = "compile_error";
+            return o;
+        }
+        const eval::TaskCase& c = task.cases.front();
+        toolchain::SandboxInput in;
+        in.spec.id = c.name;
+        in.spec.tensors = task.tensorsFor(c);
+        in.spec.dims = c.dims;
+        in.spec.attrs = task.attrs;
+        for (const auto& t : in.spec.tensors)
+            if (!t.output) in.inputs[t.name].assign(toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype), 0);
+        toolchain::RunJob job;
+        job.mode = "kernel";
+        job.sharedObject = compiled.sharedObject;
+        job.device = nlohmann::json::parse(std::ifstream(paths_.devicesDir() + "/" + device.id + ".json"));
+        toolchain::SandboxOptions opts;
+        opts.timeoutSeconds = timeout;
+        auto report = sandbox_->run(job, {in}, opts);
+        o.status = report.runs.at(0).status;
+        o.message = report.runs.at(0).message;
+        o.all += o.message + "\n" + report.stderrTail;
+        for (const auto& [name, bytes] : report.runs[0].outputs) o.all += std::string(bytes.begin(), bytes.end());
+        return o;
+    }
+
+    // What every case asserts besides its status.
+    void assertContained(const Outcome& o) {
+        QVERIFY2(!fs::exists(marker_), ("a kernel created " + marker_ + " outside the sandbox").c_str());
+        QVERIFY2(o.all.find("root:x:0:0") == std::string::npos, "the content of /etc/passwd reached the caller");
+        QVERIFY2(o.all.find(kFakeKey) == std::string::npos, "the caller's API key reached the caller's results");
+        auto left = descendants();
+        QVERIFY2(left.empty(), ("processes outlived the evaluation: " + std::to_string(left.size())).c_str());
+        eval::EvalRequest req;
+        req.source = kernel("", "");
+        req.seeds = 1;
+        auto ev = evaluator_->evaluate(vadd(), req);
+        QVERIFY2(ev.success(), ev.toJson().dump().c_str());
+    }
+
+    void expectViolation(const std::string& source, const char* syscallHint = nullptr) {
+        Outcome o = runRaw(source);
+        QVERIFY2(o.compiled, o.all.c_str());
+        QVERIFY2(o.status == "sandbox_violation", (o.status + ": " + o.all).c_str());
+        if (syscallHint) QVERIFY2(o.message.find(syscallHint) != std::string::npos, o.message.c_str());
+        assertContained(o);
+    }
+
+    // Reads after loading are a violation; in ASan builds the runtime needs read-only opens,
+    // so there the read only finds no /etc (docs/security.md) and nothing may come back.
+    void expectReadBlocked(const std::string& source) {
+#if SAGE_SANITIZED
+        Outcome o = runRaw(source);
+        QVERIFY2(o.compiled, o.all.c_str());
+        assertContained(o);
+#else
+        expectViolation(source, "open");
+#endif
+    }
+
+    std::string q(const std::string& s) { return "\"" + s + "\""; }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(cache_.isValid());
+        qputenv("SAGE_FAKE_KEY", kFakeKey);
+        qputenv("OPENAI_API_KEY", kFakeKey);
+        paths_ = toolchain::ToolPaths::fromEnvironment();
+        paths_.binDir = SAGE_TEST_BIN_DIR;
+        paths_.cacheDir = cache_.path().toStdString();
+        evaluator_ = std::make_unique<eval::Evaluator>(paths_, toolchain::DeviceCatalog::loadDirectory(paths_.devicesDir()));
+        compiler_ = std::make_unique<toolchain::Compiler>(paths_);
+        sandbox_ = std::make_unique<toolchain::Sandbox>(paths_);
+        tasks_ = eval::TaskSet::load({std::string(SAGE_EVAL_TEST_TASKS)});
+        QVERIFY(tasks_.find("vadd"));
+        marker_ = (fs::temp_directory_path() / ("sage-redteam-" + std::to_string(std::random_device{}()))).string();
+    }
+    void init() { fs::remove(marker_); }
+
+    // --- files, by every route ---------------------------------------------------------------
+    void writeTmpThroughParenthesisedFopen() {
+        expectViolation(kernel("#include <cstdio>\n", "FILE* f = (fopen)(" + q(marker_) + ", \"w\"); if (f) fputs(\"x\", f);"),
+                        "open");
+    }
+    void readPasswdThroughFunctionPointer() {
+        expectReadBlocked(kernel("#include <fcntl.h>\n#include <unistd.h>\n#include <stdexcept>\n",
+                               "auto op = &::open; int fd = op(\"/etc/passwd\", O_RDONLY); char b[64] = {};"
+                               "if (fd >= 0 && ::read(fd, b, 63) > 0) throw std::runtime_error(b);"));
+    }
+    void openatThroughSyscall() {
+        expectViolation(kernel("#include <fcntl.h>\n#include <unistd.h>\n#include <sys/syscall.h>\n",
+                               "auto sc = &::syscall; sc(SYS_openat, AT_FDCWD, " + q(marker_) + ", O_WRONLY | O_CREAT, 0644);"),
+                        "openat");
+    }
+    void writeThroughIostream() {
+        expectViolation(kernel("#include <fstream>\n", "std::ofstream out(" + q(marker_) + "); out << \"x\";"), "open");
+    }
+    void readThroughIostreamIsBlockedToo() {
+        expectReadBlocked(kernel("#include <fstream>\n#include <string>\n#include <stdexcept>\n",
+                               "std::ifstream in(\"/etc/passwd\"); std::string s; std::getline(in, s);"
+                               "if (!s.empty()) throw std::runtime_error(s);"));
+    }
+    void digraphIncludeAndMacroInclude() {
+        expectViolation(kernel("%:include <cstdio>\n#define HDR <fcntl.h>\n#include HDR\n",
+                               "int fd = (open)(" + q(marker_) + ", O_WRONLY | O_CREAT, 0600); (void)fd;"),
+                        "open");
+    }
+    void inlineAsmSyscallSplitByBackslashNewline() {
+#if defined(__x86_64__)
+        // openat(AT_FDCWD, marker, O_WRONLY|O_CREAT, 0600) with the syscall instruction itself.
+        expectViolation(kernel("", "long r; const char* p = " + q(marker_) +
+                                       "; register long r10 __asm__(\"r10\") = 0600;\n"
+                                       "__as\\\nm__ volatile(\"syscall\" : \"=a\"(r) : \"a\"(257), \"D\"(-100), \"S\"(p), "
+                                       "\"d\"(0101), \"r\"(r10) : \"rcx\", \"r11\", \"memory\"); (void)r;"),
+                        "openat");
+#else
+        QSKIP("the inline-assembly case is written for x86-64");
+#endif
+    }
+
+    // --- processes, threads, network ---------------------------------------------------------
+    void execIsBlocked() {
+        expectViolation(kernel("#include <unistd.h>\n",
+                               "char* argv[] = {(char*)\"/bin/sh\", nullptr}; auto ex = &::execv; ex(\"/bin/sh\", argv);"),
+                        "exec");
+    }
+    void forkIsBlocked() {
+        expectViolation(kernel("#include <unistd.h>\n", "auto f = &::fork; if (f() == 0) { auto s = &::setsid; s(); for (;;) {} }"),
+                        "clone");
+    }
+    void threadIsBlocked() {
+        expectViolation(kernel("#include <thread>\n", "std::thread t([] {}); t.join();"));
+    }
+    void socketIsBlocked() {
+        expectViolation(kernel("#include <sys/socket.h>\n", "auto s = &::socket; s(AF_INET, SOCK_STREAM, 0);"), "socket");
+    }
+
+    // --- code that runs outside the host function -------------------------------------------
+    void constructorIsCovered() {
+        expectViolation(kernel("#include <cstdio>\n__attribute__((constructor)) static void early() { FILE* f = "
+                               "(fopen)(" + q(marker_) + ", \"w\"); if (f) fclose(f); }\n", ""),
+                        "open");
+    }
+    void constructorReadingPasswdSeesNoEtc() {
+        // While the loader runs, read-only opens are allowed; /etc is not in the sandbox at all.
+        Outcome o = runRaw(kernel("#include <cstdio>\n#include <stdexcept>\nstatic char g[128];\n__attribute__((constructor)) static void early() {"
+                                  " FILE* f = (fopen)(\"/etc/passwd\", \"r\"); if (f) { fgets(g, 127, f); fclose(f); } }\n",
+                                  "if (g[0]) throw std::runtime_error(g);"));
+        QVERIFY2(o.status == "ok", (o.status + ": " + o.all).c_str());
+        assertContained(o);
+    }
+    void destructorIsCovered() {
+        expectViolation(kernel("#include <cstdio>\n__attribute__((destructor)) static void late() { FILE* f = "
+                               "(fopen)(" + q(marker_) + ", \"w\"); if (f) fclose(f); }\n", ""),
+                        "open");
+    }
+
+    // --- the caller's environment -----------------------------------------------------------
+    void environmentHoldsNoSecret() {
+        // The kernel dumps its whole environment into the evaluation's message.
+        const std::string src = kernel("extern char** environ;\n#include <string>\n#include <stdexcept>\n",
+                                       "std::string all = \"ENV:\"; for (char** e = environ; *e; ++e) all += std::string(*e) + \";\";"
+                                       "throw std::runtime_error(all);");
+        Outcome o = runRaw(src);
+        QVERIFY2(o.all.find("ENV:") != std::string::npos, o.all.c_str());
+        QVERIFY2(o.all.find("LANG=C") != std::string::npos, o.all.c_str());  // the dump did happen
+        QVERIFY(o.all.find("SAGE_FAKE_KEY") == std::string::npos);
+        eval::EvalRequest req;
+        req.source = src;
+        req.seeds = 1;
+        auto ev = evaluator_->evaluate(vadd(), req);
+        const std::string json = ev.toJson().dump();
+        QVERIFY2(json.find(kFakeKey) == std::string::npos, json.c_str());
+        assertContained(o);
+    }
+
+    // --- resources ----------------------------------------------------------------------------
+    void hugeAllocationInTheKernelIsOom() {
+#if SAGE_SANITIZED
+        QSKIP("ASan reports a failed operator new itself instead of throwing std::bad_alloc");
+#endif
+        Outcome o = runRaw(kernel("#include <new>\n", "", "volatile char* big = new char[1ull << 42]; big[0] = 1;"));
+        QVERIFY2(o.status == "oom", (o.status + ": " + o.all).c_str());
+        assertContained(o);
+    }
+    void stackBombIsACrash() {
+        Outcome o = runRaw(kernel("static int deep(volatile int n) { volatile char pad[4096]; pad[0] = char(n); return deep(n + 1) + pad[0]; }\n",
+                                  "deep(0);"));
+        QVERIFY2(o.status == "crash", (o.status + ": " + o.all).c_str());
+        assertContained(o);
+    }
+    void endlessLoopTimesOut() {
+        Outcome o = runRaw(kernel("", "for (volatile int i = 0;; i = i + 1) {}"), 2.0);
+        QVERIFY2(o.status == "timeout", (o.status + ": " + o.all).c_str());
+        assertContained(o);
+    }
+    void templateBombIsAClearCompileErrorAndNotCached() {
+        const std::string src = kernel(
+            "template <int N, unsigned long M> struct Grow { static constexpr unsigned long value = "
+            "Grow<N - 1, 2 * M>::value + Grow<N - 1, 2 * M + 1>::value; };\n"
+            "template <unsigned long M> struct Grow<0, M> { static constexpr unsigned long value = M; };\n"
+            "static_assert(Grow<30, 1>::value != 0);\n",
+            "");
+        Outcome o = runRaw(src);
+        QCOMPARE(o.status, std::string("compile_error"));
+        QVERIFY2(o.all.find("ran out of memory") != std::string::npos || o.all.find("took longer") != std::string::npos,
+                 o.all.c_str());
+        toolchain::CompileRequest cr;
+        cr.source = src;
+        cr.displayName = "kernel.cpp";
+        cr.prelude = vadd().preludeFor(src);
+        const auto& device = evaluator_->devices().get(toolchain::DeviceCatalog::kDefaultDevice);
+        cr.npuArch = device.npuArch;
+        cr.deviceId = device.id;
+        QVERIFY2(!fs::exists(fs::path(paths_.cacheDir) / "kernels" / compiler_->cacheKey(cr)),
+                 "a compile that hit a limit was cached as a permanent failure");
+        assertContained(o);
+    }
+    void constexprBombIsACompileError() {
+        Outcome o = runRaw(kernel("constexpr long spin() { long s = 0; for (long i = 0; i < (1L << 40); ++i) s += i; return s; }\n"
+                                  "static_assert(spin() != 1);\n",
+                                  ""));
+        QCOMPARE(o.status, std::string("compile_error"));
+        assertContained(o);
+    }
+
+    // --- no namespaces, no run ------------------------------------------------------------------
+    void unavailableNamespacesAreAClearError() {
+        // A bwrap that fails the way it does where user namespaces are disabled.
+        const std::string fake = cache_.filePath("fake-bwrap").toStdString();
+        std::ofstream(fake) << "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n";
+        fs::permissions(fake, fs::perms::owner_all);
+        qputenv("SAGE_BWRAP", QByteArray::fromStdString(fake));
+        std::string error;
+        try {
+            runRaw(kernel("// unique: namespaces\n", ""));
+        } catch (const std::exception& e) {
+            error = e.what();
+        }
+        qunsetenv("SAGE_BWRAP");
+        QVERIFY2(error.find("could not start") != std::string::npos, error.c_str());
+        QVERIFY2(error.find("user namespaces") != std::string::npos, error.c_str());
+        assertContained({});
+    }
+
+    // --- through the whole pipeline, the source check first ----------------------------------
+    void pipelineStopsTheSameKernels() {
+        eval::EvalRequest req;
+        req.seeds = 1;
+        req.source = kernel("#include <cstdio>\n", "FILE* f = (fopen)(" + q(marker_) + ", \"w\"); if (f) fputs(\"x\", f);");
+        auto ev = evaluator_->evaluate(vadd(), req);
+        QVERIFY2(ev.run.status == "sandbox_violation" || ev.run.status == "rejected", ev.run.status.c_str());
+        QVERIFY(!ev.success());
+        assertContained({});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRedTeamKernels)
+#include "test_redteam_kernels.moc"
