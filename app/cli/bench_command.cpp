@@ -6,6 +6,7 @@
 // memory first learns on the train split; the measured split then runs with learning frozen.
 #include "cli/agent_db.h"
 #include "cli/command_registry.h"
+#include "cli/llm_options.h"
 #include "cli/task_options.h"
 
 #include "sage_agent/AgentLoop.h"
@@ -29,6 +30,7 @@ struct BenchOptions {
     std::string device = "ascend910b1-sim";
     int repeats = 1, budget = 12;
     bool json = false;
+    LlmOptions llm;
 };
 
 double median(std::vector<double> v) {
@@ -161,6 +163,7 @@ void registerBenchCommand(CLI::App& app) {
     cmd->add_option("--db", o->db, "Database to use and keep (default: a fresh temporary one seeded with the seed pack)");
     cmd->add_option("--device", o->device, "Device profile id");
     cmd->add_option("--out", o->out, "Also write the JSON report to this file");
+    o->llm.add(cmd);
     cmd->add_flag("--json", o->json, "Print the JSON report");
     cmd->callback([o] {
         int shardI = 0, shardN = 1;
@@ -185,6 +188,7 @@ void registerBenchCommand(CLI::App& app) {
         s.budget = o->budget;
         s.memoryMode = memory::requireEnum<memory::MemoryMode>(o->mode);  // --memory-mode is already checked
         s.device = o->device;
+        o->llm.apply(s.llm);
         std::unique_ptr<memory::ExperienceStore> mem;
         if (memory::retrieves(s.memoryMode)) {
             mem = std::make_unique<memory::ExperienceStore>(db);

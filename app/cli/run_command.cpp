@@ -3,6 +3,7 @@
 // `sage replay RUN_ID --db FILE [--json]`: the stored iterations of a run, in order.
 #include "cli/agent_db.h"
 #include "cli/command_registry.h"
+#include "cli/llm_options.h"
 #include "cli/task_options.h"
 
 #include "sage_agent/AgentLoop.h"
@@ -18,7 +19,7 @@ namespace {
 struct RunOptions {
     TaskOptions tasks;
     std::string task, policy = "builtin", db, mode = "adoption", device = "ascend910b1-sim";
-    std::string baseUrl, model, keyEnv;
+    LlmOptions llm;
     int budget = 12;
     uint64_t seed = 0;
     bool json = false, quiet = false;
@@ -68,9 +69,7 @@ void registerRunCommand(CLI::App& app) {
     cmd->add_option("--memory-mode", o->mode, "off | similarity | all_retrieved | adoption (default)");
     cmd->add_option("--device", o->device, "Device profile id");
     cmd->add_option("--seed", o->seed, "Seed for retrieval exploration");
-    cmd->add_option("--llm-url", o->baseUrl, "LLM policy: OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1)");
-    cmd->add_option("--llm-model", o->model, "LLM policy: model name");
-    cmd->add_option("--llm-key-env", o->keyEnv, "LLM policy: environment variable holding the API key");
+    o->llm.add(cmd);
     cmd->add_flag("--json", o->json, "Print the run summary as JSON (no progress lines)");
     cmd->callback([o] {
         auto set = o->tasks.load();
@@ -81,9 +80,7 @@ void registerRunCommand(CLI::App& app) {
         s.memoryMode = parseMode(o->mode);
         s.device = o->device;
         s.seed = o->seed;
-        if (!o->baseUrl.empty()) s.llm.baseUrl = o->baseUrl;
-        if (!o->model.empty()) s.llm.model = o->model;
-        if (!o->keyEnv.empty()) s.llm.apiKeyEnv = o->keyEnv;
+        o->llm.apply(s.llm);
         auto evaluator = eval::Evaluator::fromEnvironment();
         evaluator.devices().get(s.device);
         const std::string dbPath = o->db.empty() ? defaultDatabasePath() : o->db;

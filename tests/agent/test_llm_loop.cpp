@@ -202,7 +202,9 @@ private slots:
             std::vector<memory::SchemaModule>{memory::MemorySchema::module(), agent::AgentSchema::module()});
         agent::RunStore runs(db);
         ScriptedLlmServer server;
+        // Iteration 0: three replies without code (the first two answered with feedback), then a 429.
         server.script({ScriptedLlmServer::sse("I would rather not write code today."),
+                       ScriptedLlmServer::sse("Still no code."), ScriptedLlmServer::sse("No."),
                        ScriptedLlmServer::status(429, R"({"error":{"message":"slow down"}})"),
                        ScriptedLlmServer::sse(reply(task_.baselineSource, "none", "The baseline."))});
         agent::AgentSettings s;
@@ -220,7 +222,9 @@ private slots:
         QCOMPARE(its.size(), size_t(2));
         QCOMPARE(its[0].status, std::string("policy_error"));
         CHECK_CONTAINS(its[0].error, "breaks the contract");
-        QCOMPARE(its[0].response, std::string("I would rather not write code today."));
+        QCOMPARE(its[0].response, std::string("No."));
+        CHECK_CONTAINS(its[0].prompt, "### assistant (reply 1, not usable)\nI would rather not write code today.");
+        CHECK_CONTAINS(its[0].prompt, "### user (feedback 2)\nYour reply cannot be used: no ```cpp code block");
         QVERIFY(its[1].correct);  // after a 429 and a retry
         QCOMPARE(sum.firstCorrectIteration, 1);
     }

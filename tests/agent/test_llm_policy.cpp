@@ -73,7 +73,7 @@ class TestLlmPolicy : public QObject {
         ctx.task = &task_;
         ctx.stage = stage;
         ctx.iteration = 3;
-        ctx.parentSource = baseline_;
+        ctx.parentSource = baseline_ + "// the parent differs from the baseline the scripted replies send\n";
         ctx.platformCard = "PLATFORM-CARD: TQue, DataCopy, Add (test card)";
         ctx.retrieved = {experience(12, "Raise blockDim when under-parallelised", "Split the elements over 48 blocks."),
                          experience(7, "Double-buffer the input queues", "InitBuffer(q, 2, bytes).",
@@ -178,12 +178,9 @@ private slots:
         const std::vector<Case> cases = {
             {"", "empty"},
             {"I think you should add double buffering.\nADOPTED: 12", "no ```cpp code block"},
-            {"```json\n{\"a\": 1}\n```\nADOPTED: none", "found only a ```json block"},
-            {"```cpp\n\n```\nADOPTED: none", "empty"},
-            {"```cpp\n__global__ void a() {}\n```\n```cpp\n__global__ void b() {}\n```\nADOPTED: none",
-             "2 different code blocks"},
-            {"```cpp\n__global__ void a() {}\n```\nRATIONALE: forgot the line", "ADOPTED"},
-            {"```cpp\n__global__ void a() {\n  int x = 1;\n", "not closed"},
+            {"```json\n{\"a\": 1}\n```\nADOPTED: none", "found ```json"},
+            {"```cpp\n\n```\nADOPTED: none", "code block is empty"},
+            {"```cpp\n__global__ __aicore__ void a() {\n  int x = 1;\n", "not closed"},
         };
         for (const auto& c : cases) {
             auto r = agent::LlmPolicy::parseReply(c.reply);
@@ -195,23 +192,23 @@ private slots:
     void toleratesIdiomsDuplicatesThinkingAndLineNumbers() {
         // A kernel file plus a snippet: the file is taken.
         auto r = agent::LlmPolicy::parseReply("```cpp\nDataCopy(a, b, n);\n```\n```cpp\n#include \"kernel_operator.h\"\n"
-                                              "__global__ void k() {}\n```\nADOPTED: 4\nRATIONALE: r");
+                                              "__global__ __aicore__ void k() {}\n```\nADOPTED: 4\nRATIONALE: r");
         QVERIFY2(r.ok, r.error.c_str());
         CHECK_CONTAINS(r.source, "kernel_operator.h");
         // The same file twice is not a conflict.
-        r = agent::LlmPolicy::parseReply("```cpp\n__global__ void k() {}\n```\nagain:\n```cpp\n__global__ void k() {}\n```\n"
+        r = agent::LlmPolicy::parseReply("```cpp\n__global__ __aicore__ void k() {}\n```\nagain:\n```cpp\n__global__ __aicore__ void k() {}\n```\n"
                                          "ADOPTED: none");
         QVERIFY2(r.ok, r.error.c_str());
         // Thinking is ignored (its code block would otherwise conflict).
-        r = agent::LlmPolicy::parseReply("<think>maybe ```cpp\n__global__ void old() {}\n```\n</think>\n"
-                                         "```cpp\n__global__ void k() {}\n```\nADOPTED: 1\nRATIONALE: r");
+        r = agent::LlmPolicy::parseReply("<think>maybe ```cpp\n__global__ __aicore__ void old() {}\n```\n</think>\n"
+                                         "```cpp\n__global__ __aicore__ void k() {}\n```\nADOPTED: 1\nRATIONALE: r");
         QVERIFY2(r.ok, r.error.c_str());
         CHECK_CONTAINS(r.source, "void k()");
         // Line numbers copied from the prompt are removed.
-        r = agent::LlmPolicy::parseReply("```cpp\n 9 | #include \"kernel_operator.h\"\n10 |\n11 | __global__ void k() {}\n```\n"
+        r = agent::LlmPolicy::parseReply("```cpp\n 9 | #include \"kernel_operator.h\"\n10 |\n11 | __global__ __aicore__ void k() {}\n```\n"
                                          "ADOPTED: none");
         QVERIFY2(r.ok, r.error.c_str());
-        QCOMPARE(r.source, std::string("#include \"kernel_operator.h\"\n\n__global__ void k() {}\n"));
+        QCOMPARE(r.source, std::string("#include \"kernel_operator.h\"\n\n__global__ __aicore__ void k() {}\n"));
     }
 
     // ---------- prompt ----------
@@ -220,7 +217,15 @@ private slots:
         auto ctx = context(memory::Stage::Repair);
         auto ev = failedCompile();
         ctx.parentEvaluation = &ev;
-        ctx.triedMoves = {"block_dim 1 -> 8"};
+        agent::AttemptRecord a;
+        a.iteration = 2;
+        a.stage = "optimize";
+        a.parent = 1;
+        a.move = "block_dim 1 -> 8";
+        a.status = "compile_error";
+        a.firstDiagnostic = "compile_error at line 12: use of undeclared identifier 'qw'";
+        a.adoptedIds = {12};
+        ctx.history = {a};
         const std::string p = agent::LlmPolicy::buildPrompt(ctx);
         CHECK_CONTAINS(p, "expert AscendC kernel engineer");
         CHECK_CONTAINS(p, "PLATFORM-CARD: TQue, DataCopy, Add");
@@ -236,9 +241,11 @@ private slots:
         CHECK_CONTAINS(p, "[E12] Raise blockDim when under-parallelised");
         CHECK_CONTAINS(p, "[E7] Double-buffer the input queues");
         CHECK_CONTAINS(p, "pipe.InitBuffer(qx, 2, TILE * sizeof(float));");
-        CHECK_CONTAINS(p, "block_dim 1 -> 8");
+        CHECK_CONTAINS(p, "- #2 optimize of #1 \"block_dim 1 -> 8\": compile_error; compile_error at line 12");
+        CHECK_CONTAINS(p, "adopted E12");
         CHECK_CONTAINS(p, "smallest change");  // repair instruction
-        CHECK_CONTAINS(p, "ADOPTED: 12, 7");
+        CHECK_CONTAINS(p, "ADOPTED: E12, E7");
+        CHECK_CONTAINS(p, "<<<<<<< SEARCH");
         CHECK_CONTAINS(p, "RATIONALE:");
     }
 
@@ -364,7 +371,9 @@ private slots:
 
     void marksMalformedReplies() {
         ScriptedLlmServer server;
+        // A reply without code is answered with feedback in the same iteration, at most kFormatRetries times.
         server.script({ScriptedLlmServer::sse("Sorry, I cannot help with kernels today."),
+                       ScriptedLlmServer::sse("Still no."), ScriptedLlmServer::sse("No code from me."),
                        ScriptedLlmServer::status(200, "<html>oops</html>", "text/html"),
                        ScriptedLlmServer::status(200, "data: {not json\n\ndata: [DONE]\n\n", "text/event-stream")});
         agent::LlmPolicy policy(settingsFor(server));
@@ -372,8 +381,20 @@ private slots:
         QVERIFY(!p.ok);
         CHECK_CONTAINS(p.error, "breaks the contract");
         CHECK_CONTAINS(p.error, "no ```cpp code block");
-        QCOMPARE(p.response, std::string("Sorry, I cannot help with kernels today."));
-        QVERIFY(!p.prompt.empty());
+        CHECK_CONTAINS(p.error, "after 2 feedback rounds");
+        QCOMPARE(p.response, std::string("No code from me."));
+        CHECK_CONTAINS(p.prompt, "### assistant (reply 1, not usable)\nSorry, I cannot help with kernels today.");
+        CHECK_CONTAINS(p.prompt, "### user (feedback 1)\nYour reply cannot be used: no ```cpp code block");
+        CHECK_CONTAINS(p.prompt, "### assistant (reply 2, not usable)\nStill no.");
+        {
+            const auto reqs = server.requests();
+            QCOMPARE(reqs.size(), size_t(3));
+            const auto& msgs = reqs[2].body["messages"];
+            QCOMPARE(msgs.size(), size_t(6));
+            QCOMPARE(msgs[2]["role"].get<std::string>(), std::string("assistant"));
+            QCOMPARE(msgs[3]["role"].get<std::string>(), std::string("user"));
+            CHECK_CONTAINS(msgs[3]["content"].get<std::string>(), "no ```cpp code block");
+        }
         p = policy.propose(context());
         QVERIFY(!p.ok);
         CHECK_CONTAINS(p.error, "not chat-completions JSON");
