@@ -104,7 +104,9 @@ private slots:
         for (const std::string& reply :
              {std::string(200000, '`'), std::string("\0\x01\xff```cpp\n\xfe\n```", 14), std::string(50000, '{'),
               std::string("<<<<<<< SEARCH\n") + std::string(10000, '\n') + "=======\n>>>>>>> REPLACE\n",
-              std::string("</think>") + std::string(1000, '<') + "think>"}) {
+              std::string("</think>") + std::string(1000, '<') + "think>",
+              "```cpp\n" + std::string(300000, 'x') + "\n```\nADOPTED: " + std::string(300000, '7') + "\n",
+              "ADOPTED: none\n{\"adopted\": [" + std::string(300000, ' ') + "]}\n"}) {
             const auto r = agent::LlmPolicy::parseReply(reply, parent_);
             QVERIFY(!r.ok);
             QVERIFY(!r.error.empty());

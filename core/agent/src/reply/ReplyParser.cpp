@@ -24,6 +24,10 @@ using text::lower;
 using text::splitLines;
 using text::trim;
 
+// std::regex recurses per character matched: lines longer than this are never given to it, so a
+// hostile reply cannot exhaust the stack.
+constexpr size_t kMaxRegexLine = 2000;
+
 struct Block {
     std::string lang, content;
     bool closed = false;
@@ -51,6 +55,7 @@ std::string stripLineNumbers(const std::string& code) {
     size_t numbered = 0, nonEmpty = 0;
     for (const auto& l : lines) {
         if (trim(l).empty()) continue;
+        if (l.size() > kMaxRegexLine) return code;
         ++nonEmpty;
         numbered += std::regex_match(l, numberedLine) || std::regex_match(l, bareNumber);
     }
@@ -93,6 +98,7 @@ void splitBlocks(const std::string& text, std::vector<Block>& blocks, std::vecto
 
 // `NAME:` possibly decorated with markdown (bullets, bold, heading marks); the value after it.
 std::optional<std::string> markerValue(const std::string& line, const std::string& namePattern) {
+    if (line.size() > kMaxRegexLine) return std::nullopt;
     std::regex re(R"(^[\s>*_#\-]*(?:)" + namePattern + R"()[*_\s]*:[*_\s]*(.*)$)", std::regex::icase);
     std::smatch m;
     if (!std::regex_match(line, m, re)) return std::nullopt;
@@ -157,18 +163,22 @@ Adoption readAdoption(const std::vector<std::string>& prose, const std::vector<B
         if (!ids.empty()) a = {true, ids};
     }
     if (a.known) return a;
-    // A JSON trailer: {"adopted": ["E6", 9]} in the prose or in a ```json block.
-    std::string all;
-    for (const auto& l : prose) all += l + "\n";
+    // A JSON trailer: {"adopted": ["E6", 9]} in the prose or in a ```json block, line by line.
+    std::vector<std::string> lines;
+    for (const auto& l : prose) lines.push_back(l);
     for (const auto& b : blocks)
-        if (b.lang == "json") all += b.content;
+        if (b.lang == "json")
+            for (const auto& l : splitLines(b.content)) lines.push_back(l);
     static const std::regex json(R"re("adopted(?:_ids|_experiences)?"\s*:\s*(\[[^\]]*\]|"[^"]*"|null))re",
                                  std::regex::icase);
     std::smatch m;
-    for (std::string rest = all; std::regex_search(rest, m, json); rest = m.suffix().str()) {
-        std::string v = m[1].str();
-        if (v == "null" || saysNone(v.substr(1, v.size() - 2))) a = {true, {}};
-        else a = {true, idsIn(v)};
+    for (const auto& line : lines) {
+        if (line.size() > kMaxRegexLine) continue;
+        for (std::string rest = line; std::regex_search(rest, m, json); rest = m.suffix().str()) {
+            std::string v = m[1].str();
+            if (v == "null" || saysNone(v.substr(1, v.size() - 2))) a = {true, {}};
+            else a = {true, idsIn(v)};
+        }
     }
     return a;
 }

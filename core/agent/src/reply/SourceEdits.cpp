@@ -83,9 +83,13 @@ std::vector<SourceEdit> findSearchReplace(const std::string& reply, std::string&
 }
 
 bool looksLikeUnifiedDiff(const std::string& t) {
-    static const std::regex hunk(R"((^|\n)@@ [-+0-9, ]*@@)");
-    static const std::regex headers(R"((^|\n)--- [^\n]*\n\+\+\+ )");
-    return std::regex_search(t, hunk) || std::regex_search(t, headers);
+    static const std::regex hunk(R"(^@@ -\d+(,\d+)? \+\d+(,\d+)? @@.*)");
+    const auto lines = splitLines(t);
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i].rfind("@@ ", 0) == 0 && lines[i].size() < 2000 && std::regex_match(lines[i], hunk)) return true;
+        if (lines[i].rfind("--- ", 0) == 0 && i + 1 < lines.size() && lines[i + 1].rfind("+++ ", 0) == 0) return true;
+    }
+    return false;
 }
 
 std::vector<SourceEdit> editsFromUnifiedDiff(const std::string& diff) {
