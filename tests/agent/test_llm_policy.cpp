@@ -2,6 +2,7 @@
 // streaming, retries on 429/5xx, 4xx errors, contract violations, cancel, timeout, API-key
 // hygiene; plus unit tests of the reply parser and the prompt.
 #include "ScriptedLlmServer.h"
+#include "sage_agent/BuiltinPolicy.h"
 #include "sage_agent/LlmPolicy.h"
 
 #include <QtTest/QtTest>
@@ -475,6 +476,72 @@ private slots:
         auto p = policy.propose(context());
         QVERIFY(!p.ok);
         CHECK_CONTAINS(p.error, "cannot connect to " + url + "/chat/completions");
+    }
+
+    void aKernelAlreadyEvaluatedIsAnsweredWithFeedback() {
+        ScriptedLlmServer server;
+        const std::string other = baseline_ + "// another change\n";
+        server.script({ScriptedLlmServer::sse(kernelReply(baseline_, "E12", "same again")),
+                       ScriptedLlmServer::sse(kernelReply(other, "E12", "something new"))});
+        agent::LlmPolicy policy(settingsFor(server));
+        auto ctx = context();
+        agent::AttemptRecord a;
+        a.iteration = 1;
+        a.stage = "optimize";
+        a.status = "ok";
+        a.correct = true;
+        a.cycles = 4242;
+        a.sourceKey = agent::sourceKey(baseline_);
+        ctx.history = {a};
+        ctx.triedMoves = {a.sourceKey};
+        auto p = policy.propose(ctx);
+        QVERIFY2(p.ok, p.error.c_str());
+        QCOMPARE(p.source, other);
+        QCOMPARE(server.requests().size(), size_t(2));
+        CHECK_CONTAINS(p.prompt, "### user (feedback 1)\nYour reply cannot be used: this kernel is identical to one already "
+                                 "evaluated in this run (iteration 1: ok, 4242 cycles)");
+        QCOMPARE(p.response, kernelReply(other, "E12", "something new"));
+    }
+
+    void aReplyWithoutAdoptionIsKeptAndMarkedUnknown() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::sse("```cpp\n" + baseline_ + "```\nRATIONALE: no adoption line.\n")});
+        agent::LlmPolicy policy(settingsFor(server));
+        auto p = policy.propose(context());
+        QVERIFY2(p.ok, p.error.c_str());
+        QVERIFY(p.adoptionUnknown);
+        QVERIFY(p.adoptedIds.empty());
+        QCOMPARE(server.requests().size(), size_t(1));  // no feedback round for a missing adoption
+    }
+
+    void theRequestUsesTheEndpointSettings() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::sse(kernelReply(baseline_, "none", "ok"))});
+        auto settings = settingsFor(server);
+        settings.contextTokens = 8192;
+        settings.maxTokens = 1536;
+        settings.temperature = 0.7;
+        agent::LlmPolicy policy(settings);
+        auto ctx = context();
+        ctx.platformCard = std::string(200000, 'c');  // a card far beyond the window: required parts still go
+        auto p = policy.propose(ctx);
+        QVERIFY2(p.ok, p.error.c_str());
+        const auto reqs = server.requests();
+        QCOMPARE(reqs.size(), size_t(1));
+        const auto& body = reqs[0].body;
+        QVERIFY2(body.is_object(), body.dump().substr(0, 200).c_str());
+        QCOMPARE(body["max_tokens"].get<int>(), 1536);
+        QCOMPARE(body["temperature"].get<double>(), 0.7);
+        CHECK_CONTAINS(p.prompt, "### prompt sizes");
+        CHECK_CONTAINS(p.prompt, "of a budget of 6656");
+        QCOMPARE(policy.settings()["context_tokens"].get<int>(), 8192);
+        // Stored with the run settings, never with the key.
+        agent::AgentSettings s;
+        s.llm = settings;
+        const auto back = agent::AgentSettings::fromJson(s.toJson());
+        QCOMPARE(back.llm.contextTokens, 8192);
+        QCOMPARE(back.llm.maxTokens, 1536);
+        QCOMPARE(back.llm.temperature, 0.7);
     }
 
     void apiKeyIsSentButNeverLeaks() {

@@ -49,6 +49,10 @@ std::string clipped(const std::string& reply, size_t maxChars) {
            reply.substr(reply.size() - tail);
 }
 
+// An unusable reply is echoed back at most this long (head and tail): the feedback names the
+// problem, the echo only reminds the model what it sent.
+constexpr size_t kMaxEchoedReplyChars = 3000;
+
 const AttemptRecord* attemptWithKey(const PolicyContext& ctx, const std::string& key) {
     for (const auto& a : ctx.history)
         if (a.sourceKey == key) return &a;
@@ -84,14 +88,17 @@ PolicyProposal LlmPolicy::propose(const PolicyContext& ctx) {
         return out;
     }
     const prompt::Budget budget{settings_.contextTokens, settings_.maxTokens};
-    const prompt::Parts parts = prompt::build(ctx, budget);
-    const std::string sizes = "\n### prompt sizes (estimated tokens = chars / " + std::to_string(prompt::kCharsPerToken).substr(0, 3) +
-                              ")\n" + parts.layout.table();
-    std::vector<ChatMessage> messages = {{"system", parts.system}, {"user", parts.user}};
     const std::set<std::string> tried(ctx.triedMoves.begin(), ctx.triedMoves.end());
     OpenAiClient client(settings_);
+    std::vector<ChatMessage> exchange;  // earlier replies of this iteration and the feedback on them
     for (int round = 0;; ++round) {
-        out.prompt = transcript(messages) + sizes;
+        // The exchange takes room from the prompt's optional parts, so the request still fits.
+        prompt::Budget roundBudget = budget;
+        for (const auto& m : exchange) roundBudget.maxTokens += prompt::estimateTokens(m.content) + prompt::kMessageOverheadTokens;
+        const prompt::Parts parts = prompt::build(ctx, roundBudget);
+        std::vector<ChatMessage> messages = {{"system", parts.system}, {"user", parts.user}};
+        messages.insert(messages.end(), exchange.begin(), exchange.end());
+        out.prompt = transcript(messages) + "\n### prompt sizes (estimated tokens = chars / 3.5)\n" + parts.layout.table();
         ChatResult chat = client.complete(messages, /*stream=*/true, ctx.cancel, ctx.onToken);
         out.response = chat.content;
         if (!chat.ok) {
@@ -139,12 +146,8 @@ PolicyProposal LlmPolicy::propose(const PolicyContext& ctx) {
                                      ".\nAnswer again in the reply format: the complete kernel file in one ```cpp "
                                      "block" + (ctx.parentSource.empty() ? "" : " or SEARCH/REPLACE blocks against the parent") +
                                      ", then `ADOPTED: ...`, then `RATIONALE: ...`.";
-        size_t used = 0;
-        for (const auto& m : messages) used += m.content.size();
-        const double limit = double(budget.promptTokens()) * prompt::kCharsPerToken;
-        const size_t room = limit > double(used + feedback.size() + 200) ? size_t(limit) - used - feedback.size() - 200 : 0;
-        messages.push_back({"assistant", clipped(chat.content, std::max<size_t>(room, 600))});
-        messages.push_back({"user", feedback});
+        exchange.push_back({"assistant", clipped(chat.content, kMaxEchoedReplyChars)});
+        exchange.push_back({"user", feedback});
     }
 }
 

@@ -12,7 +12,7 @@ int estimateTokens(const std::string& text) { return int(std::ceil(double(text.s
 int Budget::promptTokens() const { return std::max(0, contextTokens - maxTokens); }
 
 const char* priorityName(Priority p) {
-    static const char* names[] = {"required", "task-card", "experiences", "history", "optional-card", "reference", "examples"};
+    static const char* names[] = {"required", "history", "task-card", "experiences", "optional-card", "reference", "examples"};
     return names[int(p)];
 }
 

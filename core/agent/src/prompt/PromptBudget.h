@@ -25,9 +25,9 @@ struct Budget {
 // Priorities, most important first. Required pieces are sent even when they overflow.
 enum class Priority {
     Required = 0,    // role, device, core card, task, parent, evaluation, instruction, reply format
-    TaskCard = 1,    // card sections the category, dtypes, stage or device need
-    Experiences = 2, // retrieved experiences
-    History = 3,     // the run's earlier attempts
+    History = 1,     // the run's earlier attempts (compact; without them the model repeats itself)
+    TaskCard = 2,    // card sections the category, dtypes, stage or device need
+    Experiences = 3, // retrieved experiences
     OptionalCard = 4,
     Reference = 5,   // reference semantics and the naive baseline: dropped first
     Examples = 6,    // complete example kernels: only when room remains
