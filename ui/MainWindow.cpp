@@ -530,6 +530,9 @@ bool MainWindow::startAgent(bool paused, bool stepOnce) {
     base.llm.baseUrl = settings_.llmBaseUrl.toStdString();
     base.llm.model = settings_.llmModel.toStdString();
     base.llm.apiKeyEnv = settings_.apiKeyEnv.toStdString();
+    base.llm.contextTokens = settings_.llmContextTokens;
+    base.llm.maxTokens = settings_.llmMaxTokens;
+    base.llm.temperature = settings_.llmTemperature;
     QString error;
     if (!agent_->start(*task_, agentPanel_->settings(base), dbPath(), paused, &error)) {
         setMessage(tr("The agent did not start: %1").arg(error), 0);
