@@ -279,6 +279,37 @@ private slots:
         CHECK_NOT_CONTAINS(c, "Profile");
     }
 
+    void evaluationSummaryFoldsSeedsNamesKernelLinesAndLabelsCycles() {
+        // Two seeds failing the same case and output make one block.
+        auto ev = profiled();
+        auto second = ev.verify.cases[0];
+        second.seed = 2;
+        ev.verify.cases.push_back(second);
+        ev.profile.coresUsed = 8;
+        ev.profile.blockDim = 8;
+        std::string s = agent::LlmPolicy::evaluationSummary(ev, baseline_);
+        CHECK_CONTAINS(s, "case tail seeds 1, 2, output z (float32): 9 of 1001 elements wrong");
+        QCOMPARE(s.find("case tail seed"), s.rfind("case tail seed"));
+        CHECK_CONTAINS(s, "line 21: 62%, 6250 cycles per core");  // 50000 summed over 8 cores
+        CHECK_CONTAINS(s, "cycles per core = the line's busy cycles summed over 8 cores / 8");
+        CHECK_CONTAINS(s, "memory-bound ratio = MTE2 (GM->UB) busy time");
+        CHECK_CONTAINS(s, "pipe overlap = sum of all pipes' busy time / core time");
+        // A kernel that stopped on a simulator error shows no profile.
+        ev.run.status = "sim_error";
+        s = agent::LlmPolicy::evaluationSummary(ev, baseline_);
+        CHECK_CONTAINS(s, "Profile: not shown");
+        CHECK_NOT_CONTAINS(s, "cycles per core");
+        // An error inside a header shows the kernel line that triggered it.
+        eval::Evaluation header = failedCompile();
+        header.compile.diagnostics[0].file = "kernel_operator.h";
+        header.compile.diagnostics[0].line = 812;
+        header.compile.diagnostics[0].notes = {{"kernel.cpp", 28, 9, "in instantiation of function template requested here"}};
+        s = agent::LlmPolicy::evaluationSummary(header, baseline_);
+        CHECK_CONTAINS(s, "kernel_operator.h:812:5: error: use of undeclared identifier 'qw'");
+        CHECK_CONTAINS(s, "note: kernel.cpp:28: in instantiation");
+        CHECK_CONTAINS(s, "> kernel.cpp line 28: Add(c, a, b, len);  // COMPUTE");
+    }
+
     // ---------- against the scripted server ----------
 
     void streamsAReplyAndParsesIt() {
