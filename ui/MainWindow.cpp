@@ -534,6 +534,9 @@ bool MainWindow::startAgent(bool paused, bool stepOnce) {
     // untouched baseline.cpp (a comparison point, not a draft) leaves the draft to the policy.
     const QString text = editor_->text();
     const bool fromEditor = !text.trimmed().isEmpty() && text.toStdString() != task_->baselineSource;
+    base.llm.contextTokens = settings_.llmContextTokens;
+    base.llm.maxTokens = settings_.llmMaxTokens;
+    base.llm.temperature = settings_.llmTemperature;
     QString error;
     if (!agent_->start(*task_, agentPanel_->settings(base), dbPath(), paused, &error, fromEditor ? text : QString(),
                        tr("the editor"))) {

@@ -1,5 +1,7 @@
 #include "ui/SettingsDialog.h"
 
+#include <algorithm>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -32,6 +34,26 @@ SettingsDialog::SettingsDialog(const WorkbenchSettings& s, const QStringList& de
     llmForm->addRow(tr("Model"), model_);
     llmForm->addRow(tr("API key variable"), keyEnv_);
     llmForm->addRow(QString(), new QLabel(keySet ? tr("<i>the variable is set</i>") : tr("<i>the variable is not set</i>"), llm));
+    contextTokens_ = new QSpinBox(llm);
+    contextTokens_->setRange(2048, 10'000'000);
+    contextTokens_->setSingleStep(1024);
+    contextTokens_->setSuffix(tr(" tokens"));
+    contextTokens_->setValue(s.llmContextTokens);
+    contextTokens_->setToolTip(tr("The model's context window. Prompts are assembled to fit it minus the reply's "
+                                  "tokens; lower-priority parts (examples, reference, baseline) are dropped first."));
+    maxTokens_ = new QSpinBox(llm);
+    maxTokens_->setRange(256, 1'000'000);
+    maxTokens_->setSingleStep(256);
+    maxTokens_->setSuffix(tr(" tokens"));
+    maxTokens_->setValue(s.llmMaxTokens);
+    maxTokens_->setToolTip(tr("Tokens reserved for the reply (max_tokens). Reasoning models need more."));
+    temperature_ = new QDoubleSpinBox(llm);
+    temperature_->setRange(0, 2);
+    temperature_->setSingleStep(0.1);
+    temperature_->setValue(s.llmTemperature);
+    llmForm->addRow(tr("Context window"), contextTokens_);
+    llmForm->addRow(tr("Max reply tokens"), maxTokens_);
+    llmForm->addRow(tr("Temperature"), temperature_);
     layout->addWidget(llm);
 
     auto* general = new QGroupBox(tr("Evaluation and memory"), this);
@@ -105,6 +127,10 @@ WorkbenchSettings SettingsDialog::settings() const {
     s.llmBaseUrl = baseUrl_->text().trimmed();
     s.llmModel = model_->text().trimmed();
     s.apiKeyEnv = keyEnv_->text().trimmed();
+    s.llmContextTokens = contextTokens_->value();
+    // The reply may take at most three quarters of the window (as `sage run` enforces).
+    s.llmMaxTokens = std::min(maxTokens_->value(), contextTokens_->value() * 3 / 4);
+    s.llmTemperature = temperature_->value();
     s.device = device_->currentData().toString();
     s.dbPath = dbPath_->text().trimmed();
     s.seeds = seeds_->value();

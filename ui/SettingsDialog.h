@@ -24,8 +24,8 @@ private:
     WorkbenchSettings base_;
     QLineEdit *baseUrl_, *model_, *keyEnv_, *dbPath_;
     QComboBox *device_, *policy_, *memoryMode_;
-    QSpinBox *budget_, *patience_, *seeds_;
-    QDoubleSpinBox *target_, *timeout_;
+    QSpinBox *budget_, *patience_, *seeds_, *contextTokens_, *maxTokens_;
+    QDoubleSpinBox *target_, *timeout_, *temperature_;
     QCheckBox* includePending_;
 };
 

@@ -12,6 +12,9 @@ WorkbenchSettings WorkbenchSettings::load() {
     w.llmBaseUrl = s.value(QStringLiteral("llm/baseUrl"), w.llmBaseUrl).toString();
     w.llmModel = s.value(QStringLiteral("llm/model"), w.llmModel).toString();
     w.apiKeyEnv = s.value(QStringLiteral("llm/apiKeyEnv"), w.apiKeyEnv).toString();
+    w.llmContextTokens = s.value(QStringLiteral("llm/contextTokens"), w.llmContextTokens).toInt();
+    w.llmMaxTokens = s.value(QStringLiteral("llm/maxTokens"), w.llmMaxTokens).toInt();
+    w.llmTemperature = s.value(QStringLiteral("llm/temperature"), w.llmTemperature).toDouble();
     w.device = s.value(QStringLiteral("device"), w.device).toString();
     w.dbPath = s.value(QStringLiteral("memory/dbPath"), w.dbPath).toString();
     w.policy = s.value(QStringLiteral("agent/policy"), w.policy).toString();
@@ -30,6 +33,9 @@ void WorkbenchSettings::save() const {
     s.setValue(QStringLiteral("llm/baseUrl"), llmBaseUrl);
     s.setValue(QStringLiteral("llm/model"), llmModel);
     s.setValue(QStringLiteral("llm/apiKeyEnv"), apiKeyEnv);
+    s.setValue(QStringLiteral("llm/contextTokens"), llmContextTokens);
+    s.setValue(QStringLiteral("llm/maxTokens"), llmMaxTokens);
+    s.setValue(QStringLiteral("llm/temperature"), llmTemperature);
     s.setValue(QStringLiteral("device"), device);
     s.setValue(QStringLiteral("memory/dbPath"), dbPath);
     s.setValue(QStringLiteral("agent/policy"), policy);

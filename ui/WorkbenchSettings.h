@@ -11,6 +11,9 @@ struct WorkbenchSettings {
     QString llmBaseUrl = QStringLiteral("http://127.0.0.1:8080/v1");
     QString llmModel = QStringLiteral("gpt-4o-mini");
     QString apiKeyEnv = QStringLiteral("OPENAI_API_KEY");
+    int llmContextTokens = 32768;  // the model's context window; prompts are assembled to fit it
+    int llmMaxTokens = 4096;       // reserved for the reply
+    double llmTemperature = 0.2;
     QString device;       // empty: the catalog's default
     QString dbPath;       // empty: defaultDbPath()
     QString policy = QStringLiteral("builtin");

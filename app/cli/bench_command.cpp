@@ -13,6 +13,7 @@
 #include "cli/BenchReport.h"
 #include "cli/agent_db.h"
 #include "cli/command_registry.h"
+#include "cli/llm_options.h"
 #include "cli/task_options.h"
 
 #include "sage_agent/AgentLoop.h"
@@ -35,11 +36,12 @@ namespace {
 struct BenchOptions {
     TaskOptions tasks;
     std::string split = "test", policy = "builtin", modes = "adoption", learnOn, shard, db, out, seedPack;
-    std::string device = "ascend910b1-sim", llmUrl, llmModel, only;
+    std::string device = "ascend910b1-sim", only;
     int repeats = 1, budget = 12;
     uint64_t seed = 0;
-    double epsilon = 0.0, llmTimeout = 0.0;
+    double epsilon = 0.0;
     bool json = false;
+    LlmOptions llm;
 };
 
 std::vector<std::string> splitList(const std::string& text) {
@@ -293,10 +295,8 @@ void registerBenchCommand(CLI::App& app) {
     cmd->add_option("--shard", o->shard, "i/n: run only tasks whose index modulo n is i (0-based)");
     cmd->add_option("--db", o->db, "Database to use and keep (one mode, one seed only; default: fresh temporary ones)");
     cmd->add_option("--device", o->device, "Device profile id");
-    cmd->add_option("--llm-url", o->llmUrl, "LLM policy: OpenAI-compatible base URL");
-    cmd->add_option("--llm-model", o->llmModel, "LLM policy: model name");
-    cmd->add_option("--llm-timeout", o->llmTimeout, "LLM policy: seconds per request")->check(CLI::Range(0.1, 3600.0));
     cmd->add_option("--out", o->out, "Also write the JSON report to this file");
+    o->llm.add(cmd);
     cmd->add_flag("--json", o->json, "Print the JSON report");
     cmd->callback([o, cmd] {
         // CLI11 runs this callback also when `compare` or `merge` was given: those are not runs.
@@ -357,9 +357,7 @@ void registerBenchCommand(CLI::App& app) {
                 s.device = o->device;
                 s.epsilon = o->epsilon;
                 s.seed = seed;
-                if (!o->llmUrl.empty()) s.llm.baseUrl = o->llmUrl;
-                if (!o->llmModel.empty()) s.llm.model = o->llmModel;
-                if (o->llmTimeout > 0) s.llm.timeoutSeconds = o->llmTimeout;
+                o->llm.apply(s.llm);
                 std::unique_ptr<memory::ExperienceStore> mem;
                 TrapMap traps;
                 if (memory::retrieves(mode)) {

@@ -17,5 +17,7 @@ void registerRunCommand(CLI::App& app);
 void registerBenchCommand(CLI::App& app);
 // Adds `sage memory` (experience store curation); app/cli/memory_command.cpp.
 void registerMemoryCommand(CLI::App& app);
+// Adds `sage prompt` (the LLM prompt of a task and stage, with section sizes); cli/prompt_command.cpp.
+void registerPromptCommand(CLI::App& app);
 
 } // namespace sage::cli

@@ -5,6 +5,7 @@
 #include "cli/agent_db.h"
 #include "cli/command_registry.h"
 #include "cli/kernel_file.h"
+#include "cli/llm_options.h"
 #include "cli/task_options.h"
 
 #include "sage_agent/AgentLoop.h"
@@ -21,8 +22,7 @@ namespace {
 struct RunOptions {
     TaskOptions tasks;
     std::string task, policy = "builtin", db, mode = "adoption", device = "ascend910b1-sim", kernel;
-    std::string baseUrl, model, keyEnv;
-    double llmTimeout = 0;  // 0: the settings' default
+    LlmOptions llm;
     int budget = 12;
     uint64_t seed = 0;
     bool json = false, quiet = false;
@@ -72,11 +72,7 @@ void registerRunCommand(CLI::App& app) {
     cmd->add_option("--device", o->device, "Device profile id");
     cmd->add_option("--seed", o->seed, "Seed for retrieval exploration");
     cmd->add_option("--kernel", o->kernel, "Start from this kernel file (iteration 0 evaluates it) instead of a draft");
-    cmd->add_option("--llm-url", o->baseUrl, "LLM policy: OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1)");
-    cmd->add_option("--llm-model", o->model, "LLM policy: model name");
-    cmd->add_option("--llm-key-env", o->keyEnv, "LLM policy: environment variable holding the API key");
-    cmd->add_option("--llm-timeout", o->llmTimeout, "LLM policy: seconds to wait for one model reply (default 120)")
-        ->check(CLI::Range(0.1, 3600.0));
+    o->llm.add(cmd);
     cmd->add_flag("--json", o->json, "Print the run summary as JSON (no progress lines)");
     cmd->callback([o] {
         const std::string startKernel = o->kernel.empty() ? std::string() : readKernelFile(o->kernel);
@@ -88,10 +84,7 @@ void registerRunCommand(CLI::App& app) {
         s.memoryMode = parseMode(o->mode);
         s.device = o->device;
         s.seed = o->seed;
-        if (!o->baseUrl.empty()) s.llm.baseUrl = o->baseUrl;
-        if (!o->model.empty()) s.llm.model = o->model;
-        if (!o->keyEnv.empty()) s.llm.apiKeyEnv = o->keyEnv;
-        if (o->llmTimeout > 0) s.llm.timeoutSeconds = o->llmTimeout;
+        o->llm.apply(s.llm);
         auto evaluator = eval::Evaluator::fromEnvironment();
         evaluator.devices().get(s.device);
         const std::string dbPath = o->db.empty() ? defaultDatabasePath() : o->db;

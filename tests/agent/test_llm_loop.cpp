@@ -16,6 +16,9 @@ namespace {
 #define CHECK_CONTAINS(hay, needle)                                                                            \
     QVERIFY2(std::string(hay).find(needle) != std::string::npos,                                               \
              (std::string("expected '") + (needle) + "' in:\n" + std::string(hay).substr(0, 3000)).c_str())
+#define CHECK_NOT_CONTAINS(hay, needle)                                                                        \
+    QVERIFY2(std::string(hay).find(needle) == std::string::npos,                                               \
+             (std::string("did not expect '") + (needle) + "' in:\n" + std::string(hay).substr(0, 3000)).c_str())
 
 std::string replaced(std::string s, const std::string& from, const std::string& to) {
     size_t p = s.find(from);
@@ -196,13 +199,86 @@ private slots:
         QCOMPARE(plain, size_t(2));
     }
 
+    // The replies real models send: a diff where a file was due, a lone function, a file without the
+    // adoption line, a reasoning model's answer after a lone </think>. Format problems are answered
+    // in the same iteration and the run still ends with a correct kernel, within an 8k window.
+    void formatProblemsAreFedBackWithinTheIteration() {
+        auto db = std::make_shared<memory::Database>(
+            (dir_.path() + "/format.db").toStdString(),
+            std::vector<memory::SchemaModule>{memory::MemorySchema::module(), agent::AgentSchema::module()});
+        agent::RunStore runs(db);
+        const std::string baseline = task_.baselineSource;
+        const std::string broken = replaced(baseline, "Add(c, a, b, len);", "Add(c, a, bb, len);");
+        QVERIFY(broken != baseline);
+        const std::string diffReply =
+            "Change the host side to 8 blocks:\n```diff\n--- a/kernel.cpp\n+++ b/kernel.cpp\n@@ -40 +40 @@\n"
+            "-    ICPU_RUN_KF(vadd, 1, ctx.gm(\"x\"), ctx.gm(\"y\"), ctx.gm(\"z\"), ctx.tiling(n));\n"
+            "+    ICPU_RUN_KF(vadd, 8, ctx.gm(\"x\"), ctx.gm(\"y\"), ctx.gm(\"z\"), ctx.tiling(n));\n```\nADOPTED: none\n";
+        const std::string partialReply =
+            "Here is the compute step:\n```cpp\n__aicore__ inline void Compute() {\n    Add(c, a, b, len);\n}\n```\n"
+            "ADOPTED: none\n";
+        const std::string noAdoptionReply = "```cpp\n" + broken + "```\nRATIONALE: a plain first draft.\n";
+        const std::string reasoningReply =
+            "The compile error says bb is undeclared. Earlier draft:\n```cpp\n" + broken +
+            "```\nThe fix is one token.\n</think>\n\n<<<<<<< SEARCH\n        Add(c, a, bb, len);  // COMPUTE\n=======\n"
+            "        Add(c, a, b, len);  // COMPUTE\n>>>>>>> REPLACE\n\nADOPTED: none\nRATIONALE: fixed the typo bb -> b.\n";
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::sse(diffReply), ScriptedLlmServer::sse(partialReply),
+                       ScriptedLlmServer::sse(noAdoptionReply), ScriptedLlmServer::sse(reasoningReply)});
+
+        agent::AgentSettings s;
+        s.policy = "llm";
+        s.budget = 2;
+        s.memoryMode = memory::MemoryMode::Off;
+        s.seeds = 1;
+        s.llm.baseUrl = server.baseUrl();
+        s.llm.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
+        s.llm.timeoutSeconds = 10;
+        s.llm.retryBaseSeconds = 0.05;
+        s.llm.contextTokens = 8192;
+        s.llm.maxTokens = 2048;
+        agent::AgentLoop loop(*evaluator_, agent::makePolicy(s), s);
+        auto sum = loop.run(task_, runs, nullptr);
+        auto its = runs.iterations(sum.runId);
+        QCOMPARE(its.size(), size_t(2));
+        QCOMPARE(its[0].status, std::string("compile_error"));  // the no-adoption draft was kept
+        QVERIFY2(its[1].correct, its[1].status.c_str());
+        QCOMPARE(its[1].source + (its[1].source.back() == '\n' ? "" : "\n"),
+                 baseline + (baseline.back() == '\n' ? "" : "\n"));
+        QCOMPARE(sum.firstCorrectIteration, 1);
+        QCOMPARE(its[1].rationale, std::string("fixed the typo bb -> b."));
+
+        // The stored run shows the exchange: the rejected replies and the feedback naming each problem.
+        CHECK_CONTAINS(its[0].prompt, "### assistant (reply 1, not usable)\nChange the host side to 8 blocks");
+        CHECK_CONTAINS(its[0].prompt, "### user (feedback 1)\nYour reply cannot be used: the reply edits a parent, "
+                                      "but there is none in the draft stage");
+        CHECK_CONTAINS(its[0].prompt, "### user (feedback 2)\nYour reply cannot be used: the code block is a fragment");
+        QCOMPARE(its[0].response, noAdoptionReply);
+        QCOMPARE(its[1].response, reasoningReply);
+        CHECK_CONTAINS(its[1].prompt, "- #0 draft \"a plain first draft\": compile_error");  // the attempt history
+        CHECK_NOT_CONTAINS(its[1].prompt, "Profile (case");  // the broken draft never ran
+
+        // Four requests, each within the 8k window minus the reply's 2k.
+        const auto reqs = server.requests();
+        QCOMPARE(reqs.size(), size_t(4));
+        for (const auto& r : reqs) {
+            size_t chars = 0;
+            for (const auto& m : r.body["messages"]) chars += m["content"].get<std::string>().size();
+            QVERIFY2(chars / 3.5 <= 8192 - 2048, std::to_string(chars).c_str());
+            QCOMPARE(r.body["max_tokens"].get<int>(), 2048);
+        }
+        QCOMPARE(reqs[2].body["messages"].size(), size_t(6));  // system, user, 2 x (reply, feedback)
+    }
+
     void aBrokenReplyIsMarkedAndTheRunContinues() {
         auto db = std::make_shared<memory::Database>(
             (dir_.path() + "/broken.db").toStdString(),
             std::vector<memory::SchemaModule>{memory::MemorySchema::module(), agent::AgentSchema::module()});
         agent::RunStore runs(db);
         ScriptedLlmServer server;
+        // Iteration 0: three replies without code (the first two answered with feedback), then a 429.
         server.script({ScriptedLlmServer::sse("I would rather not write code today."),
+                       ScriptedLlmServer::sse("Still no code."), ScriptedLlmServer::sse("No."),
                        ScriptedLlmServer::status(429, R"({"error":{"message":"slow down"}})"),
                        ScriptedLlmServer::sse(reply(task_.baselineSource, "none", "The baseline."))});
         agent::AgentSettings s;
@@ -220,7 +296,9 @@ private slots:
         QCOMPARE(its.size(), size_t(2));
         QCOMPARE(its[0].status, std::string("policy_error"));
         CHECK_CONTAINS(its[0].error, "breaks the contract");
-        QCOMPARE(its[0].response, std::string("I would rather not write code today."));
+        QCOMPARE(its[0].response, std::string("No."));
+        CHECK_CONTAINS(its[0].prompt, "### assistant (reply 1, not usable)\nI would rather not write code today.");
+        CHECK_CONTAINS(its[0].prompt, "### user (feedback 2)\nYour reply cannot be used: no ```cpp code block");
         QVERIFY(its[1].correct);  // after a 429 and a retry
         QCOMPARE(sum.firstCorrectIteration, 1);
     }

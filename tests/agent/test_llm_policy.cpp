@@ -2,6 +2,7 @@
 // streaming, retries on 429/5xx, 4xx errors, contract violations, cancel, timeout, API-key
 // hygiene; plus unit tests of the reply parser and the prompt.
 #include "ScriptedLlmServer.h"
+#include "sage_agent/BuiltinPolicy.h"
 #include "sage_agent/LlmPolicy.h"
 
 #include <QtTest/QtTest>
@@ -73,7 +74,7 @@ class TestLlmPolicy : public QObject {
         ctx.task = &task_;
         ctx.stage = stage;
         ctx.iteration = 3;
-        ctx.parentSource = baseline_;
+        ctx.parentSource = baseline_ + "// the parent differs from the baseline the scripted replies send\n";
         ctx.platformCard = "PLATFORM-CARD: TQue, DataCopy, Add (test card)";
         ctx.retrieved = {experience(12, "Raise blockDim when under-parallelised", "Split the elements over 48 blocks."),
                          experience(7, "Double-buffer the input queues", "InitBuffer(q, 2, bytes).",
@@ -178,12 +179,9 @@ private slots:
         const std::vector<Case> cases = {
             {"", "empty"},
             {"I think you should add double buffering.\nADOPTED: 12", "no ```cpp code block"},
-            {"```json\n{\"a\": 1}\n```\nADOPTED: none", "found only a ```json block"},
-            {"```cpp\n\n```\nADOPTED: none", "empty"},
-            {"```cpp\n__global__ void a() {}\n```\n```cpp\n__global__ void b() {}\n```\nADOPTED: none",
-             "2 different code blocks"},
-            {"```cpp\n__global__ void a() {}\n```\nRATIONALE: forgot the line", "ADOPTED"},
-            {"```cpp\n__global__ void a() {\n  int x = 1;\n", "not closed"},
+            {"```json\n{\"a\": 1}\n```\nADOPTED: none", "found ```json"},
+            {"```cpp\n\n```\nADOPTED: none", "code block is empty"},
+            {"```cpp\n__global__ __aicore__ void a() {\n  int x = 1;\n", "not closed"},
         };
         for (const auto& c : cases) {
             auto r = agent::LlmPolicy::parseReply(c.reply);
@@ -195,23 +193,23 @@ private slots:
     void toleratesIdiomsDuplicatesThinkingAndLineNumbers() {
         // A kernel file plus a snippet: the file is taken.
         auto r = agent::LlmPolicy::parseReply("```cpp\nDataCopy(a, b, n);\n```\n```cpp\n#include \"kernel_operator.h\"\n"
-                                              "__global__ void k() {}\n```\nADOPTED: 4\nRATIONALE: r");
+                                              "__global__ __aicore__ void k() {}\n```\nADOPTED: 4\nRATIONALE: r");
         QVERIFY2(r.ok, r.error.c_str());
         CHECK_CONTAINS(r.source, "kernel_operator.h");
         // The same file twice is not a conflict.
-        r = agent::LlmPolicy::parseReply("```cpp\n__global__ void k() {}\n```\nagain:\n```cpp\n__global__ void k() {}\n```\n"
+        r = agent::LlmPolicy::parseReply("```cpp\n__global__ __aicore__ void k() {}\n```\nagain:\n```cpp\n__global__ __aicore__ void k() {}\n```\n"
                                          "ADOPTED: none");
         QVERIFY2(r.ok, r.error.c_str());
         // Thinking is ignored (its code block would otherwise conflict).
-        r = agent::LlmPolicy::parseReply("<think>maybe ```cpp\n__global__ void old() {}\n```\n</think>\n"
-                                         "```cpp\n__global__ void k() {}\n```\nADOPTED: 1\nRATIONALE: r");
+        r = agent::LlmPolicy::parseReply("<think>maybe ```cpp\n__global__ __aicore__ void old() {}\n```\n</think>\n"
+                                         "```cpp\n__global__ __aicore__ void k() {}\n```\nADOPTED: 1\nRATIONALE: r");
         QVERIFY2(r.ok, r.error.c_str());
         CHECK_CONTAINS(r.source, "void k()");
         // Line numbers copied from the prompt are removed.
-        r = agent::LlmPolicy::parseReply("```cpp\n 9 | #include \"kernel_operator.h\"\n10 |\n11 | __global__ void k() {}\n```\n"
+        r = agent::LlmPolicy::parseReply("```cpp\n 9 | #include \"kernel_operator.h\"\n10 |\n11 | __global__ __aicore__ void k() {}\n```\n"
                                          "ADOPTED: none");
         QVERIFY2(r.ok, r.error.c_str());
-        QCOMPARE(r.source, std::string("#include \"kernel_operator.h\"\n\n__global__ void k() {}\n"));
+        QCOMPARE(r.source, std::string("#include \"kernel_operator.h\"\n\n__global__ __aicore__ void k() {}\n"));
     }
 
     // ---------- prompt ----------
@@ -220,7 +218,15 @@ private slots:
         auto ctx = context(memory::Stage::Repair);
         auto ev = failedCompile();
         ctx.parentEvaluation = &ev;
-        ctx.triedMoves = {"block_dim 1 -> 8"};
+        agent::AttemptRecord a;
+        a.iteration = 2;
+        a.stage = "optimize";
+        a.parent = 1;
+        a.move = "block_dim 1 -> 8";
+        a.status = "compile_error";
+        a.firstDiagnostic = "compile_error at line 12: use of undeclared identifier 'qw'";
+        a.adoptedIds = {12};
+        ctx.history = {a};
         const std::string p = agent::LlmPolicy::buildPrompt(ctx);
         CHECK_CONTAINS(p, "expert AscendC kernel engineer");
         CHECK_CONTAINS(p, "PLATFORM-CARD: TQue, DataCopy, Add");
@@ -236,9 +242,11 @@ private slots:
         CHECK_CONTAINS(p, "[E12] Raise blockDim when under-parallelised");
         CHECK_CONTAINS(p, "[E7] Double-buffer the input queues");
         CHECK_CONTAINS(p, "pipe.InitBuffer(qx, 2, TILE * sizeof(float));");
-        CHECK_CONTAINS(p, "block_dim 1 -> 8");
+        CHECK_CONTAINS(p, "- #2 optimize of #1 \"block_dim 1 -> 8\": compile_error; compile_error at line 12");
+        CHECK_CONTAINS(p, "adopted E12");
         CHECK_CONTAINS(p, "smallest change");  // repair instruction
-        CHECK_CONTAINS(p, "ADOPTED: 12, 7");
+        CHECK_CONTAINS(p, "ADOPTED: E12, E7");
+        CHECK_CONTAINS(p, "<<<<<<< SEARCH");
         CHECK_CONTAINS(p, "RATIONALE:");
     }
 
@@ -269,6 +277,37 @@ private slots:
         const std::string c = agent::LlmPolicy::evaluationSummary(failedCompile(), baseline_);
         CHECK_CONTAINS(c, "Compile: FAILED with 1 error");
         CHECK_NOT_CONTAINS(c, "Profile");
+    }
+
+    void evaluationSummaryFoldsSeedsNamesKernelLinesAndLabelsCycles() {
+        // Two seeds failing the same case and output make one block.
+        auto ev = profiled();
+        auto second = ev.verify.cases[0];
+        second.seed = 2;
+        ev.verify.cases.push_back(second);
+        ev.profile.coresUsed = 8;
+        ev.profile.blockDim = 8;
+        std::string s = agent::LlmPolicy::evaluationSummary(ev, baseline_);
+        CHECK_CONTAINS(s, "case tail seeds 1, 2, output z (float32): 9 of 1001 elements wrong");
+        QCOMPARE(s.find("case tail seed"), s.rfind("case tail seed"));
+        CHECK_CONTAINS(s, "line 21: 62%, 6250 cycles per core");  // 50000 summed over 8 cores
+        CHECK_CONTAINS(s, "cycles per core = the line's busy cycles summed over 8 cores / 8");
+        CHECK_CONTAINS(s, "memory-bound ratio = MTE2 (GM->UB) busy time");
+        CHECK_CONTAINS(s, "pipe overlap = sum of all pipes' busy time / core time");
+        // A kernel that stopped on a simulator error shows no profile.
+        ev.run.status = "sim_error";
+        s = agent::LlmPolicy::evaluationSummary(ev, baseline_);
+        CHECK_CONTAINS(s, "Profile: not shown");
+        CHECK_NOT_CONTAINS(s, "cycles per core");
+        // An error inside a header shows the kernel line that triggered it.
+        eval::Evaluation header = failedCompile();
+        header.compile.diagnostics[0].file = "kernel_operator.h";
+        header.compile.diagnostics[0].line = 812;
+        header.compile.diagnostics[0].notes = {{"kernel.cpp", 28, 9, "in instantiation of function template requested here"}};
+        s = agent::LlmPolicy::evaluationSummary(header, baseline_);
+        CHECK_CONTAINS(s, "kernel_operator.h:812:5: error: use of undeclared identifier 'qw'");
+        CHECK_CONTAINS(s, "note: kernel.cpp:28: in instantiation");
+        CHECK_CONTAINS(s, "> kernel.cpp line 28: Add(c, a, b, len);  // COMPUTE");
     }
 
     // ---------- against the scripted server ----------
@@ -364,7 +403,9 @@ private slots:
 
     void marksMalformedReplies() {
         ScriptedLlmServer server;
+        // A reply without code is answered with feedback in the same iteration, at most kFormatRetries times.
         server.script({ScriptedLlmServer::sse("Sorry, I cannot help with kernels today."),
+                       ScriptedLlmServer::sse("Still no."), ScriptedLlmServer::sse("No code from me."),
                        ScriptedLlmServer::status(200, "<html>oops</html>", "text/html"),
                        ScriptedLlmServer::status(200, "data: {not json\n\ndata: [DONE]\n\n", "text/event-stream")});
         agent::LlmPolicy policy(settingsFor(server));
@@ -372,8 +413,20 @@ private slots:
         QVERIFY(!p.ok);
         CHECK_CONTAINS(p.error, "breaks the contract");
         CHECK_CONTAINS(p.error, "no ```cpp code block");
-        QCOMPARE(p.response, std::string("Sorry, I cannot help with kernels today."));
-        QVERIFY(!p.prompt.empty());
+        CHECK_CONTAINS(p.error, "after 2 feedback rounds");
+        QCOMPARE(p.response, std::string("No code from me."));
+        CHECK_CONTAINS(p.prompt, "### assistant (reply 1, not usable)\nSorry, I cannot help with kernels today.");
+        CHECK_CONTAINS(p.prompt, "### user (feedback 1)\nYour reply cannot be used: no ```cpp code block");
+        CHECK_CONTAINS(p.prompt, "### assistant (reply 2, not usable)\nStill no.");
+        {
+            const auto reqs = server.requests();
+            QCOMPARE(reqs.size(), size_t(3));
+            const auto& msgs = reqs[2].body["messages"];
+            QCOMPARE(msgs.size(), size_t(6));
+            QCOMPARE(msgs[2]["role"].get<std::string>(), std::string("assistant"));
+            QCOMPARE(msgs[3]["role"].get<std::string>(), std::string("user"));
+            CHECK_CONTAINS(msgs[3]["content"].get<std::string>(), "no ```cpp code block");
+        }
         p = policy.propose(context());
         QVERIFY(!p.ok);
         CHECK_CONTAINS(p.error, "not chat-completions JSON");
@@ -454,6 +507,72 @@ private slots:
         auto p = policy.propose(context());
         QVERIFY(!p.ok);
         CHECK_CONTAINS(p.error, "cannot connect to " + url + "/chat/completions");
+    }
+
+    void aKernelAlreadyEvaluatedIsAnsweredWithFeedback() {
+        ScriptedLlmServer server;
+        const std::string other = baseline_ + "// another change\n";
+        server.script({ScriptedLlmServer::sse(kernelReply(baseline_, "E12", "same again")),
+                       ScriptedLlmServer::sse(kernelReply(other, "E12", "something new"))});
+        agent::LlmPolicy policy(settingsFor(server));
+        auto ctx = context();
+        agent::AttemptRecord a;
+        a.iteration = 1;
+        a.stage = "optimize";
+        a.status = "ok";
+        a.correct = true;
+        a.cycles = 4242;
+        a.sourceKey = agent::sourceKey(baseline_);
+        ctx.history = {a};
+        ctx.triedMoves = {a.sourceKey};
+        auto p = policy.propose(ctx);
+        QVERIFY2(p.ok, p.error.c_str());
+        QCOMPARE(p.source, other);
+        QCOMPARE(server.requests().size(), size_t(2));
+        CHECK_CONTAINS(p.prompt, "### user (feedback 1)\nYour reply cannot be used: this kernel is identical to one already "
+                                 "evaluated in this run (iteration 1: ok, 4242 cycles)");
+        QCOMPARE(p.response, kernelReply(other, "E12", "something new"));
+    }
+
+    void aReplyWithoutAdoptionIsKeptAndMarkedUnknown() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::sse("```cpp\n" + baseline_ + "```\nRATIONALE: no adoption line.\n")});
+        agent::LlmPolicy policy(settingsFor(server));
+        auto p = policy.propose(context());
+        QVERIFY2(p.ok, p.error.c_str());
+        QVERIFY(p.adoptionUnknown);
+        QVERIFY(p.adoptedIds.empty());
+        QCOMPARE(server.requests().size(), size_t(1));  // no feedback round for a missing adoption
+    }
+
+    void theRequestUsesTheEndpointSettings() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::sse(kernelReply(baseline_, "none", "ok"))});
+        auto settings = settingsFor(server);
+        settings.contextTokens = 8192;
+        settings.maxTokens = 1536;
+        settings.temperature = 0.7;
+        agent::LlmPolicy policy(settings);
+        auto ctx = context();
+        ctx.platformCard = std::string(200000, 'c');  // a card far beyond the window: required parts still go
+        auto p = policy.propose(ctx);
+        QVERIFY2(p.ok, p.error.c_str());
+        const auto reqs = server.requests();
+        QCOMPARE(reqs.size(), size_t(1));
+        const auto& body = reqs[0].body;
+        QVERIFY2(body.is_object(), body.dump().substr(0, 200).c_str());
+        QCOMPARE(body["max_tokens"].get<int>(), 1536);
+        QCOMPARE(body["temperature"].get<double>(), 0.7);
+        CHECK_CONTAINS(p.prompt, "### prompt sizes");
+        CHECK_CONTAINS(p.prompt, "of a budget of 6656");
+        QCOMPARE(policy.settings()["context_tokens"].get<int>(), 8192);
+        // Stored with the run settings, never with the key.
+        agent::AgentSettings s;
+        s.llm = settings;
+        const auto back = agent::AgentSettings::fromJson(s.toJson());
+        QCOMPARE(back.llm.contextTokens, 8192);
+        QCOMPARE(back.llm.maxTokens, 1536);
+        QCOMPARE(back.llm.temperature, 0.7);
     }
 
     void apiKeyIsSentButNeverLeaks() {

@@ -21,7 +21,7 @@ nlohmann::json AgentSettings::toJson() const {
             {"eval_timeout_seconds", evalTimeoutSeconds},
             {"llm",
              {{"base_url", llm.baseUrl}, {"model", llm.model}, {"temperature", llm.temperature},
-              {"max_tokens", llm.maxTokens}, {"timeout_seconds", llm.timeoutSeconds}, {"api_key_env", llm.apiKeyEnv},
+              {"max_tokens", llm.maxTokens}, {"context_tokens", llm.contextTokens}, {"timeout_seconds", llm.timeoutSeconds}, {"api_key_env", llm.apiKeyEnv},
               {"max_retries", llm.maxRetries}}}};
 }
 
@@ -48,6 +48,7 @@ AgentSettings AgentSettings::fromJson(const nlohmann::json& j) {
         s.llm.model = l.value("model", s.llm.model);
         s.llm.temperature = l.value("temperature", s.llm.temperature);
         s.llm.maxTokens = l.value("max_tokens", s.llm.maxTokens);
+        s.llm.contextTokens = l.value("context_tokens", s.llm.contextTokens);
         s.llm.timeoutSeconds = l.value("timeout_seconds", s.llm.timeoutSeconds);
         s.llm.apiKeyEnv = l.value("api_key_env", s.llm.apiKeyEnv);
         s.llm.maxRetries = l.value("max_retries", s.llm.maxRetries);

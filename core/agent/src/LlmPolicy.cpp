@@ -2,92 +2,21 @@
 
 #include "OpenAiClient.h"
 #include "PromptBuilder.h"
+#include "TextUtil.h"
+#include "reply/ReplyParser.h"
+
+#include "sage_agent/BuiltinPolicy.h"
 
 #include <algorithm>
 #include <regex>
 #include <set>
-#include <sstream>
 
 namespace sage::agent {
 namespace {
 
 using json = nlohmann::json;
-
-std::string trim(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-
-// Reasoning models may wrap their thinking in <think>...</think>; it is not part of the answer.
-std::string stripThinking(std::string text) {
-    for (size_t b; (b = text.find("<think>")) != std::string::npos;) {
-        size_t e = text.find("</think>", b);
-        if (e == std::string::npos) break;
-        text.erase(b, e + 8 - b);
-    }
-    return text;
-}
-
-std::vector<std::string> splitLines(const std::string& s) {
-    std::vector<std::string> lines;
-    std::string line;
-    std::istringstream in(s);
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        lines.push_back(line);
-    }
-    return lines;
-}
-
-struct Block {
-    std::string lang, content;
-    bool closed = false;
-};
-
-bool isCodeLanguage(const std::string& lang) {
-    static const std::set<std::string> ok = {"", "cpp", "c++", "c", "cc", "cxx", "h", "hpp", "hxx", "ascendc", "cuda"};
-    return ok.count(lang) > 0;
-}
-
-bool looksLikeKernelFile(const std::string& code) {
-    return code.find("__global__") != std::string::npos || code.find("__aicore__") != std::string::npos ||
-           code.find("SAGE_HOST") != std::string::npos || code.find("kernel_operator.h") != std::string::npos;
-}
-
-// Models sometimes copy the prompt's "  12 | " line numbers; drop them when every line has one.
-std::string stripLineNumbers(const std::string& code) {
-    static const std::regex numberedLine(R"(^\s*\d+ \| ?(.*)$)");
-    static const std::regex bareNumber(R"(^\s*\d+ \|\s*$)");
-    auto lines = splitLines(code);
-    size_t numbered = 0, nonEmpty = 0;
-    for (const auto& l : lines) {
-        if (trim(l).empty()) continue;
-        ++nonEmpty;
-        numbered += std::regex_match(l, numberedLine) || std::regex_match(l, bareNumber);
-    }
-    if (nonEmpty == 0 || numbered != nonEmpty) return code;
-    std::string out;
-    std::smatch m;
-    for (const auto& l : lines) {
-        if (std::regex_match(l, m, numberedLine)) out += m[1].str() + "\n";
-        else if (std::regex_match(l, bareNumber)) out += "\n";
-        else out += l + "\n";
-    }
-    return out;
-}
-
-// A line holding `NAME:` possibly decorated with markdown (bullets, bold, heading marks).
-std::optional<std::string> markerValue(const std::string& line, const char* name) {
-    std::regex re(std::string(R"(^[\s>*_#\-]*)") + name + R"([*_\s]*:[*_\s]*(.*)$)", std::regex::icase);
-    std::smatch m;
-    if (!std::regex_match(line, m, re)) return std::nullopt;
-    return trim(m[1].str());
-}
+using text::lower;
+using text::trim;
 
 std::string firstSentence(const std::string& text, size_t limit) {
     std::string s = trim(text);
@@ -98,6 +27,38 @@ std::string firstSentence(const std::string& text, size_t limit) {
     return s;
 }
 
+// The conversation as stored with the iteration: every message sent, in order.
+std::string transcript(const std::vector<ChatMessage>& messages) {
+    std::string out;
+    for (size_t i = 0; i < messages.size(); ++i) {
+        const auto& m = messages[i];
+        if (i) out += "\n";
+        if (m.role == "system" || (m.role == "user" && i == 1)) out += "### " + m.role + "\n";
+        else if (m.role == "assistant") out += "### assistant (reply " + std::to_string(i / 2) + ", not usable)\n";
+        else out += "### user (feedback " + std::to_string(i / 2) + ")\n";
+        out += m.content;
+    }
+    return out;
+}
+
+// An earlier reply echoed back in a feedback round, shortened to the room left in the window.
+std::string clipped(const std::string& reply, size_t maxChars) {
+    if (reply.size() <= maxChars) return reply;
+    const size_t head = maxChars * 2 / 3, tail = maxChars - head;
+    return reply.substr(0, head) + "\n[... " + std::to_string(reply.size() - head - tail) + " characters omitted ...]\n" +
+           reply.substr(reply.size() - tail);
+}
+
+// An unusable reply is echoed back at most this long (head and tail): the feedback names the
+// problem, the echo only reminds the model what it sent.
+constexpr size_t kMaxEchoedReplyChars = 3000;
+
+const AttemptRecord* attemptWithKey(const PolicyContext& ctx, const std::string& key) {
+    for (const auto& a : ctx.history)
+        if (a.sourceKey == key) return &a;
+    return nullptr;
+}
+
 } // namespace
 
 LlmPolicy::LlmPolicy(LlmSettings settings) : settings_(std::move(settings)) {}
@@ -105,6 +66,7 @@ LlmPolicy::LlmPolicy(LlmSettings settings) : settings_(std::move(settings)) {}
 nlohmann::json LlmPolicy::settings() const {
     return {{"base_url", settings_.baseUrl},         {"model", settings_.model},
             {"temperature", settings_.temperature},  {"max_tokens", settings_.maxTokens},
+            {"context_tokens", settings_.contextTokens},
             {"timeout_seconds", settings_.timeoutSeconds}, {"api_key_env", settings_.apiKeyEnv},
             {"max_retries", settings_.maxRetries},   {"retry_base_seconds", settings_.retryBaseSeconds}};
 }
@@ -115,123 +77,8 @@ std::string LlmPolicy::evaluationSummary(const eval::Evaluation& ev, const std::
     return prompt::evaluationSummary(ev, source);
 }
 
-LlmPolicy::ParsedReply LlmPolicy::parseReply(const std::string& reply) {
-    ParsedReply r;
-    const std::string text = stripThinking(reply);
-    if (trim(text).empty()) {
-        r.error = "the reply is empty";
-        return r;
-    }
-    // Split into fenced blocks and prose lines.
-    std::vector<Block> blocks;
-    std::vector<std::string> prose;
-    {
-        auto lines = splitLines(text);
-        bool inBlock = false;
-        std::string fence;
-        for (const auto& line : lines) {
-            std::string t = trim(line);
-            if (!inBlock) {
-                if (t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0) {
-                    size_t n = 0;
-                    while (n < t.size() && t[n] == t[0]) ++n;
-                    fence = t.substr(0, n);
-                    std::string info = trim(t.substr(n));
-                    std::string lang = lower(info.substr(0, info.find_first_of(" \t{")));
-                    blocks.push_back({lang, "", false});
-                    inBlock = true;
-                } else {
-                    prose.push_back(line);
-                }
-            } else if (t.size() >= fence.size() && t.find_first_not_of(fence[0]) == std::string::npos) {
-                blocks.back().closed = true;
-                inBlock = false;
-            } else {
-                blocks.back().content += line + "\n";
-            }
-        }
-    }
-    std::vector<const Block*> code;
-    for (const auto& b : blocks)
-        if (isCodeLanguage(b.lang)) code.push_back(&b);
-    if (code.empty()) {
-        r.error = blocks.empty()
-                      ? "no ```cpp code block in the reply; the contract asks for one block with the complete kernel file"
-                      : "no ```cpp code block in the reply (found only a ```" + blocks.front().lang +
-                            " block); the contract asks for one ```cpp block with the complete kernel file";
-        return r;
-    }
-    std::vector<const Block*> nonEmpty;
-    for (const auto* b : code)
-        if (!trim(b->content).empty()) nonEmpty.push_back(b);
-    if (nonEmpty.empty()) {
-        r.error = "the ```cpp code block is empty; it must hold the complete kernel file";
-        return r;
-    }
-    std::vector<const Block*> files;
-    std::set<std::string> distinct;
-    for (const auto* b : nonEmpty)
-        if (looksLikeKernelFile(b->content)) {
-            files.push_back(b);
-            distinct.insert(trim(b->content));
-        }
-    if (distinct.size() > 1) {
-        r.error = "the reply has " + std::to_string(distinct.size()) +
-                  " different code blocks that each look like a kernel file; the contract asks for exactly one "
-                  "block with the complete file";
-        return r;
-    }
-    const Block* chosen = files.empty() ? nonEmpty.back() : files.back();
-    if (!chosen->closed) {
-        r.error = "the ```cpp code block is not closed: the reply looks cut off (is max_tokens too small?)";
-        return r;
-    }
-    r.source = stripLineNumbers(chosen->content);
-
-    // ADOPTED and RATIONALE live outside the code blocks; the last ADOPTED line wins.
-    std::optional<std::string> adopted;
-    size_t rationaleLine = std::string::npos;
-    std::string rationaleHead;
-    for (size_t i = 0; i < prose.size(); ++i) {
-        if (auto v = markerValue(prose[i], "ADOPTED")) adopted = *v;
-        if (auto v = markerValue(prose[i], "RATIONALE")) {
-            rationaleLine = i;
-            rationaleHead = *v;
-        }
-    }
-    if (!adopted) {
-        r.error = "no `ADOPTED:` line after the code block (write `ADOPTED: none` when no experience was applied)";
-        return r;
-    }
-    std::string ids = *adopted;
-    ids.erase(std::remove_if(ids.begin(), ids.end(), [](char c) { return c == '*' || c == '_' || c == '`'; }), ids.end());
-    std::string lowered = lower(trim(ids));
-    if (!(lowered.empty() || lowered.rfind("none", 0) == 0 || lowered == "-" || lowered == "n/a" || lowered == "[]")) {
-        static const std::regex idToken(R"(^\[?\s*(?:e|#)?\s*(\d{1,15})\s*\]?[.)]?$)", std::regex::icase);
-        std::string token;
-        std::istringstream in(std::regex_replace(ids, std::regex(R"([,;])"), " "));
-        std::smatch m;
-        while (in >> token)
-            if (std::regex_match(token, m, idToken)) {
-                int64_t id = std::stoll(m[1].str());
-                if (std::find(r.adopted.begin(), r.adopted.end(), id) == r.adopted.end()) r.adopted.push_back(id);
-            }
-    }
-    if (rationaleLine != std::string::npos) {
-        std::string rationale = rationaleHead;
-        for (size_t i = rationaleLine + 1; i < prose.size(); ++i) {
-            std::string t = trim(prose[i]);
-            if (t.empty()) {
-                if (rationale.empty()) continue;
-                break;
-            }
-            if (markerValue(prose[i], "ADOPTED")) break;
-            rationale += (rationale.empty() ? "" : " ") + t;
-        }
-        r.rationale = trim(rationale);
-    }
-    r.ok = true;
-    return r;
+LlmPolicy::ParsedReply LlmPolicy::parseReply(const std::string& reply, const std::string& parent) {
+    return reply::parse(reply, parent);
 }
 
 PolicyProposal LlmPolicy::propose(const PolicyContext& ctx) {
@@ -240,33 +87,68 @@ PolicyProposal LlmPolicy::propose(const PolicyContext& ctx) {
         out.error = "the LLM policy was given no task";
         return out;
     }
-    const prompt::Parts parts = prompt::build(ctx);
-    out.prompt = parts.joined();
+    const prompt::Budget budget{settings_.contextTokens, settings_.maxTokens};
+    const std::set<std::string> tried(ctx.triedMoves.begin(), ctx.triedMoves.end());
     OpenAiClient client(settings_);
-    ChatResult chat = client.complete({{"system", parts.system}, {"user", parts.user}}, /*stream=*/true, ctx.cancel,
-                                      ctx.onToken);
-    out.response = chat.content;
-    if (!chat.ok) {
-        out.error = chat.error;
-        return out;
+    std::vector<ChatMessage> exchange;  // earlier replies of this iteration and the feedback on them
+    for (int round = 0;; ++round) {
+        // The exchange takes room from the prompt's optional parts, so the request still fits.
+        prompt::Budget roundBudget = budget;
+        for (const auto& m : exchange) roundBudget.maxTokens += prompt::estimateTokens(m.content) + prompt::kMessageOverheadTokens;
+        const prompt::Parts parts = prompt::build(ctx, roundBudget);
+        std::vector<ChatMessage> messages = {{"system", parts.system}, {"user", parts.user}};
+        messages.insert(messages.end(), exchange.begin(), exchange.end());
+        out.prompt = transcript(messages) + "\n### prompt sizes (estimated tokens = chars / 3.5)\n" + parts.layout.table();
+        ChatResult chat = client.complete(messages, /*stream=*/true, ctx.cancel, ctx.onToken);
+        out.response = chat.content;
+        if (!chat.ok) {
+            out.error = chat.error;
+            return out;
+        }
+        ParsedReply parsed = parseReply(chat.content, ctx.parentSource);
+        std::string problem;
+        if (!parsed.ok) {
+            problem = parsed.error;
+            if (chat.finishReason == "length")
+                problem += " (the reply stopped at max_tokens = " + std::to_string(settings_.maxTokens) + ")";
+        } else if (const std::string key = sourceKey(parsed.source); tried.count(key) || parsed.source == ctx.parentSource) {
+            const AttemptRecord* earlier = attemptWithKey(ctx, key);
+            problem = "this kernel is identical to one already evaluated in this run";
+            if (earlier)
+                problem += " (iteration " + std::to_string(earlier->iteration) + ": " + earlier->status +
+                           (earlier->cycles ? ", " + std::to_string(earlier->cycles) + " cycles" : std::string()) + ")";
+            else if (parsed.source == ctx.parentSource)
+                problem += " (it is the parent, unchanged)";
+            problem += "; evaluating it again would teach nothing. Make a different change";
+        }
+        if (problem.empty()) {
+            std::set<int64_t> retrieved;
+            for (const auto& s : ctx.retrieved) retrieved.insert(s.experience.id);
+            for (int64_t id : parsed.adopted)
+                if (retrieved.count(id)) out.adoptedIds.push_back(id);  // ids that were not offered do not count
+            out.adoptionUnknown = !parsed.adoptionKnown;
+            out.ok = true;
+            out.source = parsed.source;
+            out.rationale = parsed.rationale;
+            out.move = parsed.rationale.empty() ? std::string("llm ") + std::string(memory::toString(ctx.stage))
+                                                : firstSentence(parsed.rationale, 80);
+            return out;
+        }
+        const bool cancelled = ctx.cancel && ctx.cancel->load();
+        if (round == kFormatRetries || cancelled) {
+            out.error = "the model's reply breaks the contract: " + problem;
+            if (round > 0) out.error += " (after " + std::to_string(round) + " feedback rounds in this iteration)";
+            return out;
+        }
+        // Feedback in the same iteration: the model sees its reply and what is wrong with it. The
+        // echoed reply is shortened so the conversation still fits the window.
+        const std::string feedback = "Your reply cannot be used: " + problem +
+                                     ".\nAnswer again in the reply format: the complete kernel file in one ```cpp "
+                                     "block" + (ctx.parentSource.empty() ? "" : " or SEARCH/REPLACE blocks against the parent") +
+                                     ", then `ADOPTED: ...`, then `RATIONALE: ...`.";
+        exchange.push_back({"assistant", clipped(chat.content, kMaxEchoedReplyChars)});
+        exchange.push_back({"user", feedback});
     }
-    ParsedReply parsed = parseReply(chat.content);
-    if (!parsed.ok) {
-        out.error = "the model's reply breaks the contract: " + parsed.error;
-        if (chat.finishReason == "length")
-            out.error += " (the server stopped at max_tokens = " + std::to_string(settings_.maxTokens) + ")";
-        return out;
-    }
-    std::set<int64_t> retrieved;
-    for (const auto& s : ctx.retrieved) retrieved.insert(s.experience.id);
-    for (int64_t id : parsed.adopted)
-        if (retrieved.count(id)) out.adoptedIds.push_back(id);  // ids that were not offered do not count
-    out.ok = true;
-    out.source = parsed.source;
-    out.rationale = parsed.rationale;
-    out.move = parsed.rationale.empty() ? std::string("llm ") + std::string(memory::toString(ctx.stage))
-                                        : firstSentence(parsed.rationale, 80);
-    return out;
 }
 
 std::optional<Lesson> LlmPolicy::distill(const PolicyContext& ctx, const PolicyProposal& proposal,
@@ -280,7 +162,7 @@ std::optional<Lesson> LlmPolicy::distill(const PolicyContext& ctx, const PolicyP
     if (!chat.ok) return std::nullopt;
 
     // The JSON object: a ```json block, or the outermost braces of the text.
-    std::string text = stripThinking(chat.content);
+    std::string text = reply::stripThinking(chat.content);
     std::string candidate;
     for (const char* open : {"```json", "```JSON", "```"}) {
         size_t b = text.find(open);

@@ -1,6 +1,11 @@
 #include "PromptBuilder.h"
 
 #include "SourceDiff.h"
+#include "TextUtil.h"
+#include "prompt/ContextFacts.h"
+#include "prompt/PlatformCard.h"
+
+#include "sage_npu/DeviceProfile.h"
 
 #include "sage_memory/ExperienceFields.h"
 
@@ -13,11 +18,13 @@
 namespace sage::agent::prompt {
 namespace {
 
-constexpr size_t kMaxCompileDiagnostics = 8;
-constexpr size_t kMaxSimDiagnostics = 6;
-constexpr size_t kMaxFailedChecks = 3;
-constexpr size_t kMaxMismatches = 5;
-constexpr size_t kHotLines = 5;
+
+// How much of an evaluation is shown: the full summary, and the compact one a tight budget uses.
+struct SummaryLimits {
+    size_t compileDiagnostics, notes, simDiagnostics, failedChecks, mismatches, hotLines;
+};
+constexpr SummaryLimits kFullSummary{8, 2, 6, 3, 5, 5};
+constexpr SummaryLimits kCompactSummary{3, 1, 3, 1, 3, 3};
 
 std::string fmt(double v, int precision = 3) {
     if (!std::isfinite(v)) return std::isnan(v) ? "NaN" : (v > 0 ? "Inf" : "-Inf");
@@ -32,21 +39,8 @@ std::string percent(double ratio) {
     return buf;
 }
 
-std::vector<std::string> splitLines(const std::string& s) {
-    std::vector<std::string> lines;
-    std::string line;
-    std::istringstream in(s);
-    while (std::getline(in, line)) {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        lines.push_back(line);
-    }
-    return lines;
-}
-
-std::string trim(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
+using text::splitLines;
+using text::trim;
 
 std::string lineText(const std::vector<std::string>& lines, int line) {
     if (line < 1 || size_t(line) > lines.size()) return {};
@@ -124,44 +118,53 @@ void appendTask(std::ostringstream& o, const eval::Task& t) {
         }
         o << ". A file with its own SAGE_HOST chooses blockDim and tiling itself.\n";
     }
-    if (!t.referenceSource.empty())
-        o << "\nReference semantics (plain C++, runs on the host):\n```cpp\n" << trim(t.referenceSource) << "\n```\n";
+    o << inputRanges(t);
 }
 
-void appendExperiences(std::ostringstream& o, const std::vector<memory::ScoredExperience>& retrieved) {
-    o << "## Experiences retrieved from memory\n\n";
-    if (retrieved.empty()) {
-        o << "(none retrieved for this step)\n";
-        return;
-    }
-    o << "Lessons from earlier runs, best match first. Apply the ones that fit; list the ids of those you "
-         "actually applied on the ADOPTED line.\n\n";
-    for (const auto& s : retrieved) {
-        const auto& e = s.experience;
-        o << "[E" << e.id << "] " << trim(e.title) << " (" << memory::toString(e.kind) << ", stage "
-          << memory::toString(e.stage);
-        std::vector<std::string> when;
-        if (!e.trigger.category.empty()) when.push_back("category " + e.trigger.category);
-        if (!e.trigger.diagnostic.empty()) when.push_back("diagnostic " + e.trigger.diagnostic);
-        if (!e.trigger.bottleneck.empty()) when.push_back("bottleneck " + e.trigger.bottleneck);
-        for (const auto& w : when) o << "; " << w;
-        o << "; value " << (s.q >= 0 ? "+" : "") << fmt(s.q, 2) << ")\n";
-        o << trim(e.content) << "\n";
-        if (!trim(e.codeIdiom).empty()) o << "Code idiom:\n```cpp\n" << trim(e.codeIdiom) << "\n```\n";
-        o << "\n";
+std::string experienceText(const memory::ScoredExperience& s) {
+    std::ostringstream o;
+    const auto& e = s.experience;
+    o << "[E" << e.id << "] " << trim(e.title) << " (" << memory::toString(e.kind) << ", stage "
+      << memory::toString(e.stage);
+    std::vector<std::string> when;
+    if (!e.trigger.category.empty()) when.push_back("category " + e.trigger.category);
+    if (!e.trigger.diagnostic.empty()) when.push_back("diagnostic " + e.trigger.diagnostic);
+    if (!e.trigger.bottleneck.empty()) when.push_back("bottleneck " + e.trigger.bottleneck);
+    for (const auto& w : when) o << "; " << w;
+    o << "; value " << (s.q >= 0 ? "+" : "") << fmt(s.q, 2) << ")\n";
+    o << trim(e.content) << "\n";
+    if (!trim(e.codeIdiom).empty()) o << "Code idiom:\n```cpp\n" << trim(e.codeIdiom) << "\n```\n";
+    o << "\n";
+    return o.str();
+}
+
+std::string cardPieceName(const CardPiece& c) {
+    if (c.section.empty()) return "card: preamble";
+    return "card: " + c.section + (c.subsection.empty() ? "" : " / " + c.subsection);
+}
+
+Priority priorityOf(CardNeed need) {
+    switch (need) {
+    case CardNeed::Core: return Priority::Required;
+    case CardNeed::Task: return Priority::TaskCard;
+    case CardNeed::Optional: return Priority::OptionalCard;
+    default: return Priority::Examples;
     }
 }
 
 } // namespace
 
 const char* const kReplyContract =
-    "## Reply format (strict)\n"
-    "1. Exactly one fenced code block, opened with ```cpp, holding the COMPLETE kernel file: includes, the kernel "
-    "(extern \"C\" __global__ __aicore__ entry) and the host side in SAGE_HOST(ctx) { ... ICPU_RUN_KF(...); } "
-    "that chooses blockDim and the tiling. No line numbers, no placeholders, no other code blocks.\n"
-    "2. After the block, one line: `ADOPTED: <ids>` with the ids of the retrieved experiences you actually "
-    "applied, e.g. `ADOPTED: 12, 7`, or `ADOPTED: none`.\n"
-    "3. Then one line starting with `RATIONALE:` and one short paragraph: what you changed and why.\n";
+    "## Reply format\n"
+    "Either (a) one fenced code block opened with ```cpp holding the COMPLETE kernel file: includes, the kernel "
+    "(extern \"C\" __global__ __aicore__ entry) and the host side in SAGE_HOST(ctx) { ... ICPU_RUN_KF(...); } that "
+    "chooses blockDim and the tiling; no line numbers, no placeholders;\n"
+    "or (b), when a parent candidate is shown, SEARCH/REPLACE blocks that edit it, each exactly:\n"
+    "<<<<<<< SEARCH\n(lines copied exactly from the parent, without line numbers)\n=======\n(the new lines)\n"
+    ">>>>>>> REPLACE\n"
+    "Then one line `ADOPTED: <ids>` with the ids of the retrieved experiences you actually applied, e.g. "
+    "`ADOPTED: E12, E7`, or `ADOPTED: none`. Then one line starting with `RATIONALE:` and one short paragraph: "
+    "what you changed and why.\n";
 
 std::string Parts::joined() const { return "### system\n" + system + "\n### user\n" + user; }
 
@@ -177,7 +180,8 @@ std::string numbered(const std::string& source) {
     return out;
 }
 
-std::string evaluationSummary(const eval::Evaluation& ev, const std::string& source) {
+std::string evaluationSummary(const eval::Evaluation& ev, const std::string& source, bool compact) {
+    const SummaryLimits& lim = compact ? kCompactSummary : kFullSummary;
     const auto lines = splitLines(source);
     std::ostringstream o;
     // Compile (and the source check that runs before it).
@@ -195,18 +199,26 @@ std::string evaluationSummary(const eval::Evaluation& ev, const std::string& sou
     if (!ev.compile.ok || ev.run.status == "rejected") {
         size_t shown = 0;
         for (const auto* d : errors) {
-            if (shown++ == kMaxCompileDiagnostics) break;
+            if (shown++ == lim.compileDiagnostics) break;
             o << "- " << where(*d) << ": error: " << d->message;
             if (!d->kind.empty() && d->kind != "compile_error") o << " [" << d->kind << "]";
             o << "\n";
             if (auto text = lineText(lines, d->line); !text.empty() && (d->file.empty() || d->file == ev.kernel || d->file == "kernel.cpp"))
                 o << "    > " << text << "\n";
-            for (size_t n = 0; n < d->notes.size() && n < 2; ++n)
-                o << "    note: " << (d->notes[n].line > 0 ? d->notes[n].file + ":" + std::to_string(d->notes[n].line) + ": " : "")
-                  << d->notes[n].message << "\n";
+            for (size_t n = 0; n < d->notes.size() && n < lim.notes; ++n) {
+                const auto& note = d->notes[n];
+                o << "    note: " << (note.line > 0 ? (note.file.empty() ? std::string("kernel.cpp") : note.file) + ":" +
+                                                          std::to_string(note.line) + ": "
+                                                    : "")
+                  << note.message << "\n";
+                // An error inside a header is caused by a kernel line; the note names it, show it.
+                if (note.file.empty() || note.file == ev.kernel || note.file == "kernel.cpp")
+                    if (auto text = lineText(lines, note.line); !text.empty())
+                        o << "    > kernel.cpp line " << note.line << ": " << text << "\n";
+            }
         }
-        if (errors.size() > kMaxCompileDiagnostics)
-            o << "- ... and " << errors.size() - kMaxCompileDiagnostics << " more errors\n";
+        if (errors.size() > lim.compileDiagnostics)
+            o << "- ... and " << errors.size() - lim.compileDiagnostics << " more errors\n";
         return o.str();
     }
 
@@ -230,60 +242,82 @@ std::string evaluationSummary(const eval::Evaluation& ev, const std::string& sou
     for (const auto& d : ev.run.diagnostics) if (d.severity != "error") sim.push_back(&d);
     if (!sim.empty()) {
         o << "Simulator diagnostics:\n";
-        for (size_t i = 0; i < sim.size() && i < kMaxSimDiagnostics; ++i) {
+        for (size_t i = 0; i < sim.size() && i < lim.simDiagnostics; ++i) {
             const auto& d = *sim[i];
             o << "- " << where(d) << ": " << (d.severity.empty() ? "error" : d.severity) << " [" << d.kind
               << "]: " << d.message << "\n";
             if (auto text = lineText(lines, d.line); !text.empty()) o << "    > " << text << "\n";
-            for (size_t n = 0; n < d.notes.size() && n < 2; ++n) {
+            for (size_t n = 0; n < d.notes.size() && n < lim.notes; ++n) {
                 o << "    note: " << (d.notes[n].line > 0 ? "line " + std::to_string(d.notes[n].line) + ": " : "")
                   << d.notes[n].message;
                 if (auto t = lineText(lines, d.notes[n].line); !t.empty()) o << " > " << t;
                 o << "\n";
             }
         }
-        if (sim.size() > kMaxSimDiagnostics) o << "- ... and " << sim.size() - kMaxSimDiagnostics << " more\n";
+        if (sim.size() > lim.simDiagnostics) o << "- ... and " << sim.size() - lim.simDiagnostics << " more\n";
     }
 
-    // Verification against the reference.
+    // Verification against the reference: one block per failing case and output, seeds folded.
     if (ev.verify.ran) {
         size_t passed = 0;
         for (const auto& c : ev.verify.cases) passed += c.pass;
         o << "Verification: " << (ev.verify.pass ? "PASS" : "FAIL") << " (" << passed << " of "
           << ev.verify.cases.size() << " case runs pass)\n";
-        size_t shown = 0;
-        for (const auto& c : ev.verify.cases) {
+        struct Failure {
+            std::string caseName;
+            const eval::OutputCheck* first = nullptr;
+            std::vector<uint64_t> seeds;
+        };
+        std::vector<Failure> failures;
+        for (const auto& c : ev.verify.cases)
             for (const auto& out : c.outputs) {
                 if (out.pass) continue;
-                if (shown++ == kMaxFailedChecks) break;
-                o << "- case " << c.caseName << " seed " << c.seed << ", output " << out.name << " (" << out.dtype
-                  << "): " << out.mismatches << " of " << out.checked << " elements wrong; max abs error "
-                  << fmt(out.maxAbsError) << ", max rel error " << fmt(out.maxRelError) << " (atol " << fmt(out.atol)
-                  << ", rtol " << fmt(out.rtol) << ")";
-                if (!out.reason.empty()) o << ". " << out.reason;
-                o << "\n";
-                for (size_t m = 0; m < out.firstMismatches.size() && m < kMaxMismatches; ++m) {
-                    const auto& mm = out.firstMismatches[m];
-                    o << "    at " << indexText(mm.index) << ": expected " << fmt(mm.expected, 6) << ", got "
-                      << fmt(mm.actual, 6) << "\n";
-                }
+                auto it = std::find_if(failures.begin(), failures.end(), [&](const Failure& f) {
+                    return f.caseName == c.caseName && f.first->name == out.name;
+                });
+                if (it == failures.end()) failures.push_back({c.caseName, &out, {c.seed}});
+                else it->seeds.push_back(c.seed);
             }
-            if (shown > kMaxFailedChecks) break;
+        for (size_t i = 0; i < failures.size() && i < lim.failedChecks; ++i) {
+            const auto& f = failures[i];
+            const auto& out = *f.first;
+            o << "- case " << f.caseName << " seed" << (f.seeds.size() > 1 ? "s " : " ");
+            for (size_t k = 0; k < f.seeds.size(); ++k) o << (k ? ", " : "") << f.seeds[k];
+            o << ", output " << out.name << " (" << out.dtype << "): " << out.mismatches << " of " << out.checked
+              << " elements wrong";
+            if (f.seeds.size() > 1) o << " (seed " << f.seeds[0] << "; the other seeds fail alike)";
+            o << "; max abs error " << fmt(out.maxAbsError) << ", max rel error " << fmt(out.maxRelError) << " (atol "
+              << fmt(out.atol) << ", rtol " << fmt(out.rtol) << ")";
+            if (!out.reason.empty() && out.reason != ev.run.message) o << ". " << out.reason;
+            o << "\n";
+            for (size_t m = 0; m < out.firstMismatches.size() && m < lim.mismatches; ++m) {
+                const auto& mm = out.firstMismatches[m];
+                o << "    at " << indexText(mm.index) << ": expected " << fmt(mm.expected, 6) << ", got "
+                  << fmt(mm.actual, 6) << "\n";
+            }
         }
-        if (shown > kMaxFailedChecks) o << "- ... more failing checks omitted\n";
+        if (failures.size() > lim.failedChecks)
+            o << "- ... " << failures.size() - lim.failedChecks << " more failing case outputs omitted\n";
     } else if (ev.run.status == "ok") {
         o << "Verification: not run\n";
     }
 
-    // Profile of the perf case.
+    // Profile of the perf case, only for a kernel that ran cleanly: the timing of a run that
+    // stopped on an error is meaningless and misleads a repair.
     const auto& p = ev.profile;
-    if (p.present) {
+    if (p.present && ev.run.status != "ok") {
+        o << "Profile: not shown (the kernel did not run to the end)\n";
+    } else if (p.present) {
+        const uint64_t cores = std::max<uint64_t>(1, p.coresUsed);
         o << "Profile (case " << p.caseName << "): " << p.totalCycles << " cycles";
         if (p.timeUs > 0) o << " = " << fmt(p.timeUs, 4) << " us";
         o << "; blockDim " << p.blockDim << " on " << p.coresUsed << " cores\n";
         o << "- roofline: " << percent(p.rooflineFraction) << " of the best possible (" << p.rooflineCycles
           << " cycles); memory-bound ratio " << fmt(p.memoryBound) << "; core imbalance " << percent(p.imbalance)
           << "; pipe overlap " << fmt(p.pipeOverlap, 2) << "\n";
+        o << "  (memory-bound ratio = MTE2 (GM->UB) busy time / the busier of vector and cube: above 1 the kernel "
+             "waits on loads; core imbalance = slowest core / mean core - 1; pipe overlap = sum of all pipes' busy "
+             "time / core time: 1 means the pipes take turns, higher means they run concurrently)\n";
         if (!p.bottleneck.empty()) {
             o << "- bottleneck: " << p.bottleneck;
             if (!p.advice.empty()) o << " — " << p.advice;
@@ -291,7 +325,7 @@ std::string evaluationSummary(const eval::Evaluation& ev, const std::string& sou
         }
         std::vector<std::pair<std::string, double>> ratios(p.pipeRatios.begin(), p.pipeRatios.end());
         std::sort(ratios.begin(), ratios.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-        o << "- pipe busy ratios:";
+        o << "- pipe busy ratios (busy cycles / core cycles):";
         for (const auto& [k, v] : ratios) {
             std::string name = k.size() > 6 && k.ends_with("_ratio") ? k.substr(0, k.size() - 6) : k;
             if (v > 0) o << " " << name << " " << percent(v) << ";";
@@ -300,11 +334,12 @@ std::string evaluationSummary(const eval::Evaluation& ev, const std::string& sou
         if (!p.lines.empty()) {
             uint64_t total = 0;
             for (const auto& lc : p.lines) total += lc.cycles;
-            o << "- hottest lines (share of busy pipe cycles):\n";
-            for (size_t i = 0; i < p.lines.size() && i < kHotLines; ++i) {
+            o << "- hottest lines (share of all busy pipe cycles; cycles per core = the line's busy cycles summed over "
+              << cores << " core" << (cores == 1 ? "" : "s") << " / " << cores << "):\n";
+            for (size_t i = 0; i < p.lines.size() && i < lim.hotLines; ++i) {
                 const auto& lc = p.lines[i];
                 o << "    line " << lc.line << ": " << percent(total ? double(lc.cycles) / double(total) : 0) << ", "
-                  << lc.cycles << " cycles, " << lc.events << " ops";
+                  << lc.cycles / cores << " cycles per core, " << lc.events / cores << " ops per core";
                 if (auto t = lineText(lines, lc.line); !t.empty()) o << "  > " << t;
                 o << "\n";
             }
@@ -335,48 +370,111 @@ std::string stageInstruction(const PolicyContext& ctx) {
     return "Propose the next candidate kernel file.";
 }
 
-Parts build(const PolicyContext& ctx) {
-    Parts parts;
-    {
-        std::ostringstream s;
-        s << "You are an expert AscendC kernel engineer. You write high-performance kernels for SAGE's simulated "
-             "Ascend-like NPU: AscendC C++ against kernel_operator.h, compiled with the host compiler, executed on "
-             "every simulated AI core and timed by a cycle-approximate model of the pipes. The simulator enforces "
-             "the hardware's rules (local buffer capacity, 32-byte alignment, queue depth, synchronisation between "
-             "pipes, bounds of global memory) and reports violations with source lines.\n\n";
-        s << "# Platform card: the kernel API of the simulated NPU\n\n";
-        s << (ctx.platformCard.empty() ? std::string("(no platform card was provided; use standard AscendC)\n")
-                                       : trim(ctx.platformCard) + "\n");
-        s << "\n" << kReplyContract;
-        parts.system = s.str();
+Parts build(const PolicyContext& ctx, const Budget& budget) {
+    std::vector<Piece> pieces;
+    auto add = [&](std::string name, std::string text, Priority priority, bool system) {
+        if (!text.empty()) pieces.push_back({std::move(name), std::move(text), priority, system, {}, {}, false});
+    };
+    add("role",
+        "You are an expert AscendC kernel engineer. You write high-performance kernels for SAGE's simulated "
+        "Ascend-like NPU: AscendC C++ against kernel_operator.h, compiled with the host compiler, executed on "
+        "every simulated AI core and timed by a cycle-approximate model of the pipes. The simulator enforces "
+        "the hardware's rules (local buffer capacity, 32-byte alignment, queue depth, synchronisation between "
+        "pipes, bounds of global memory) and reports violations with source lines.\n\n",
+        Priority::Required, true);
+    if (ctx.device) add("device", deviceFacts(*ctx.device) + "\n", Priority::Required, true);
+
+    // The platform card: the pieces this task, stage and device need; the rest when room remains.
+    add("card: title", "# Platform card: the kernel API of the simulated NPU\n\n", Priority::Required, true);
+    if (ctx.platformCard.empty()) {
+        add("card: missing", "(no platform card was provided; use standard AscendC)\n", Priority::Required, true);
+    } else {
+        CardRequest req;
+        req.stage = stageName(ctx.stage);
+        req.device = ctx.device;
+        if (ctx.task) {
+            req.category = ctx.task->category;
+            for (const auto* list : {&ctx.task->inputs, &ctx.task->outputs})
+                for (const auto& x : *list) req.dtypes.push_back(x.dtype);
+        }
+        auto card = splitCard(ctx.platformCard);
+        classify(card, req);
+        for (const auto& c : card) {
+            if (c.need == CardNeed::Omit) continue;
+            add(cardPieceName(c), c.text, priorityOf(c.need), true);
+            pieces.back().group = "card:" + c.section;
+            pieces.back().groupHead = c.subsection.empty();
+        }
     }
-    std::ostringstream u;
-    u << "# Iteration " << ctx.iteration << ", stage: " << stageName(ctx.stage) << "\n\n";
-    if (ctx.task) appendTask(u, *ctx.task);
-    else u << "## Task\n(no task given)\n";
+    add("reply format", "\n" + std::string(kReplyContract), Priority::Required, true);
+
+    std::ostringstream task;
+    task << "# Iteration " << ctx.iteration << ", stage: " << stageName(ctx.stage) << "\n\n";
+    if (ctx.task) appendTask(task, *ctx.task);
+    else task << "## Task\n(no task given)\n";
+    add("task", task.str(), Priority::Required, false);
+    if (ctx.task && !ctx.task->referenceSource.empty())
+        add("reference",
+            "\nReference semantics (plain C++, runs on the host):\n```cpp\n" + trim(ctx.task->referenceSource) +
+                "\n```\n",
+            Priority::Reference, false);
 
     if (!ctx.parentSource.empty()) {
-        u << "\n## Parent candidate (line numbers added for reference; do not copy them)\n\n```cpp\n"
-          << prompt::numbered(ctx.parentSource) << "```\n";
-        if (ctx.parentEvaluation)
-            u << "\n## Evaluation of the parent\n\n" << evaluationSummary(*ctx.parentEvaluation, ctx.parentSource);
+        add("parent",
+            "\n## Parent candidate (line numbers added for reference; do not copy them)\n\n```cpp\n" +
+                numbered(ctx.parentSource) + "```\n",
+            Priority::Required, false);
+        if (ctx.parentEvaluation) {
+            add("evaluation",
+                "\n## Evaluation of the parent\n\n" + evaluationSummary(*ctx.parentEvaluation, ctx.parentSource),
+                Priority::Required, false);
+            pieces.back().compact = "\n## Evaluation of the parent (condensed)\n\n" +
+                                    evaluationSummary(*ctx.parentEvaluation, ctx.parentSource, /*compact=*/true);
+        }
     } else if (ctx.task && !ctx.task->baselineSource.empty()) {
-        u << "\n## Naive baseline (correct but slow; a starting point)\n\n```cpp\n"
-          << trim(ctx.task->baselineSource) << "\n```\n";
+        // A baseline that uses a feature this device lacks would teach the wrong API.
+        const bool fits = !ctx.device || ctx.device->dataCopyPad ||
+                          ctx.task->baselineSource.find("DataCopyPad") == std::string::npos;
+        if (fits)
+            add("baseline",
+                "\n## Naive baseline (correct but slow; a starting point)\n\n```cpp\n" +
+                    trim(ctx.task->baselineSource) + "\n```\n",
+                Priority::Reference, false);
     }
     if (ctx.bestEvaluation && ctx.bestEvaluation != ctx.parentEvaluation && ctx.bestEvaluation->profile.present)
-        u << "\nBest correct candidate so far: " << ctx.bestEvaluation->profile.totalCycles << " cycles ("
-          << percent(ctx.bestEvaluation->profile.rooflineFraction) << " of roofline).\n";
-    if (!ctx.triedMoves.empty()) {
-        u << "\nAlready tried in this run (do not repeat):\n";
-        for (const auto& m : ctx.triedMoves) u << "- " << m << "\n";
+        add("best so far",
+            "\nBest correct candidate so far: " + std::to_string(ctx.bestEvaluation->profile.totalCycles) +
+                " cycles (" + percent(ctx.bestEvaluation->profile.rooflineFraction) + " of roofline).\n",
+            Priority::Required, false);
+    if (auto h = attemptHistory(ctx.history); !h.empty()) add("history", "\n" + h, Priority::History, false);
+
+    const std::string experiencesGroup = "experiences";
+    add("experiences: header",
+        ctx.retrieved.empty() ? "\n## Experiences retrieved from memory\n\n(none retrieved for this step)\n"
+                              : "\n## Experiences retrieved from memory\n\nLessons from earlier runs, best match first. "
+                                "Apply the ones that fit; list the ids of those you actually applied on the ADOPTED "
+                                "line.\n\n",
+        ctx.retrieved.empty() ? Priority::Required : Priority::Experiences, false);
+    pieces.back().group = experiencesGroup;
+    pieces.back().groupHead = true;
+    for (const auto& e : ctx.retrieved) {
+        add("experience E" + std::to_string(e.experience.id), experienceText(e), Priority::Experiences, false);
+        pieces.back().group = experiencesGroup;
     }
-    u << "\n";
-    appendExperiences(u, ctx.retrieved);
-    u << "\n## Your job (" << stageName(ctx.stage) << ")\n\n" << stageInstruction(ctx) << "\n\n"
-      << "Answer in the reply format: one ```cpp block with the complete file, then `ADOPTED: ...`, then "
-         "`RATIONALE: ...`.\n";
-    parts.user = u.str();
+
+    add("instruction",
+        "\n## Your job (" + stageName(ctx.stage) + ")\n\n" + stageInstruction(ctx) + "\n\n" +
+            (ctx.parentSource.empty()
+                 ? "Answer in the reply format: one ```cpp block with the complete file, then `ADOPTED: ...`, then "
+                   "`RATIONALE: ...`.\n"
+                 : "Answer in the reply format: the complete file in one ```cpp block or SEARCH/REPLACE blocks "
+                   "against the parent, then `ADOPTED: ...`, then `RATIONALE: ...`.\n"),
+        Priority::Required, false);
+
+    Parts parts;
+    parts.layout = assemble(pieces, budget);
+    parts.system = parts.layout.system;
+    parts.user = parts.layout.user;
     return parts;
 }
 

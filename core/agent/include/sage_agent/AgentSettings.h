@@ -12,7 +12,8 @@ struct LlmSettings {
     std::string baseUrl = "http://127.0.0.1:8080/v1";  // OpenAI-compatible server
     std::string model = "gpt-4o-mini";
     double temperature = 0.2;
-    int maxTokens = 4096;
+    int maxTokens = 4096;          // reserved for the reply (reasoning models need more)
+    int contextTokens = 32768;     // the model's context window; prompts are assembled to fit it
     double timeoutSeconds = 120;
     std::string apiKeyEnv = "OPENAI_API_KEY";  // the key is read from this variable, never stored
     int maxRetries = 3;

@@ -60,6 +60,7 @@ struct PolicyProposal {
     bool exhausted = false;   // the policy has no further move (the loop stops)
     std::string source;
     std::vector<int64_t> adoptedIds;
+    bool adoptionUnknown = false;  // the reply named no readable adoption: credit by code evidence only
     std::string rationale;
     std::string move;         // a short name of what changed ("buffer_num 1 -> 2")
     nlohmann::json action;    // the structured move, for distillation (builtin)
