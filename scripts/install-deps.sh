@@ -7,6 +7,7 @@ PACKAGES=(
   qt6-base-dev libqscintilla2-qt6-dev libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev libxkbcommon-dev
   nlohmann-json3-dev libsqlite3-dev libcurl4-openssl-dev libcli11-dev libdtl-dev libcpp-httplib-dev
   libseccomp-dev xvfb xauth imagemagick x11-apps
+  libxxhash-dev  # XXH3-128 content hashes for the compile, input, reference and run caches
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
