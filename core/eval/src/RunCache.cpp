@@ -3,7 +3,9 @@
 #include "sage_toolchain/Files.h"
 #include "sage_toolchain/Hash.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <unistd.h>
 
@@ -14,6 +16,46 @@ using nlohmann::json;
 namespace {
 // Bump when the stored layout or the meaning of a key field changes.
 constexpr const char* kFormat = "run-v1";
+
+// Run outputs are large (tens of MB per evaluation): the cache keeps at most SAGE_RUN_CACHE_MB
+// (default 1024) and drops the least recently stored entries beyond that.
+uint64_t capacityBytes() {
+    const char* env = std::getenv("SAGE_RUN_CACHE_MB");
+    uint64_t mb = 1024;
+    if (env && *env) {
+        char* end = nullptr;
+        unsigned long long v = std::strtoull(env, &end, 10);
+        if (end && *end == 0) mb = v;
+    }
+    return mb << 20;
+}
+
+void evictBeyond(const fs::path& root, uint64_t capacity) {
+    std::error_code ec;
+    struct Item {
+        fs::file_time_type time;
+        uint64_t bytes;
+        fs::path dir;
+    };
+    std::vector<Item> items;
+    uint64_t total = 0;
+    for (const auto& e : fs::directory_iterator(root, ec)) {
+        if (!e.is_directory(ec) || e.path().filename().string().find(".tmp.") != std::string::npos) continue;
+        Item it{fs::last_write_time(e.path(), ec), 0, e.path()};
+        for (const auto& f : fs::directory_iterator(e.path(), ec))
+            if (f.is_regular_file(ec)) it.bytes += f.file_size(ec);
+        total += it.bytes;
+        items.push_back(std::move(it));
+    }
+    if (total <= capacity) return;
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.time < b.time; });
+    for (const auto& it : items) {
+        if (total <= capacity) break;
+        fs::remove_all(it.dir, ec);  // a reader holding a mapping keeps its pages; the next lookup misses
+        total -= std::min(total, it.bytes);
+    }
+}
+
 } // namespace
 
 std::string RunCache::key(const std::string& binaryDigest, const toolchain::RunJob& job,
@@ -75,6 +117,7 @@ void RunCache::store(const std::string& key, const toolchain::RunResult& result,
                   {"network_isolated", networkIsolated}};
         toolchain::writeFile((tmp / "result.json").string(), j.dump());
         fs::rename(tmp, dir, ec);  // atomic; if another process stored the same key first, keep theirs
+        evictBeyond(fs::path(dir_), capacityBytes());
     } catch (const std::exception&) {
     }
     if (fs::exists(tmp, ec)) fs::remove_all(tmp, ec);

@@ -1,6 +1,6 @@
 #include "sage_eval/Verifier.h"
 
-#include "kernel_types.h"
+#include "sage_toolchain/TensorCodec.h"
 
 #include <algorithm>
 #include <cmath>
@@ -94,24 +94,6 @@ void compareAll(OutputCheck& c, const std::vector<int64_t>& shape, size_t n, Exp
     c.histogram[histogramBin(0)] += exact;
 }
 
-template <typename T> double toDouble(T v) {
-    if constexpr (std::is_integral_v<T>) return double(v);
-    else return double(static_cast<float>(v));
-}
-
-// Calls f with a tag for the storage type of `dtype` (as TensorCodec stores it).
-template <typename F> bool withStorageType(const std::string& dtype, F&& f) {
-    if (dtype == "float16") f(half{});
-    else if (dtype == "bfloat16") f(bfloat16_t{});
-    else if (dtype == "float32") f(float{});
-    else if (dtype == "int32") f(int32_t{});
-    else if (dtype == "int16") f(int16_t{});
-    else if (dtype == "int8") f(int8_t{});
-    else if (dtype == "uint8") f(uint8_t{});
-    else return false;
-    return true;
-}
-
 OutputCheck startCheck(const std::string& name, const std::string& dtype, double atol, double rtol) {
     OutputCheck c;
     c.name = name;
@@ -151,26 +133,29 @@ OutputCheck verifyOutput(const std::string& name, const std::string& dtype, cons
                          const uint8_t* expected, size_t expectedBytes, const uint8_t* actual, size_t actualBytes,
                          double atol, double rtol) {
     OutputCheck c = startCheck(name, dtype, atol, rtol);
-    bool known = withStorageType(dtype, [&](auto tag) {
-        using T = decltype(tag);
-        const size_t ne = expectedBytes / sizeof(T), na = actualBytes / sizeof(T);
-        if (na != ne) {
-            c.reason = "output '" + name + "' has " + std::to_string(na) + " elements, expected " + std::to_string(ne);
-            return;
-        }
-        bool allZero = true, constant = true, refVaries = false, refNonZero = false;
-        auto load = [](const uint8_t* p, size_t i) {
-            T v;
-            std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-            return toDouble(v);
-        };
-        compareAll(
-            c, shape, ne, [&](size_t i) { return load(expected, i); }, [&](size_t i) { return load(actual, i); },
-            [&](size_t i) { return std::memcmp(expected + i * sizeof(T), actual + i * sizeof(T), sizeof(T)) == 0; },
-            atol, rtol, allZero, constant, refVaries, refNonZero);
-        finishCheck(c, ne, allZero, constant, refVaries, refNonZero);
-    });
-    if (!known) c.reason = "output '" + name + "' has an unknown dtype '" + dtype + "'";
+    try {
+        toolchain::withStorageType(dtype, [&](auto tag) {
+            using T = decltype(tag);
+            const size_t ne = expectedBytes / sizeof(T), na = actualBytes / sizeof(T);
+            if (na != ne) {
+                c.reason = "output '" + name + "' has " + std::to_string(na) + " elements, expected " + std::to_string(ne);
+                return;
+            }
+            bool allZero = true, constant = true, refVaries = false, refNonZero = false;
+            auto load = [](const uint8_t* p, size_t i) {
+                T v;
+                std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+                return toolchain::storedToDouble(v);
+            };
+            compareAll(
+                c, shape, ne, [&](size_t i) { return load(expected, i); }, [&](size_t i) { return load(actual, i); },
+                [&](size_t i) { return std::memcmp(expected + i * sizeof(T), actual + i * sizeof(T), sizeof(T)) == 0; },
+                atol, rtol, allZero, constant, refVaries, refNonZero);
+            finishCheck(c, ne, allZero, constant, refVaries, refNonZero);
+        });
+    } catch (const std::invalid_argument& e) {
+        c.reason = "output '" + name + "': " + e.what();
+    }
     return c;
 }
 

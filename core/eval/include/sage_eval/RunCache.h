@@ -4,7 +4,8 @@
 // content keys, dims, attrs, timeline flag). An identical (binary, inputs, device) triple is
 // therefore never simulated twice; a cached result is the runner's result as it was written.
 // Only deterministic outcomes are stored (ok, race, sim_error), never timeouts, crashes or
-// cancellations.
+// cancellations. The cache holds at most SAGE_RUN_CACHE_MB megabytes (default 1024), dropping
+// the oldest entries first.
 #pragma once
 
 #include "sage_toolchain/Blob.h"
