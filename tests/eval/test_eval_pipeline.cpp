@@ -3,6 +3,7 @@
 #include "sage_eval/Evaluator.h"
 #include "sage_eval/TraceExport.h"
 #include "sage_eval/Verifier.h"
+#include "sage_toolchain/Files.h"
 #include "sage_toolchain/TensorCodec.h"
 
 #include <QtTest>
@@ -161,6 +162,48 @@ private slots:
             QVERIFY(!bad.pass);
             QVERIFY2(bad.reason.find("has 1 elements, expected 10") != std::string::npos, bad.reason.c_str());
         }
+    }
+    // The precompiled kernel_operator.h changes how fast a kernel compiles, never what comes out:
+    // the same bytes, the same diagnostics.
+    void precompiledHeaderGivesTheSameBinaryAndDiagnostics() {
+        QTemporaryDir withPch, withoutPch;
+        auto paths = toolchain::ToolPaths::fromEnvironment();
+        paths.binDir = SAGE_TEST_BIN_DIR;
+        auto request = [&](const char* kernel) {
+            toolchain::CompileRequest cr;
+            cr.source = kernelText(kernel);
+            cr.displayName = kernel;
+            cr.prelude = task("vadd").preludeFor(cr.source);
+            cr.deviceId = "ascend910b1-sim";
+            return cr;
+        };
+        paths.cacheDir = withPch.path().toStdString();
+        toolchain::Compiler pchCompiler(paths);
+        QVERIFY(pchCompiler.compile(request("zeros.cpp")).ok);  // starts the PCH build
+        auto pchBuilt = [&] {
+            QDirIterator gch(withPch.path() + "/pch", {"kernel_operator.h.gch"}, QDir::Files, QDirIterator::Subdirectories);
+            return gch.hasNext();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(pchBuilt(), 180000);  // built in the background
+        paths.cacheDir = withoutPch.path().toStdString();
+        toolchain::Compiler plainCompiler(paths);
+        qputenv("SAGE_NO_PCH", "1");
+        for (const char* kernel : {"good.cpp", "compile_error.cpp", "dtype_error.cpp"}) {
+            auto plain = plainCompiler.compile(request(kernel));
+            qunsetenv("SAGE_NO_PCH");
+            auto fast = pchCompiler.compile(request(kernel));
+            qputenv("SAGE_NO_PCH", "1");
+            QCOMPARE(fast.ok, plain.ok);
+            QCOMPARE(fast.diagnostics.size(), plain.diagnostics.size());
+            for (size_t i = 0; i < plain.diagnostics.size(); ++i) {
+                QCOMPARE(fast.diagnostics[i].line, plain.diagnostics[i].line);
+                QCOMPARE(QString::fromStdString(fast.diagnostics[i].message),
+                         QString::fromStdString(plain.diagnostics[i].message));
+            }
+            if (plain.ok)
+                QVERIFY(toolchain::readBinaryFile(fast.sharedObject) == toolchain::readBinaryFile(plain.sharedObject));
+        }
+        qunsetenv("SAGE_NO_PCH");
     }
     void compileErrorAtTheRightLine() {
         auto ev = run("compile_error.cpp");
