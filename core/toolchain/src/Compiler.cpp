@@ -94,7 +94,8 @@ std::string Compiler::precompiledHeader(const CompileRequest& req) const {
     fs::create_directories(tmp, ec);
     // The stub is what GCC reads when the .gch is unusable: the real header, so a compile is never wrong.
     writeFile((tmp / "kernel_operator.h").string(), "#include \"" + paths_.npuInclude + "/kernel_operator.h\"\n");
-    std::string cmd = shellQuote(paths_.compiler);
+    // Lowest priority: it must not slow down the evaluation that is running now.
+    std::string cmd = "nice -n 19 " + shellQuote(paths_.compiler);
     for (const auto& x : f) cmd += " " + shellQuote(x);
     cmd += " -x c++-header " + shellQuote(paths_.npuInclude + "/kernel_operator.h") + " -o " +
            shellQuote((tmp / "kernel_operator.h.gch").string()) + " && mv -T " + shellQuote(tmp.string()) + " " +
