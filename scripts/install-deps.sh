@@ -10,6 +10,7 @@ PACKAGES=(
   libseccomp-dev xvfb xauth imagemagick x11-apps
   # bubblewrap: the namespaces (user, pid, mount, net, IPC) the compiler and runner run in (docs/security.md)
   bubblewrap
+  libxxhash-dev  # XXH3-128 content hashes for the compile, input, reference and run caches
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

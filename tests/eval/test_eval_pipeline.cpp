@@ -2,6 +2,9 @@
 // failure modes, the compile cache, the trace export, and the caller surviving every failure.
 #include "sage_eval/Evaluator.h"
 #include "sage_eval/TraceExport.h"
+#include "sage_eval/Verifier.h"
+#include "sage_toolchain/Files.h"
+#include "sage_toolchain/TensorCodec.h"
 
 #include <QtTest>
 
@@ -50,6 +53,17 @@ class TestEvalPipeline : public QObject {
             if (d.kind == kind) return &d;
         return nullptr;
     }
+    // An evaluation's JSON without what legitimately differs between two runs: measured times
+    // and whether the compile came from the cache.
+    static nlohmann::json stripTimes(nlohmann::json j) {
+        if (j.is_object()) {
+            for (const char* k : {"seconds", "phase_seconds", "cached"}) j.erase(k);
+            for (auto& [k, v] : j.items()) v = stripTimes(v);
+        } else if (j.is_array()) {
+            for (auto& v : j) v = stripTimes(v);
+        }
+        return j;
+    }
     static std::string kernelText(const char* name) { return readFile(QString(SAGE_TEST_DATA_DIR) + "/kernels/" + name); }
 
 private slots:
@@ -83,9 +97,113 @@ private slots:
         auto first = run("good.cpp");
         auto second = run("good.cpp");
         QVERIFY(second.compile.cached);
-        QVERIFY(second.compile.seconds < 0.05);
         QVERIFY(second.success());
         QCOMPARE(second.profile.totalCycles, first.profile.totalCycles);  // deterministic
+    }
+    // The run cache and the spread over runner processes must not change a single result.
+    void reusedAndSpreadRunsGiveTheSameEvaluation() {
+        auto evalWith = [&](const char* kernel, bool reuse, size_t processes) {
+            eval::EvalRequest req;
+            req.source = kernelText(kernel);
+            req.kernelName = kernel;
+            req.reuseRuns = reuse;
+            req.runProcesses = processes;
+            return stripTimes(evaluator_->evaluate(task("vadd"), req).toJson());
+        };
+        for (const char* kernel : {"good.cpp", "off_by_one.cpp", "race.cpp"}) {
+            const auto fresh = evalWith(kernel, false, 1);
+            const auto spread = evalWith(kernel, false, 3);
+            QCOMPARE(spread.dump(1), fresh.dump(1));
+            const auto stored = evalWith(kernel, true, 2);  // runs and stores (or hits an earlier store)
+            const auto reused = evalWith(kernel, true, 2);  // every run a cache hit
+            QCOMPARE(stored.dump(1), fresh.dump(1));
+            QCOMPARE(reused.dump(1), fresh.dump(1));
+        }
+        // A damaged cache entry is simulated again, with the same result.
+        const QString runs = cache_.path() + "/runs";
+        QDirIterator it(runs, {"result.json"}, QDir::Files, QDirIterator::Subdirectories);
+        int damaged = 0;
+        while (it.hasNext()) {
+            QFile f(it.next());
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write("{not json");
+            ++damaged;
+        }
+        QVERIFY(damaged > 0);
+        QCOMPARE(evalWith("good.cpp", true, 2).dump(1), evalWith("good.cpp", false, 1).dump(1));
+    }
+    // The in-place check of raw dtype bytes equals decoding both tensors and comparing doubles.
+    void rawAndDecodedVerificationAgree() {
+        const std::vector<double> ref = {1.5, -2.25, 0.0, 65504.0, NAN, INFINITY, 3.0, -0.0, 7.0, 1e-3};
+        std::vector<std::vector<double>> outs = {ref, ref, ref, std::vector<double>(ref.size(), 0.0),
+                                                 std::vector<double>(ref.size(), 2.0)};
+        outs[1][2] = 0.01;   // small error
+        outs[1][8] = 9.0;    // mismatch
+        outs[2][4] = 1.0;    // a number where the reference is NaN
+        outs[2][5] = -INFINITY;
+        for (const char* dtype : {"float16", "float32", "bfloat16", "int32", "int8"}) {
+            auto refBytes = toolchain::encodeTensor(dtype, ref);
+            for (const auto& out : outs) {
+                auto outBytes = toolchain::encodeTensor(dtype, out);
+                auto decoded = eval::verifyOutput("z", dtype, {2, 5}, toolchain::decodeTensor(dtype, refBytes),
+                                                  toolchain::decodeTensor(dtype, outBytes), 1e-3, 1e-3);
+                auto raw = eval::verifyOutput("z", dtype, {2, 5}, refBytes.data(), refBytes.size(), outBytes.data(),
+                                              outBytes.size(), 1e-3, 1e-3);
+                QCOMPARE(QString::fromStdString(raw.reason), QString::fromStdString(decoded.reason));
+                QCOMPARE(raw.pass, decoded.pass);
+                QCOMPARE(raw.mismatches, decoded.mismatches);
+                QCOMPARE(raw.histogram, decoded.histogram);
+                QCOMPARE(raw.errorSample.size(), decoded.errorSample.size());
+                QCOMPARE(raw.maxAbsError, decoded.maxAbsError);
+            }
+            auto shortBytes = toolchain::encodeTensor(dtype, {1.0});
+            auto bad = eval::verifyOutput("z", dtype, {2, 5}, refBytes.data(), refBytes.size(), shortBytes.data(),
+                                          shortBytes.size(), 1e-3, 1e-3);
+            QVERIFY(!bad.pass);
+            QVERIFY2(bad.reason.find("has 1 elements, expected 10") != std::string::npos, bad.reason.c_str());
+        }
+    }
+    // The precompiled kernel_operator.h changes how fast a kernel compiles, never what comes out:
+    // the same bytes, the same diagnostics.
+    void precompiledHeaderGivesTheSameBinaryAndDiagnostics() {
+        QTemporaryDir withPch, withoutPch;
+        auto paths = toolchain::ToolPaths::fromEnvironment();
+        paths.binDir = SAGE_TEST_BIN_DIR;
+        auto request = [&](const char* kernel) {
+            toolchain::CompileRequest cr;
+            cr.source = kernelText(kernel);
+            cr.displayName = kernel;
+            cr.prelude = task("vadd").preludeFor(cr.source);
+            cr.deviceId = "ascend910b1-sim";
+            return cr;
+        };
+        paths.cacheDir = withPch.path().toStdString();
+        toolchain::Compiler pchCompiler(paths);
+        QVERIFY(pchCompiler.compile(request("zeros.cpp")).ok);  // starts the PCH build
+        auto pchBuilt = [&] {
+            QDirIterator gch(withPch.path() + "/pch", {"kernel_operator.h.gch"}, QDir::Files, QDirIterator::Subdirectories);
+            return gch.hasNext();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(pchBuilt(), 180000);  // built in the background
+        paths.cacheDir = withoutPch.path().toStdString();
+        toolchain::Compiler plainCompiler(paths);
+        qputenv("SAGE_NO_PCH", "1");
+        for (const char* kernel : {"good.cpp", "compile_error.cpp", "dtype_error.cpp"}) {
+            auto plain = plainCompiler.compile(request(kernel));
+            qunsetenv("SAGE_NO_PCH");
+            auto fast = pchCompiler.compile(request(kernel));
+            qputenv("SAGE_NO_PCH", "1");
+            QCOMPARE(fast.ok, plain.ok);
+            QCOMPARE(fast.diagnostics.size(), plain.diagnostics.size());
+            for (size_t i = 0; i < plain.diagnostics.size(); ++i) {
+                QCOMPARE(fast.diagnostics[i].line, plain.diagnostics[i].line);
+                QCOMPARE(QString::fromStdString(fast.diagnostics[i].message),
+                         QString::fromStdString(plain.diagnostics[i].message));
+            }
+            if (plain.ok)
+                QVERIFY(toolchain::readBinaryFile(fast.sharedObject) == toolchain::readBinaryFile(plain.sharedObject));
+        }
+        qunsetenv("SAGE_NO_PCH");
     }
     void compileErrorAtTheRightLine() {
         auto ev = run("compile_error.cpp");
@@ -132,11 +250,8 @@ private slots:
         assertCallerUnharmed();
     }
     void infiniteLoopTimesOut() {
-        QElapsedTimer t;
-        t.start();
         auto ev = run("hang.cpp", "vadd", 2.0);
         QCOMPARE(ev.run.status, std::string("timeout"));
-        QVERIFY(t.elapsed() < 15000);
         assertCallerUnharmed();
     }
     void hugeAllocationIsOom() {

@@ -19,21 +19,22 @@ private slots:
             const std::string path = (dir.path() + QString("/db%1.sqlite").arg(round)).toStdString();
             std::atomic<int> failures{0};
             std::atomic<bool> go{false};
-            std::string error;
-            auto open = [&] {
+            std::string errors[2];  // one per thread: no shared string written concurrently
+            auto open = [&](int who) {
                 while (!go) std::this_thread::yield();
                 try {
                     sage::memory::Database db(path, modules);
                     if (db.schemaVersion("agent") != sage::agent::AgentSchema::module().latestVersion()) ++failures;
                 } catch (const std::exception& e) {
-                    error = e.what();
+                    errors[who] = e.what();
                     ++failures;
                 }
             };
-            std::thread a(open), b(open);
+            std::thread a(open, 0), b(open, 1);
             go = true;
             a.join();
             b.join();
+            const std::string error = errors[0] + (errors[0].empty() || errors[1].empty() ? "" : "; ") + errors[1];
             QVERIFY2(failures == 0, error.c_str());
         }
     }

@@ -8,7 +8,6 @@
 #include "ui/TimelineData.h"
 #include "ui/ZoomHistory.h"
 
-#include <QElapsedTimer>
 #include <QtTest>
 
 using namespace sage::ui;
@@ -114,7 +113,7 @@ private slots:
         for (const auto& b : bars) QVERIFY(b.lane == 2 || b.lane == 3);
     }
 
-    void millionEventsBinFast() {
+    void millionEventsBinIntoBoundedBars() {
         std::vector<TimelineInput> ev;
         ev.reserve(1'000'000);
         for (uint32_t core = 0; core < 8; ++core)
@@ -122,22 +121,17 @@ private slots:
         QCOMPARE(ev.size(), size_t(1'000'000));
         auto d = TimelineData::build(std::move(ev), {"S", "V", "", "", "MTE2", "MTE3"});
         QCOMPARE(d.laneCount(), 32);
-        QElapsedTimer t;
-        t.start();
         auto all = TimelineBinner::bin(d, TimeMapping(0, double(d.endTime()), 0, 1200));
-        const qint64 whole = t.elapsed();
         QVERIFY2(all.size() <= size_t(32 * 1201), qPrintable(QString::number(all.size())));
         uint64_t count = 0;
         for (const auto& b : all) count += b.count;
         QCOMPARE(count, uint64_t(1'000'000));
-        t.restart();
         auto zoomed = TimelineBinner::bin(d, TimeMapping(40'000, 41'000, 0, 1200));
-        const qint64 zoom = t.elapsed();
         QVERIFY(!zoomed.empty());
         for (const auto& b : zoomed) QCOMPARE(b.count, 1u);  // 3 cycles = 3.6 px: single events
-        qInfo("1M events: whole view %lld ms (%zu bars), zoomed %lld ms (%zu bars)", whole, all.size(), zoom, zoomed.size());
-        QVERIFY2(whole < 50, "binning the whole view of 1M events must take well under a frame");
-        QVERIFY2(zoom < 20, "binning a zoomed view must not scan every event");
+        // The zoomed view holds about a thousandth of the events: far fewer bars than the whole.
+        QVERIFY(zoomed.size() < all.size());
+        // How fast binning is, is a timing figure: build/bin/bench_timeline prints it.
     }
 
     void hitTestFindsTheEventUnderTheCursor() {

@@ -1,6 +1,8 @@
 #include "sage_eval/Evaluator.h"
 
 #include "sage_eval/ProfileAnalyzer.h"
+#include "sage_eval/RunCache.h"
+#include "sage_eval/RunPool.h"
 #include "sage_eval/TensorData.h"
 #include "sage_eval/Verifier.h"
 #include "sage_toolchain/Hash.h"
@@ -9,6 +11,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <mutex>
 #include <set>
 #include <unistd.h>
 
@@ -33,10 +37,31 @@ int statusRank(const std::string& s) {  // which failure describes an evaluation
     return it == rank.end() ? 3 : it->second;
 }
 
+// A name no other thread or process uses for its half-written file.
+std::string partSuffix() {
+    static std::atomic<uint64_t> counter{0};
+    return ".part" + std::to_string(::getpid()) + "." + std::to_string(counter++);
+}
+
 } // namespace
 
+struct Evaluator::Lazy {
+    std::once_flag once;
+    std::string runtimeDigest;
+};
+
 Evaluator::Evaluator(toolchain::ToolPaths paths, toolchain::DeviceCatalog devices)
-    : paths_(paths), devices_(std::move(devices)), compiler_(paths), sandbox_(paths) {}
+    : paths_(paths), devices_(std::move(devices)), compiler_(paths), sandbox_(paths), lazy_(std::make_shared<Lazy>()) {}
+
+const std::string& Evaluator::runtimeDigest() const {
+    std::call_once(lazy_->once, [this] {
+        lazy_->runtimeDigest = toolchain::ContentHash()
+                                   .add(toolchain::fileDigest(paths_.libDir + "/libsage_npu.so"))
+                                   .add(toolchain::fileDigest(paths_.binDir + "/sage-runner"))
+                                   .hex();
+    });
+    return lazy_->runtimeDigest;
+}
 
 Evaluator Evaluator::fromEnvironment() {
     auto paths = toolchain::ToolPaths::fromEnvironment();
@@ -56,7 +81,7 @@ std::string Evaluator::inputFile(const Task& task, const TaskCase& c, uint64_t s
     if (fs::exists(path, ec)) return path.string();
     fs::create_directories(path.parent_path(), ec);
     auto bytes = generateInput(task, c, seed, t);
-    fs::path tmp = path.string() + ".part" + std::to_string(::getpid());
+    fs::path tmp = path.string() + partSuffix();
     std::ofstream(tmp, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     fs::rename(tmp, path, ec);  // atomic: concurrent evaluations never see a half-written file
     return path.string();
@@ -72,13 +97,16 @@ toolchain::SandboxInput Evaluator::sandboxInput(const Task& task, const TaskCase
     return in;
 }
 
-std::map<Evaluator::RefKey, std::map<std::string, std::vector<double>>> Evaluator::references(
-    const Task& task, const std::vector<RefKey>& runs, const EvalRequest& req, std::string& error) const {
-    std::map<RefKey, std::map<std::string, std::vector<double>>> out;
+std::map<Evaluator::RefKey, Evaluator::Tensors> Evaluator::references(const Task& task, const std::vector<RefKey>& runs,
+                                                                      const EvalRequest& req,
+                                                                      const std::atomic<bool>& stop,
+                                                                      std::string& error) const {
+    std::map<RefKey, Tensors> out;
     std::vector<toolchain::SandboxInput> missing;
     std::vector<RefKey> missingKeys;
     std::vector<fs::path> missingDirs;
     for (const auto& key : runs) {
+        if (out.count(key)) continue;
         const TaskCase& c = *task.findCase(key.first);
         std::string hash = toolchain::ContentHash()
                                .add(task.referenceSource)
@@ -90,14 +118,14 @@ std::map<Evaluator::RefKey, std::map<std::string, std::vector<double>>> Evaluato
         fs::path dir = fs::path(paths_.cacheDir) / "reference" / hash;
         bool cached = true;
         for (const auto& o : task.outputs) {
-            std::ifstream in(dir / (o.name + ".bin"), std::ios::binary);
-            std::vector<uint8_t> bytes(toolchain::elementCount(task.shapeOf(o, c)) * toolchain::dtypeBytes(o.dtype));
-            in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
-            if (!in || uint64_t(in.gcount()) != bytes.size()) {
+            // Raw output-dtype bytes, mapped in place: a cached reference costs no copy or decode.
+            auto blob = toolchain::Blob::map((dir / (o.name + ".bin")).string());
+            if (!blob.valid() ||
+                blob.size() != toolchain::elementCount(task.shapeOf(o, c)) * toolchain::dtypeBytes(o.dtype)) {
                 cached = false;
                 break;
             }
-            out[key][o.name] = decode(o.dtype, bytes);
+            out[key][o.name] = std::move(blob);
         }
         if (cached) continue;
         out.erase(key);
@@ -105,7 +133,7 @@ std::map<Evaluator::RefKey, std::map<std::string, std::vector<double>>> Evaluato
         missingKeys.push_back(key);
         missingDirs.push_back(dir);
     }
-    if (missing.empty()) return out;
+    if (missing.empty() || stop) return out;
     toolchain::CompileRequest cr;
     cr.source = task.referenceSource;
     cr.displayName = "reference.cpp";
@@ -119,6 +147,7 @@ std::map<Evaluator::RefKey, std::map<std::string, std::vector<double>>> Evaluato
                                                     compiled.diagnostics[0].message);
         return {};
     }
+    if (stop) return out;
     toolchain::RunJob job;
     job.mode = "reference";
     job.sharedObject = compiled.sharedObject;
@@ -126,9 +155,9 @@ std::map<Evaluator::RefKey, std::map<std::string, std::vector<double>>> Evaluato
     toolchain::SandboxOptions opts;
     opts.timeoutSeconds = std::max(120.0, req.timeoutSeconds);
     opts.cancel = req.cancel;
-    auto report = sandbox_.run(job, missing, opts);
+    auto report = runSpread(sandbox_, job, missing, opts, req.runProcesses ? req.runProcesses : availableCores());
     for (size_t i = 0; i < report.runs.size(); ++i) {
-        const auto& r = report.runs[i];
+        auto& r = report.runs[i];
         if (r.status != "ok") {
             error = "the task's reference failed (" + r.status + "): " + r.message;
             return {};
@@ -140,13 +169,64 @@ std::map<Evaluator::RefKey, std::map<std::string, std::vector<double>>> Evaluato
                 error = "the task's reference wrote no output '" + o.name + "'";
                 return {};
             }
-            // The runner computed in double and stored the output cast to its dtype.
-            std::ofstream(missingDirs[i] / (o.name + ".bin"), std::ios::binary)
+            // The runner computed in double and stored the output cast to its dtype. Written
+            // under a private name and renamed, so a concurrent reader never maps a partial file.
+            const fs::path file = missingDirs[i] / (o.name + ".bin");
+            const std::string tmp = file.string() + partSuffix();
+            std::ofstream(tmp, std::ios::binary)
                 .write(reinterpret_cast<const char*>(it->second.data()), std::streamsize(it->second.size()));
-            out[missingKeys[i]][o.name] = decode(o.dtype, it->second);
+            std::error_code ec;
+            fs::rename(tmp, file, ec);
+            out[missingKeys[i]][o.name] = toolchain::Blob::own(std::move(it->second));
         }
     }
     return out;
+}
+
+toolchain::SandboxReport Evaluator::runKernel(const toolchain::CompileResult& compiled, const toolchain::RunJob& job,
+                                              const std::vector<toolchain::SandboxInput>& inputs,
+                                              const EvalRequest& req, std::vector<Tensors>& outputs) const {
+    const RunCache cache((fs::path(paths_.cacheDir) / "runs").string());
+    outputs.assign(inputs.size(), {});
+    toolchain::SandboxReport report;
+    report.runs.resize(inputs.size());
+    report.networkIsolated = true;
+    std::vector<std::string> keys(inputs.size());
+    std::vector<toolchain::SandboxInput> missing;
+    std::vector<size_t> missingAt;
+    std::string binary;
+    if (req.reuseRuns)
+        binary = toolchain::ContentHash().add(toolchain::fileDigest(compiled.sharedObject)).add(runtimeDigest()).hex();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        if (req.reuseRuns) {
+            keys[i] = RunCache::key(binary, job, inputs[i]);
+            if (auto hit = cache.load(keys[i])) {
+                report.runs[i] = std::move(hit->result);
+                report.runs[i].id = inputs[i].spec.id;
+                report.networkIsolated &= hit->networkIsolated;
+                outputs[i] = std::move(hit->outputs);
+                continue;
+            }
+        }
+        missing.push_back(inputs[i]);
+        missingAt.push_back(i);
+    }
+    if (missing.empty()) return report;
+    toolchain::SandboxOptions opts;
+    opts.timeoutSeconds = req.timeoutSeconds;
+    opts.cancel = req.cancel;
+    auto fresh = runSpread(sandbox_, job, missing, opts, req.runProcesses ? req.runProcesses : availableCores());
+    report.networkIsolated &= fresh.networkIsolated;
+    report.stderrTail = fresh.stderrTail;
+    for (size_t k = 0; k < fresh.runs.size(); ++k) {
+        const size_t i = missingAt[k];
+        auto& r = fresh.runs[k];
+        for (auto& [name, bytes] : r.outputs) outputs[i][name] = toolchain::Blob::own(std::move(bytes));
+        r.outputs.clear();
+        if (req.reuseRuns && RunCache::cacheable(r.status)) cache.store(keys[i], r, outputs[i], fresh.networkIsolated);
+        report.runs[i] = std::move(r);
+    }
+    return report;
 }
 
 Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
@@ -172,6 +252,45 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
         ev.seconds = since(t0);
         return ev;
     }
+    // The case x seed list, then, on a second thread while the kernel compiles and runs: the
+    // inputs (generated once, then cached) and the reference outputs (cached after the first time).
+    std::vector<RefKey> keys;
+    size_t nSeeds = std::clamp<size_t>(req.seeds, 1, task.seeds.size());
+    for (const auto& c : task.cases)
+        for (size_t s = 0; s < nSeeds; ++s) keys.push_back({c.name, task.seeds[s]});
+    std::atomic<bool> stopReferences{false};
+    std::promise<std::vector<toolchain::SandboxInput>> inputsPromise;
+    auto inputsReady = inputsPromise.get_future();
+    std::string refError;
+    std::future<std::map<RefKey, Tensors>> refsFuture;
+    if (!req.compileOnly)
+        refsFuture = std::async(std::launch::async, [&] {
+            try {
+                std::vector<toolchain::SandboxInput> inputs;
+                for (size_t i = 0; i < keys.size(); ++i) {
+                    toolchain::SandboxInput in = sandboxInput(task, *task.findCase(keys[i].first), keys[i].second);
+                    in.spec.timeline = req.profile && task.findCase(keys[i].first)->perf && keys[i].second == task.seeds[0];
+                    inputs.push_back(std::move(in));
+                }
+                inputsPromise.set_value(std::move(inputs));
+            } catch (...) {
+                inputsPromise.set_exception(std::current_exception());
+                throw;
+            }
+            return references(task, keys, req, stopReferences, refError);
+        });
+    // Whatever happens below, a started reference computation stops early and is waited for.
+    struct StopGuard {
+        std::atomic<bool>& stop;
+        std::future<std::map<RefKey, Tensors>>& f;
+        ~StopGuard() {
+            if (f.valid()) {
+                stop = true;
+                f.wait();
+            }
+        }
+    } stopGuard{stopReferences, refsFuture};
+
     // 2. Compile.
     toolchain::CompileRequest cr;
     cr.source = req.source;
@@ -197,16 +316,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     }
     // 3. Run every case on `seeds` seeds; the perf case's first seed records the timeline.
     const auto tRun = Clock::now();
-    std::vector<RefKey> keys;
-    std::vector<toolchain::SandboxInput> inputs;
-    size_t nSeeds = std::clamp<size_t>(req.seeds, 1, task.seeds.size());
-    for (const auto& c : task.cases)
-        for (size_t s = 0; s < nSeeds; ++s) {
-            toolchain::SandboxInput in = sandboxInput(task, c, task.seeds[s]);
-            in.spec.timeline = req.profile && c.perf && s == 0;
-            inputs.push_back(std::move(in));
-            keys.push_back({c.name, task.seeds[s]});
-        }
+    std::vector<toolchain::SandboxInput> inputs = inputsReady.get();
     lap("inputs");
     toolchain::RunJob job;
     job.mode = "kernel";
@@ -214,10 +324,8 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     job.device = deviceJson(paths_, req.deviceId);
     job.launch = task.launch;
     job.maxEvents = req.maxEvents;
-    toolchain::SandboxOptions opts;
-    opts.timeoutSeconds = req.timeoutSeconds;
-    opts.cancel = req.cancel;
-    auto report = sandbox_.run(job, inputs, opts);
+    std::vector<Tensors> outputs;
+    auto report = runKernel(compiled, job, inputs, req, outputs);
     ev.run.networkIsolated = report.networkIsolated;
     ev.run.status = "ok";
     std::set<std::tuple<std::string, int, std::string>> seen;
@@ -236,8 +344,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     lap("run");
 
     // 4. Verify every run that completed.
-    std::string refError;
-    auto refs = references(task, keys, req, refError);
+    auto refs = refsFuture.get();
     lap("reference");
     if (!refError.empty()) {
         ev.run.status = ev.run.status == "ok" ? "error" : ev.run.status;
@@ -254,11 +361,11 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
             cc.pass = true;
             for (const auto& o : task.outputs) {
                 auto tol = task.toleranceFor(o.dtype);
-                auto it = report.runs[i].outputs.find(o.name);
-                std::vector<double> actual = it == report.runs[i].outputs.end() ? std::vector<double>{}
-                                                                                 : decode(o.dtype, it->second);
-                auto check = verifyOutput(o.name, o.dtype, task.shapeOf(o, c), refs[keys[i]][o.name], actual,
-                                          tol.atol, tol.rtol);
+                auto it = outputs[i].find(o.name);
+                const toolchain::Blob actual = it == outputs[i].end() ? toolchain::Blob() : it->second;
+                const toolchain::Blob& expected = refs[keys[i]][o.name];
+                auto check = verifyOutput(o.name, o.dtype, task.shapeOf(o, c), expected.data(), expected.size(),
+                                          actual.data(), actual.size(), tol.atol, tol.rtol);
                 cc.pass &= check.pass;
                 cc.outputs.push_back(std::move(check));
             }

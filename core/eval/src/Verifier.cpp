@@ -1,8 +1,10 @@
 #include "sage_eval/Verifier.h"
 
+#include "sage_toolchain/TensorCodec.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <sstream>
 
 namespace sage::eval {
@@ -35,33 +37,32 @@ std::string fmt(double v) {
 
 } // namespace
 
-OutputCheck verifyOutput(const std::string& name, const std::string& dtype, const std::vector<int64_t>& shape,
-                         const std::vector<double>& expected, const std::vector<double>& actual, double atol,
-                         double rtol) {
-    OutputCheck c;
-    c.name = name;
-    c.dtype = dtype;
-    c.atol = atol;
-    c.rtol = rtol;
-    c.histogram.assign(kHistogramEdges.size() + 2, 0);
-    if (actual.size() != expected.size()) {
-        c.reason = "output '" + name + "' has " + std::to_string(actual.size()) + " elements, expected " +
-                   std::to_string(expected.size());
-        return c;
-    }
-    const size_t n = expected.size();
-    c.checked = n;
-    bool allZero = true, constant = true, refVaries = false, refNonZero = false;
+namespace {
+
+// One pass over an output. Elements whose stored bits equal the reference's (the common case for
+// a correct kernel) take a short path with zero error; the rest go through the full comparison.
+// `at(i)` decodes element i of a tensor to double exactly as decodeTensor would, and `same(i)`
+// says whether the stored bits of actual and expected are equal. Both variants (raw dtype bytes
+// and doubles) give bit-identical checks.
+template <typename Exp, typename Act, typename Same>
+void compareAll(OutputCheck& c, const std::vector<int64_t>& shape, size_t n, Exp expAt, Act actAt, Same same,
+                double atol, double rtol, bool& allZero, bool& constant, bool& refVaries, bool& refNonZero) {
     const size_t sampleStep = std::max<size_t>(1, n / 2048);
+    const double exp0 = n ? expAt(0) : 0, act0 = n ? actAt(0) : 0;
+    const bool act0Nan = std::isnan(act0);
+    uint64_t exact = 0;
     for (size_t i = 0; i < n; ++i) {
-        double ref = expected[i];
-        double act = actual[i];
+        const double ref = expAt(i);
+        const double act = actAt(i);
         allZero &= act == 0;
-        if (i > 0) {
-            constant &= act == actual[0] || (std::isnan(act) && std::isnan(actual[0]));
-            refVaries |= expected[0] != ref;
-        }
+        constant &= act == act0 || (act0Nan && std::isnan(act));
+        refVaries |= exp0 != ref;
         refNonZero |= ref != 0;
+        if (same(i)) {  // identical bits: abs and rel error 0 (NaN matches NaN, Inf matches Inf)
+            ++exact;
+            if (i % sampleStep == 0 && c.errorSample.size() < 2048) c.errorSample.push_back(0);
+            continue;
+        }
         double absErr, relErr;
         bool bad;
         if (std::isnan(ref)) {  // the reference itself is undefined here: accept only NaN
@@ -90,6 +91,80 @@ OutputCheck verifyOutput(const std::string& name, const std::string& dtype, cons
             c.mismatches++;
         }
     }
+    c.histogram[histogramBin(0)] += exact;
+}
+
+OutputCheck startCheck(const std::string& name, const std::string& dtype, double atol, double rtol) {
+    OutputCheck c;
+    c.name = name;
+    c.dtype = dtype;
+    c.atol = atol;
+    c.rtol = rtol;
+    c.histogram.assign(kHistogramEdges.size() + 2, 0);
+    return c;
+}
+
+void finishCheck(OutputCheck& c, size_t n, bool allZero, bool constant, bool refVaries, bool refNonZero);
+
+} // namespace
+
+OutputCheck verifyOutput(const std::string& name, const std::string& dtype, const std::vector<int64_t>& shape,
+                         const std::vector<double>& expected, const std::vector<double>& actual, double atol,
+                         double rtol) {
+    OutputCheck c = startCheck(name, dtype, atol, rtol);
+    if (actual.size() != expected.size()) {
+        c.reason = "output '" + name + "' has " + std::to_string(actual.size()) + " elements, expected " +
+                   std::to_string(expected.size());
+        return c;
+    }
+    const size_t n = expected.size();
+    bool allZero = true, constant = true, refVaries = false, refNonZero = false;
+    const double* e = expected.data();
+    const double* a = actual.data();
+    compareAll(
+        c, shape, n, [e](size_t i) { return e[i]; }, [a](size_t i) { return a[i]; },
+        [e, a](size_t i) { return std::memcmp(e + i, a + i, sizeof(double)) == 0; }, atol, rtol, allZero, constant,
+        refVaries, refNonZero);
+    finishCheck(c, n, allZero, constant, refVaries, refNonZero);
+    return c;
+}
+
+OutputCheck verifyOutput(const std::string& name, const std::string& dtype, const std::vector<int64_t>& shape,
+                         const uint8_t* expected, size_t expectedBytes, const uint8_t* actual, size_t actualBytes,
+                         double atol, double rtol) {
+    OutputCheck c = startCheck(name, dtype, atol, rtol);
+    try {
+        toolchain::withStorageType(dtype, [&](auto tag) {
+            using T = decltype(tag);
+            const size_t ne = expectedBytes / sizeof(T), na = actualBytes / sizeof(T);
+            if (na != ne) {
+                c.reason = "output '" + name + "' has " + std::to_string(na) + " elements, expected " + std::to_string(ne);
+                return;
+            }
+            bool allZero = true, constant = true, refVaries = false, refNonZero = false;
+            auto load = [](const uint8_t* p, size_t i) {
+                T v;
+                std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+                return toolchain::storedToDouble(v);
+            };
+            compareAll(
+                c, shape, ne, [&](size_t i) { return load(expected, i); }, [&](size_t i) { return load(actual, i); },
+                [&](size_t i) { return std::memcmp(expected + i * sizeof(T), actual + i * sizeof(T), sizeof(T)) == 0; },
+                atol, rtol, allZero, constant, refVaries, refNonZero);
+            finishCheck(c, ne, allZero, constant, refVaries, refNonZero);
+        });
+    } catch (const std::invalid_argument& e) {
+        c.reason = "output '" + name + "': " + e.what();
+    }
+    return c;
+}
+
+namespace {
+
+void finishCheck(OutputCheck& c, size_t n, bool allZero, bool constant, bool refVaries, bool refNonZero) {
+    const std::string& name = c.name;
+    const double atol = c.atol, rtol = c.rtol;
+    c.checked = n;
     if (c.mismatches) {
         const Mismatch& m = c.firstMismatches.front();
         std::string at;
@@ -101,18 +176,19 @@ OutputCheck verifyOutput(const std::string& name, const std::string& dtype, cons
                    "' differ beyond atol=" + fmt(atol) + " and rtol=" + fmt(rtol) + "; first at [" + at +
                    "]: expected " + fmt(m.expected) + ", got " + fmt(m.actual);
         if (!std::isfinite(m.actual)) c.reason += " (NaN/Inf: an element the kernel never wrote, or overflow?)";
-        return c;
+        return;
     }
     if (n > 1 && allZero && refNonZero) {
         c.reason = "output '" + name + "' is all zeros but the reference is not (trivial-output guard)";
-        return c;
+        return;
     }
     if (n > 1 && constant && refVaries) {
         c.reason = "output '" + name + "' is one constant value but the reference varies (trivial-output guard)";
-        return c;
+        return;
     }
     c.pass = true;
-    return c;
 }
+
+} // namespace
 
 } // namespace sage::eval

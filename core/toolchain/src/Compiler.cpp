@@ -12,6 +12,9 @@
 #include <random>
 #include <regex>
 #include <sstream>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace sage::toolchain {
 namespace fs = std::filesystem;
@@ -60,7 +63,71 @@ std::string uniqueSuffix() {
     return std::to_string(::getpid()) + "." + std::to_string(rng());
 }
 
+std::string shellQuote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// Starts `argv` detached (double fork: the grandchild is reparented, nobody has to wait for it).
+void spawnDetached(const std::vector<std::string>& argv) {
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t child = ::fork();
+    if (child == 0) {
+        ::setsid();
+        if (::fork() == 0) {
+            int devnull = ::open("/dev/null", O_RDWR);
+            if (devnull >= 0) {
+                ::dup2(devnull, 0);
+                ::dup2(devnull, 1);
+                ::dup2(devnull, 2);
+            }
+            ::execv(args[0], args.data());
+        }
+        ::_exit(0);
+    }
+    if (child > 0) ::waitpid(child, nullptr, 0);
+}
+
 } // namespace
+
+std::string Compiler::precompiledHeader(const CompileRequest& req) const {
+    if (req.isReference || std::getenv("SAGE_NO_PCH")) return "";
+    // GCC uses a .gch only when it was built with the same options: one PCH per flag set.
+    std::vector<std::string> f;
+    for (const auto& x : flags(req))
+        if (x != "-shared" && x != "-include" && x != "prelude.h") f.push_back(x);
+    ContentHash h;
+    h.add("pch-v1").add(paths_.compiler).add(headerDigest_);
+    for (const auto& x : f) h.add(x);
+    const fs::path dir = fs::path(paths_.cacheDir) / "pch" / h.hex();
+    std::error_code ec;
+    if (fs::exists(dir / "kernel_operator.h.gch", ec)) return (dir / "kernel_operator.h").string();
+    // Not built yet: build it in the background (about 0.5 s of CPU) so that this compile, often
+    // the first of a cold evaluation, does not wait; later compiles use it. One builder at a time.
+    const fs::path lock = dir.string() + ".building";
+    fs::create_directories(lock.parent_path(), ec);
+    if (fs::exists(lock, ec)) {
+        auto age = fs::file_time_type::clock::now() - fs::last_write_time(lock, ec);
+        if (age < std::chrono::minutes(5)) return "";
+        fs::remove_all(lock, ec);  // a builder that died
+    }
+    if (!fs::create_directory(lock, ec)) return "";
+    const fs::path tmp = dir.string() + ".tmp." + uniqueSuffix();
+    fs::create_directories(tmp, ec);
+    // The stub is what GCC reads when the .gch is unusable: the real header, so a compile is never wrong.
+    writeFile((tmp / "kernel_operator.h").string(), "#include \"" + paths_.npuInclude + "/kernel_operator.h\"\n");
+    // Lowest priority: it must not slow down the evaluation that is running now.
+    std::string cmd = "nice -n 19 " + shellQuote(paths_.compiler);
+    for (const auto& x : f) cmd += " " + shellQuote(x);
+    cmd += " -x c++-header " + shellQuote(paths_.npuInclude + "/kernel_operator.h") + " -o " +
+           shellQuote((tmp / "kernel_operator.h.gch").string()) + " && mv -T " + shellQuote(tmp.string()) + " " +
+           shellQuote(dir.string()) + "; rm -rf " + shellQuote(tmp.string()) + " " + shellQuote(lock.string());
+    spawnDetached({"/bin/sh", "-c", cmd});
+    return "";
+}
 
 Compiler::Compiler(ToolPaths paths) : paths_(std::move(paths)), headerDigest_(digestHeaders(paths_.npuInclude)) {}
 
@@ -109,17 +176,31 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     fs::create_directories(work);
     const std::string srcName = req.isReference ? "reference.cpp" : "kernel.cpp";
     writeFile((work / srcName).string(), req.source);
-    writeFile((work / "prelude.h").string(), req.prelude);
+    // With the precompiled kernel_operator.h included first, the prelude comes after the header's
+    // default SAGE_TILING_TYPE, so it replaces it instead of redefining it. Same binary either way.
+    const std::string pch = precompiledHeader(req);
+    const bool setsTiling = req.prelude.find("#define SAGE_TILING_TYPE") != std::string::npos;
+    writeFile((work / "prelude.h").string(), (!pch.empty() && setsTiling ? "#undef SAGE_TILING_TYPE\n" : "") + req.prelude);
+    auto compileFlags = [&] {
+        std::vector<std::string> out;
+        for (const auto& f : flags(req)) {
+            if (f == "-include" && !pch.empty()) out.insert(out.end(), {"-include", pch});
+            out.push_back(f);
+        }
+        return out;
+    };
 
     ProcessSpec spec;
     spec.argv = {paths_.compiler};
-    for (const auto& f : flags(req)) spec.argv.push_back(f);
+    for (const auto& f : compileFlags()) spec.argv.push_back(f);
     spec.argv.insert(spec.argv.end(), {"-fdiagnostics-format=json", srcName, "-o", "kernel.so", "-L" + paths_.libDir,
                                        "-Wl,-rpath," + paths_.libDir, "-lsage_npu"});
     spec.workDir = work.string();
     spec.timeoutSeconds = kCompileSeconds;
     spec.captureLimit = 4 << 20;
     confineCompiler(spec, paths_, work.string());
+    // The precompiled header lives in the cache, outside the work directory: show it read-only.
+    if (!pch.empty()) spec.confine.readOnly.push_back(fs::path(pch).parent_path().string());
     ProcessResult pr = runProcess(spec);
     if (!pr.started) {
         fs::remove_all(work, ec);
@@ -153,7 +234,7 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     if (!res.ok && headerErrors) {
         ProcessSpec text = spec;
         text.argv = {spec.argv[0]};  // the resolved compiler path
-        for (const auto& f : flags(req))
+        for (const auto& f : compileFlags())
             if (f != "-shared") text.argv.push_back(f);
         text.argv.insert(text.argv.end(), {"-fsyntax-only", srcName});
         ProcessResult tr = runProcess(text);

@@ -1,5 +1,6 @@
 #include "sage_toolchain/Files.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -12,8 +13,16 @@ std::string readTextFile(const std::string& path) {
 }
 
 std::vector<uint8_t> readBinaryFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // One sized read, not a byte-wise iterator copy: run outputs are tens of megabytes.
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) return {};
+    const std::streamoff size = in.tellg();
+    if (size <= 0) return {};
+    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    in.seekg(0);
+    in.read(reinterpret_cast<char*>(bytes.data()), size);
+    bytes.resize(size_t(std::max<std::streamsize>(0, in.gcount())));
+    return bytes;
 }
 
 void writeFile(const std::string& path, const void* data, size_t bytes) {

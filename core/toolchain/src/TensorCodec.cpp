@@ -19,22 +19,10 @@ template <typename I> I saturate(double v) {
     return static_cast<I>(r);
 }
 
-// Calls f with a tag for the storage type of `dtype`; resolved once per tensor.
-template <typename F> void withType(const std::string& dtype, F&& f) {
-    if (dtype == "float16") f(half{});
-    else if (dtype == "bfloat16") f(bfloat16_t{});
-    else if (dtype == "float32") f(float{});
-    else if (dtype == "int32") f(int32_t{});
-    else if (dtype == "int16") f(int16_t{});
-    else if (dtype == "int8") f(int8_t{});
-    else if (dtype == "uint8") f(uint8_t{});
-    else throw std::invalid_argument("unknown dtype '" + dtype + "' (float16, bfloat16, float32, int32, int8)");
-}
-
 } // namespace
 
 void encodeTensor(const std::string& dtype, const double* values, uint64_t n, uint8_t* out) {
-    withType(dtype, [&](auto tag) {
+    withStorageType(dtype, [&](auto tag) {
         using T = decltype(tag);
         for (uint64_t i = 0; i < n; ++i) {
             T v;
@@ -46,13 +34,12 @@ void encodeTensor(const std::string& dtype, const double* values, uint64_t n, ui
 }
 
 void decodeTensor(const std::string& dtype, const uint8_t* bytes, uint64_t n, double* out) {
-    withType(dtype, [&](auto tag) {
+    withStorageType(dtype, [&](auto tag) {
         using T = decltype(tag);
         for (uint64_t i = 0; i < n; ++i) {
             T v;
             std::memcpy(&v, bytes + i * sizeof(T), sizeof(T));
-            if constexpr (std::is_integral_v<T>) out[i] = double(v);
-            else out[i] = double(static_cast<float>(v));
+            out[i] = storedToDouble(v);
         }
     });
 }

@@ -7,9 +7,11 @@
 #include "sage_eval/Task.h"
 #include "sage_toolchain/Compiler.h"
 #include "sage_toolchain/DeviceCatalog.h"
+#include "sage_toolchain/Blob.h"
 #include "sage_toolchain/Sandbox.h"
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 
 namespace sage::eval {
@@ -24,6 +26,8 @@ struct EvalRequest {
     size_t maxEvents = 2'000'000;
     const std::atomic<bool>* cancel = nullptr;
     bool compileOnly = false;        // check and compile, then return (run.status stays "not_run")
+    size_t runProcesses = 0;         // sandboxed runner processes for the case x seed runs (0: one per core)
+    bool reuseRuns = true;           // reuse the cached result of an identical (binary, inputs, device) run
 };
 
 class Evaluator {
@@ -35,10 +39,17 @@ public:
     const toolchain::ToolPaths& paths() const { return paths_; }
 
 private:
-    // Reference outputs per (case, seed), already cast to each output's dtype, and output name, computed once and cached on disk.
+    // Reference outputs per (case, seed) and output name, stored in each output's dtype, computed
+    // once and cached on disk (raw little-endian files, memory-mapped when read back).
     using RefKey = std::pair<std::string, uint64_t>;
-    std::map<RefKey, std::map<std::string, std::vector<double>>> references(
-        const Task& task, const std::vector<RefKey>& runs, const EvalRequest& req, std::string& error) const;
+    using Tensors = std::map<std::string, toolchain::Blob>;
+    std::map<RefKey, Tensors> references(const Task& task, const std::vector<RefKey>& runs, const EvalRequest& req,
+                                         const std::atomic<bool>& stop, std::string& error) const;
+    // Runs the kernel on every input, reusing cached results; outputs per run.
+    toolchain::SandboxReport runKernel(const toolchain::CompileResult& compiled, const toolchain::RunJob& job,
+                                       const std::vector<toolchain::SandboxInput>& inputs, const EvalRequest& req,
+                                       std::vector<Tensors>& outputs) const;
+    const std::string& runtimeDigest() const;  // libsage_npu.so + sage-runner, hashed once
 
     // Inputs are generated once per (task, case, seed, tensor) and kept in the cache directory.
     std::string inputFile(const Task& task, const TaskCase& c, uint64_t seed, const TensorDecl& t) const;
@@ -48,6 +59,8 @@ private:
     toolchain::DeviceCatalog devices_;
     toolchain::Compiler compiler_;
     toolchain::Sandbox sandbox_;
+    struct Lazy;
+    std::shared_ptr<Lazy> lazy_;
 };
 
 } // namespace sage::eval

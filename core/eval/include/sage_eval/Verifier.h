@@ -7,6 +7,7 @@
 
 #include "sage_eval/Evaluation.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,5 +16,12 @@ namespace sage::eval {
 OutputCheck verifyOutput(const std::string& name, const std::string& dtype, const std::vector<int64_t>& shape,
                          const std::vector<double>& expected, const std::vector<double>& actual, double atol,
                          double rtol);
+
+// The same check on raw little-endian tensors of `dtype` (as the runner writes them and the
+// reference cache stores them), compared in place in one pass: no decoded copies. Gives exactly
+// the result of decoding both to double and calling the overload above.
+OutputCheck verifyOutput(const std::string& name, const std::string& dtype, const std::vector<int64_t>& shape,
+                         const uint8_t* expected, size_t expectedBytes, const uint8_t* actual, size_t actualBytes,
+                         double atol, double rtol);
 
 } // namespace sage::eval

@@ -41,6 +41,9 @@ public:
 
 private:
     std::vector<std::string> flags(const CompileRequest& req) const;
+    // The precompiled kernel_operator.h for these flags ("-include <path>" uses it), or "" when it
+    // is not built yet (then a background build is started and this compile parses the headers).
+    std::string precompiledHeader(const CompileRequest& req) const;
     ToolPaths paths_;
     std::string headerDigest_;
 };

@@ -3,11 +3,34 @@
 // knows how each dtype is laid out in memory; the runner and the evaluator both use it.
 #pragma once
 
+#include "kernel_types.h"
+
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace sage::toolchain {
+
+// Calls f with a value of the storage type of `dtype` (half, bfloat16_t, float, int32_t, ...),
+// resolved once per tensor. Throws std::invalid_argument for an unknown dtype name.
+template <typename F> void withStorageType(const std::string& dtype, F&& f) {
+    if (dtype == "float16") f(half{});
+    else if (dtype == "bfloat16") f(bfloat16_t{});
+    else if (dtype == "float32") f(float{});
+    else if (dtype == "int32") f(int32_t{});
+    else if (dtype == "int16") f(int16_t{});
+    else if (dtype == "int8") f(int8_t{});
+    else if (dtype == "uint8") f(uint8_t{});
+    else throw std::invalid_argument("unknown dtype '" + dtype + "' (float16, bfloat16, float32, int32, int8)");
+}
+
+// One stored element as double, exactly as decodeTensor converts it.
+template <typename T> double storedToDouble(T v) {
+    if constexpr (std::is_integral_v<T>) return double(v);
+    else return double(static_cast<float>(v));
+}
 
 // Throws std::invalid_argument for an unknown dtype name.
 void encodeTensor(const std::string& dtype, const double* values, uint64_t n, uint8_t* out);

@@ -1,0 +1,44 @@
+// Results of sandboxed kernel runs, kept on disk under <cache>/runs/<key>/ and keyed by every
+// input that determines them: the compiled binary's bytes, the simulator runtime (libsage_npu.so
+// and sage-runner), the device profile, the launch description and the run's tensors (input
+// content keys, dims, attrs, timeline flag). An identical (binary, inputs, device) triple is
+// therefore never simulated twice; a cached result is the runner's result as it was written.
+// Only deterministic outcomes are stored (ok, race, sim_error), never timeouts, crashes or
+// cancellations. The cache holds at most SAGE_RUN_CACHE_MB megabytes (default 1024), dropping
+// the oldest entries first.
+#pragma once
+
+#include "sage_toolchain/Blob.h"
+#include "sage_toolchain/RunJob.h"
+#include "sage_toolchain/Sandbox.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace sage::eval {
+
+class RunCache {
+public:
+    explicit RunCache(std::string dir) : dir_(std::move(dir)) {}
+
+    struct Entry {
+        toolchain::RunResult result;                      // outputs left empty: see `outputs`
+        std::map<std::string, toolchain::Blob> outputs;  // raw bytes per output tensor (mapped)
+        bool networkIsolated = false;                    // whether the run that produced it was
+    };
+
+    // `binaryDigest` names the kernel binary and the runtime it runs on; `job` without runs.
+    static std::string key(const std::string& binaryDigest, const toolchain::RunJob& job,
+                           const toolchain::SandboxInput& in);
+    static bool cacheable(const std::string& status);
+    std::optional<Entry> load(const std::string& key) const;
+    // Best effort: a cache that cannot be written only costs a later re-run.
+    void store(const std::string& key, const toolchain::RunResult& result,
+               const std::map<std::string, toolchain::Blob>& outputs, bool networkIsolated) const;
+
+private:
+    std::string dir_;
+};
+
+} // namespace sage::eval

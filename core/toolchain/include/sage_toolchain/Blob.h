@@ -1,0 +1,32 @@
+// Read-only bytes that are either owned in memory or a memory-mapped file. The evaluator hands
+// tensors around as Blobs so that cached references and cached run outputs are verified in place
+// (mapped, no copy, no decode to double) while fresh outputs stay the vectors the runner returned.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sage::toolchain {
+
+class Blob {
+public:
+    Blob() = default;
+    static Blob own(std::vector<uint8_t> bytes);
+    // Maps `path` read-only; an invalid Blob (valid() false) when the file is missing or unreadable.
+    static Blob map(const std::string& path);
+    bool valid() const { return valid_; }
+    const uint8_t* data() const { return data_; }
+    size_t size() const { return size_; }
+
+private:
+    struct Mapping;
+    std::shared_ptr<const void> keep_;  // the vector or the mapping; shared so Blobs copy cheaply
+    const uint8_t* data_ = nullptr;
+    size_t size_ = 0;
+    bool valid_ = false;
+};
+
+} // namespace sage::toolchain
