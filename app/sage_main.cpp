@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     sage::cli::registerRunCommand(app);
     sage::cli::registerBenchCommand(app);
     sage::cli::registerMemoryCommand(app);
+    sage::cli::registerCompatCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

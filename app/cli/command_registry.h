@@ -17,5 +17,7 @@ void registerRunCommand(CLI::App& app);
 void registerBenchCommand(CLI::App& app);
 // Adds `sage memory` (experience store curation); app/cli/memory_command.cpp.
 void registerMemoryCommand(CLI::App& app);
+// Adds `sage compat DIR` (which kernels under a directory parse and compile); compat_command.cpp.
+void registerCompatCommand(CLI::App& app);
 
 } // namespace sage::cli
