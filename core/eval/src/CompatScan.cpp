@@ -50,41 +50,87 @@ std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& t
     std::vector<std::pair<std::string, fs::path>> out;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), inc); it != std::sregex_iterator(); ++it) {
         const std::string name = (*it)[1].str();
+        bool found = false;
         for (const fs::path& base : {from.parent_path(), root, root / "op_kernel"}) {
             fs::path p = base / name;
             std::error_code ec;
             if (fs::is_regular_file(p, ec) && inside(p, root)) {
                 out.push_back({name, p});
+                found = true;
                 break;
+            }
+        }
+        // Shared headers of a family of ops (e.g. a common foreach folder) sit next to the op
+        // directory; the real build puts them on the include path.
+        if (!found && name.find("..") == std::string::npos) {
+            std::error_code ec;
+            for (auto it = fs::recursive_directory_iterator(root.parent_path(), ec);
+                 it != fs::recursive_directory_iterator(); it.increment(ec)) {
+                if (ec) break;
+                const fs::path& p = it->path();
+                if (p.filename() == fs::path(name).filename() && p.string().size() >= name.size() &&
+                    p.string().compare(p.string().size() - name.size(), name.size(), name) == 0 &&
+                    it->is_regular_file()) {
+                    out.push_back({name, p});
+                    break;
+                }
             }
         }
     }
     return out;
 }
 
-// The prelude that gives the kernel its tiling struct the way the real build's generated header
-// does: the op_host tiling header, force-included, and SAGE_TILING_TYPE naming its class.
-std::string tilingPrelude(const fs::path& opRoot) {
+// The prelude that gives the kernel what the real build generates for it: the op_host tiling
+// headers, force-included, with SAGE_TILING_TYPE naming the registered class (and optiling's
+// names visible, as the generated header declares them globally), and DTYPE_<NAME> for each
+// input and output, from the first data type of the op definition in op_host/<op>.cpp.
+std::string opPrelude(const fs::path& opRoot) {
     std::error_code ec;
     fs::path host = opRoot / "op_host";
     if (!fs::is_directory(host, ec)) return {};
-    std::vector<fs::path> headers;
-    for (const auto& e : fs::directory_iterator(host, ec))
-        if (e.path().extension() == ".h" && e.path().filename().string().find("tiling") != std::string::npos)
-            headers.push_back(e.path());
+    std::vector<fs::path> headers, sources;
+    for (const auto& e : fs::directory_iterator(host, ec)) {
+        if (e.path().extension() == ".h") headers.push_back(e.path());
+        if (e.path().extension() == ".cpp") sources.push_back(e.path());
+    }
     std::sort(headers.begin(), headers.end());
-    if (headers.empty()) return {};
-    const std::string text = slurp(headers.front());
+    std::sort(sources.begin(), sources.end());
     static const std::regex reg(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*\w+\s*,\s*(\w+)\s*\))");
     static const std::regex def(R"(BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\))");
-    std::smatch m;
-    std::string cls;
-    if (std::regex_search(text, m, reg)) cls = m[1];
-    else if (std::regex_search(text, m, def)) cls = m[1];
-    if (cls.empty()) return {};
-    const bool ns = text.find("namespace optiling") != std::string::npos;
-    return "#define SAGE_TILING_TYPE " + std::string(ns ? "optiling::" : "") + cls + "\n#include \"kernel_operator.h\"\n" +
-           "#include \"" + fs::absolute(headers.front()).string() + "\"\n";
+    std::string cls, includes;
+    bool ns = false;
+    for (const auto& h : headers) {
+        const std::string text = slurp(h);
+        if (!std::regex_search(text, def)) continue;
+        std::smatch m;
+        if (cls.empty() && std::regex_search(text, m, reg)) cls = m[1];
+        if (cls.empty() && std::regex_search(text, m, def)) cls = m[1];
+        ns |= text.find("namespace optiling") != std::string::npos;
+        includes += "#include \"" + fs::absolute(h).string() + "\"\n";
+    }
+    std::string out;
+    if (!cls.empty()) out += "#define SAGE_TILING_TYPE " + cls + "\n";
+    static const std::regex io(R"re((?:Input|Output)\s*\(\s*"(\w+)"\s*\)[^;]*?\.DataType\s*\(\s*\{\s*ge::DT_(\w+))re");
+    static const std::map<std::string, std::string> types = {
+        {"FLOAT", "float"},     {"FLOAT16", "half"},     {"BF16", "bfloat16_t"}, {"INT32", "int32_t"},
+        {"INT8", "int8_t"},     {"INT16", "int16_t"},    {"INT64", "int64_t"},   {"UINT8", "uint8_t"},
+        {"UINT16", "uint16_t"}, {"UINT32", "uint32_t"},  {"UINT64", "uint64_t"}, {"BOOL", "bool"},
+        {"DOUBLE", "double"}};
+    std::set<std::string> defined;
+    for (const auto& src : sources) {
+        const std::string text = slurp(src);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), io); it != std::sregex_iterator(); ++it) {
+            std::string name = (*it)[1].str();
+            for (auto& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+            auto t = types.find((*it)[2].str());
+            if (t == types.end() || !defined.insert(name).second) continue;
+            out += "#define DTYPE_" + name + " " + t->second + "\n#define ORIG_DTYPE_" + name + " " + t->second + "\n";
+        }
+    }
+    if (out.empty() && includes.empty()) return {};
+    out += "#include \"kernel_operator.h\"\n" + includes;
+    if (ns) out += "namespace optiling {}\nusing namespace optiling;\n";
+    return out;
 }
 
 } // namespace
@@ -122,7 +168,7 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
     const std::string source = slurp(path);
     // 1. Policy, for the kernel and (transitively) the local headers it includes.
     std::vector<toolchain::Diagnostic> refused;
-    std::set<std::string> seen;
+    std::set<std::string> seen, includeDirs;
     std::vector<std::pair<fs::path, std::string>> work{{path, source}};
     while (!work.empty() && refused.empty()) {
         auto [p, text] = work.back();
@@ -131,6 +177,10 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
         std::vector<std::string> names;
         for (const auto& [name, resolved] : locals) {
             names.push_back(name);
+            // The directory that makes `name` resolve from the include path.
+            fs::path dir = fs::absolute(resolved);
+            for (auto n = std::distance(fs::path(name).begin(), fs::path(name).end()); n > 0; --n) dir = dir.parent_path();
+            includeDirs.insert(dir.lexically_normal().string());
             if (seen.insert(fs::weakly_canonical(resolved).string()).second) work.push_back({resolved, slurp(resolved)});
         }
         for (auto& d : toolchain::SourcePolicy::check(text, fs::relative(p, root).string(), names))
@@ -145,11 +195,12 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
     toolchain::CompileRequest cr;
     cr.source = source;
     cr.displayName = r.path;
-    cr.prelude = tilingPrelude(opRoot);
+    cr.prelude = opPrelude(opRoot);
     cr.npuArch = npuArch_;
     cr.deviceId = deviceId_;
     cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string(),
                      "-I" + compiler_.paths().npuInclude + "/host", "-w"};
+    for (const auto& d : includeDirs) cr.extraFlags.push_back("-I" + d);
     auto res = compiler_.compile(cr);
     r.compiled = res.ok;
     std::set<std::string> missing;
