@@ -179,7 +179,8 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
             names.push_back(name);
             // The directory that makes `name` resolve from the include path.
             fs::path dir = fs::absolute(resolved);
-            for (auto n = std::distance(fs::path(name).begin(), fs::path(name).end()); n > 0; --n) dir = dir.parent_path();
+            const fs::path rel(name);
+            for (auto it = rel.begin(); it != rel.end(); ++it) dir = dir.parent_path();
             includeDirs.insert(dir.lexically_normal().string());
             if (seen.insert(fs::weakly_canonical(resolved).string()).second) work.push_back({resolved, slurp(resolved)});
         }
