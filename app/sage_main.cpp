@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
     sage::cli::registerBenchCommand(app);
     sage::cli::registerMemoryCommand(app);
     sage::cli::registerPromptCommand(app);
+    sage::cli::registerCompatCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -19,5 +19,7 @@ void registerBenchCommand(CLI::App& app);
 void registerMemoryCommand(CLI::App& app);
 // Adds `sage prompt` (the LLM prompt of a task and stage, with section sizes); cli/prompt_command.cpp.
 void registerPromptCommand(CLI::App& app);
+// Adds `sage compat DIR` (which kernels under a directory parse and compile); compat_command.cpp.
+void registerCompatCommand(CLI::App& app);
 
 } // namespace sage::cli

@@ -14,7 +14,7 @@ extern "C" __global__ __aicore__ void k_capacity(GM_ADDR) {
     TQue<TPosition::VECOUT, 2> b;
     pipe.InitBuffer(a, 2, 64 * 1024);
     g_line = __LINE__ + 1;
-    pipe.InitBuffer(b, 2, 32 * 1024);  // 128 KB + 64 KB > 184 KB usable
+    pipe.InitBuffer(b, 2, 32 * 1024);  // 128 KB + 64 KB = 196608 B > 196352 B usable
 }
 
 extern "C" __global__ __aicore__ void k_misaligned(GM_ADDR x) {
@@ -146,7 +146,7 @@ extern "C" __global__ __aicore__ void k_repeat_too_big(GM_ADDR) {
 extern "C" __global__ __aicore__ void k_assert(GM_ADDR) {
     int tiles = 0;
     g_line = __LINE__ + 1;
-    ASSERT(tiles != 0 && "tile num can not be zero!");
+    ASSERT(tiles != 0 && "tiles must be positive");
 }
 
 // Races on a TBuf used by two pipes without flags.
@@ -250,7 +250,7 @@ private slots:
         auto* d = expect(h, "capacity_exceeded", k_capacity, (GM_ADDR) nullptr);
         QVERIFY(d);
         QVERIFY2(d->message.find("TQue<VECIN> 2 x 65536 B") != std::string::npos, d->message.c_str());
-        QVERIFY(d->message.find("188416") != std::string::npos);
+        QVERIFY(d->message.find("196352") != std::string::npos);
         QVERIFY(h.last().aborted);
     }
     void misalignedLocalAddress() {
@@ -322,7 +322,7 @@ private slots:
     void failedAssert() {
         NpuHarness h;
         auto* d = expect(h, "assert_failed", k_assert, (GM_ADDR) nullptr);
-        QVERIFY(d && d->message.find("tile num can not be zero") != std::string::npos);
+        QVERIFY(d && d->message.find("tiles must be positive") != std::string::npos);
     }
     void rawRaceNamesBothLinesAndPipes() {
         NpuHarness h;

@@ -1,23 +1,25 @@
-// Public-sample-style kernels compile unmodified and give the right results.
+// Kernels written the way engineers write their own (compile-time sizes, tiling by value, TBuf
+// scratch, ASSERT) compile unmodified and give the right results. Both kernels are our own text;
+// the leaky one is the eval fixture's baseline, so the two suites test the same file.
 #include "NpuHarness.h"
 
 namespace add_sample {
-#include "kernels/add_custom.cpp"
+#include "kernels/half_add_fixed.cpp"
 }
 namespace leaky_sample {
-#include "kernels/leaky_relu_custom.cpp"
+#include "../eval/data/tasks/leaky_sample/baseline.cpp"
 }
 
 class TestNpuSamples : public QObject {
     Q_OBJECT
 private slots:
-    void addCustomMatchesPlainCpp() {
+    void fixedSizeAddMatchesPlainCpp() {
         NpuHarness h;
-        const size_t n = add_sample::TOTAL_LENGTH;
+        const size_t n = add_sample::fixed_add::kElems;
         half* x = h.gmRandom<half>(n, -10, 10, 1);
         half* y = h.gmRandom<half>(n, -10, 10, 2);
         half* z = h.gm<half>(n);
-        ICPU_RUN_KF(add_sample::add_custom, add_sample::USE_CORE_NUM, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)z);
+        ICPU_RUN_KF(add_sample::half_add_fixed, add_sample::fixed_add::kBlocks, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)z);
         const auto& r = h.last();
         QVERIFY2(r.diagnostics.empty(), h.describe().c_str());
         QVERIFY(!r.aborted);
@@ -33,8 +35,8 @@ private slots:
         const uint32_t n = 8 * 2048;
         half* x = h.gmRandom<half>(n, -5, 5, 3);
         half* y = h.gm<half>(n);
-        leaky_sample::LeakyReluTilingData t{n, 8, 0.1f};
-        ICPU_RUN_KF(leaky_sample::leaky_relu_custom, 8, (GM_ADDR)x, (GM_ADDR)y, t);
+        leaky_sample::LeakyArgs t{n, 512, 0.1f};
+        ICPU_RUN_KF(leaky_sample::leaky_by_max, 8, (GM_ADDR)x, (GM_ADDR)y, t);
         QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
         const half slope(0.1f);
         for (uint32_t i = 0; i < n; ++i) {

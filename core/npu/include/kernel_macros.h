@@ -39,8 +39,13 @@ enum KernelTaskType {
 #define KERNEL_TASK_TYPE(key, type) ((void)(key), ::sage::npu::rt::setTaskType(static_cast<int>(type)))
 
 // ASSERT(cond) and ASSERT(cond && "message"): a failed assert is a simulator error at its line.
-#define ASSERT(...) ::sage::npu::rt::kernelAssert(static_cast<bool>(__VA_ARGS__), #__VA_ARGS__, nullptr, \
-                                                  std::source_location::current())
+// It is a braced statement, as in the device build, so that `ASSERT(x)` written without a
+// semicolon compiles (a following `;` is an empty statement).
+#define ASSERT(...)                                                                                  \
+    {                                                                                                \
+        ::sage::npu::rt::kernelAssert(static_cast<bool>(__VA_ARGS__), #__VA_ARGS__, nullptr,         \
+                                      std::source_location::current());                              \
+    }
 
 // Tiling. The host side declares a POD struct; the kernel copies it out of GM.
 // GET_TILING_DATA uses SAGE_TILING_TYPE, which the pipeline's prelude sets to the struct's name

@@ -130,6 +130,11 @@ void vecCompare(DType t, const LocalRef& dstMask, const LocalRef& s0, const Loca
                 uint64_t count, Loc loc);
 void vecSelect(DType t, const LocalRef& dst, const LocalRef& mask, const LocalRef& s0, const LocalRef* s1,
                double scalar, int selMode, uint64_t count, Loc loc);
+// dst[i] = src[i] * scalar + dst[i] (Axpy; dst may be wider than src: half -> float).
+void vecAxpy(DType dt, DType st, const LocalRef& dst, const LocalRef& src, double scalar, uint64_t count, Loc loc);
+// dst[i] = the element at byte offset base + offsets[i] of src (Gather; offsets are uint32 bytes).
+void vecGather(DType t, const LocalRef& dst, const LocalRef& src, const LocalRef& offsets, uint32_t base,
+               uint64_t count, Loc loc);
 void setMaskCounter(bool counter);
 bool maskCounter();
 void setVectorMask(uint64_t hi, uint64_t lo);

@@ -2,16 +2,18 @@
 // round-to-nearest-even conversion from float, plus AscendC's aliases.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
 namespace sage::npu::numeric {
 
-inline uint32_t floatBits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float bitsFloat(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+// constexpr so that `constexpr half h = 1.0;` compiles, as it does with the device compiler.
+constexpr uint32_t floatBits(float f) { return std::bit_cast<uint32_t>(f); }
+constexpr float bitsFloat(uint32_t u) { return std::bit_cast<float>(u); }
 
 // float -> binary16, round to nearest even; overflow to inf, NaN preserved (quiet).
-inline uint16_t floatToHalfBits(float f) {
+constexpr uint16_t floatToHalfBits(float f) {
     uint32_t x = floatBits(f);
     uint32_t sign = (x >> 16) & 0x8000u;
     uint32_t absx = x & 0x7fffffffu;
@@ -31,7 +33,7 @@ extern const float* const kHalfToFloatTable;  // 65536 entries, filled by the ru
 inline float halfBitsToFloat(uint16_t h) { return kHalfToFloatTable[h]; }
 
 // float -> bfloat16, round to nearest even, NaN kept quiet.
-inline uint16_t floatToBf16Bits(float f) {
+constexpr uint16_t floatToBf16Bits(float f) {
     uint32_t x = floatBits(f);
     if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);
     x += 0x7fffu + ((x >> 16) & 1u);
@@ -45,20 +47,20 @@ inline float bf16BitsToFloat(uint16_t b) { return bitsFloat(static_cast<uint32_t
 // + - * / because float carries more than twice half's precision.
 struct half {
     uint16_t bits = 0;
-    half() = default;
-    half(float f) : bits(sage::npu::numeric::floatToHalfBits(f)) {}
-    half(double d) : half(static_cast<float>(d)) {}
-    half(int i) : half(static_cast<float>(i)) {}
-    half(int64_t i) : half(static_cast<float>(i)) {}
-    half(uint32_t i) : half(static_cast<float>(i)) {}
-    half(uint64_t i) : half(static_cast<float>(i)) {}
-    static half fromBits(uint16_t b) { half h; h.bits = b; return h; }
+    constexpr half() = default;
+    constexpr half(float f) : bits(sage::npu::numeric::floatToHalfBits(f)) {}
+    constexpr half(double d) : half(static_cast<float>(d)) {}
+    constexpr half(int i) : half(static_cast<float>(i)) {}
+    constexpr half(int64_t i) : half(static_cast<float>(i)) {}
+    constexpr half(uint32_t i) : half(static_cast<float>(i)) {}
+    constexpr half(uint64_t i) : half(static_cast<float>(i)) {}
+    static constexpr half fromBits(uint16_t b) { half h; h.bits = b; return h; }
     operator float() const { return sage::npu::numeric::halfBitsToFloat(bits); }
     half& operator+=(half o) { return *this = half(float(*this) + float(o)); }
     half& operator-=(half o) { return *this = half(float(*this) - float(o)); }
     half& operator*=(half o) { return *this = half(float(*this) * float(o)); }
     half& operator/=(half o) { return *this = half(float(*this) / float(o)); }
-    half operator-() const { return fromBits(static_cast<uint16_t>(bits ^ 0x8000u)); }
+    constexpr half operator-() const { return fromBits(static_cast<uint16_t>(bits ^ 0x8000u)); }
 };
 inline half operator+(half a, half b) { return half(float(a) + float(b)); }
 inline half operator-(half a, half b) { return half(float(a) - float(b)); }
@@ -68,11 +70,11 @@ inline half operator/(half a, half b) { return half(float(a) / float(b)); }
 // bfloat16: the top 16 bits of a float.
 struct bfloat16_t {
     uint16_t bits = 0;
-    bfloat16_t() = default;
-    bfloat16_t(float f) : bits(sage::npu::numeric::floatToBf16Bits(f)) {}
-    bfloat16_t(double d) : bfloat16_t(static_cast<float>(d)) {}
-    bfloat16_t(int i) : bfloat16_t(static_cast<float>(i)) {}
-    static bfloat16_t fromBits(uint16_t b) { bfloat16_t h; h.bits = b; return h; }
+    constexpr bfloat16_t() = default;
+    constexpr bfloat16_t(float f) : bits(sage::npu::numeric::floatToBf16Bits(f)) {}
+    constexpr bfloat16_t(double d) : bfloat16_t(static_cast<float>(d)) {}
+    constexpr bfloat16_t(int i) : bfloat16_t(static_cast<float>(i)) {}
+    static constexpr bfloat16_t fromBits(uint16_t b) { bfloat16_t h; h.bits = b; return h; }
     operator float() const { return sage::npu::numeric::bf16BitsToFloat(bits); }
 };
 

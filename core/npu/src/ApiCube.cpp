@@ -116,6 +116,11 @@ void mmad(const LocalRef& cRef, const LocalRef& aRef, const LocalRef& bRef, cons
     IssueResult t = s.issue(PipeId::M, "Mmad",
                             s.prof.mmadOverheadCycles + uint64_t(std::ceil(double(fractals) * s.prof.cubeCyclesPerFractal)),
                             0, 0, 0, uint32_t(fractals), loc);
+    if (bias && p.initC)
+        s.report("mmad_bias_ignored",
+                 "Mmad with a bias table and cmatrixInitVal = true starts C from zero, so the bias is not added. "
+                 "Set cmatrixInitVal = false to get C = bias + A x B.",
+                 loc, false, "warning");
     const uint8_t* A = c.localPtr(aRef);
     const uint8_t* B = c.localPtr(bRef);
     uint8_t* C = c.localPtr(cRef);
@@ -140,8 +145,11 @@ void mmad(const LocalRef& cRef, const LocalRef& aRef, const LocalRef& bRef, cons
             float acc = 0;
             for (uint32_t k = 0; k < p.k; ++k) acc += a[size_t(m) * p.k + k] * b[size_t(k) * p.n + n];
             uint64_t ci = (n / 16) * mAligned * 16 + uint64_t(m) * 16 + n % 16;
-            double prev = p.initC ? 0.0 : vecmath::loadScalar(ct, C + ci * ces);
-            if (p.initC && bias) prev = vecmath::loadScalar(ct, c.localPtr(*bias) + uint64_t(n) * ces);
+            // cmatrixInitVal=true starts from zero; otherwise C starts from the bias table when one is
+            // given (C = bias + A.B) and from what L0C holds when not (C += A.B).
+            double prev = p.initC ? 0.0
+                          : bias  ? vecmath::loadScalar(ct, c.localPtr(*bias) + uint64_t(n) * ces)
+                                  : vecmath::loadScalar(ct, C + ci * ces);
             vecmath::storeScalar(ct, C + ci * ces, prev + double(acc));
         }
     s.access(PipeId::M, aRef, uint32_t(mb * kb * 512), false, t, loc);

@@ -230,8 +230,16 @@ LocalRef bufGet(int buf, uint32_t bytes, uint32_t offset, Loc loc) {
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
     BufState& b = c.bufs.at(size_t(buf));
-    if (!b.initialised)
-        s.report("queue_not_initialised", "TBuf::Get on a buffer that InitBuffer never set up", loc, true);
+    if (!b.initialised) {
+        // Real hardware hands out a tensor here and only misbehaves if it is used (a kernel may
+        // Get a scratch buffer on a path that never touches it), so warn and return an empty
+        // tensor: any API that then touches it fails with vector_count_exceeds_tensor.
+        s.report("tbuf_not_initialised",
+                 "TBuf::Get on a buffer that InitBuffer never set up: the tensor is empty and must not be used. "
+                 "Call pipe.InitBuffer(buf, bytes) first if this path uses it.",
+                 loc, false, "warning");
+        return LocalRef{b.pos, 0, 0};
+    }
     if (bytes == ~0u) bytes = b.len - std::min(offset, b.len);
     if (uint64_t(offset) + bytes > b.len)
         s.report("capacity_exceeded",

@@ -313,5 +313,61 @@ void vectorMask(uint64_t out[2]) {
     out[1] = c.vectorMask[1];
 }
 
+void vecAxpy(DType dt, DType st, const LocalRef& dst, const LocalRef& src, double scalar, uint64_t count, Loc loc) {
+    auto& s = activeImpl();
+    CoreContext& c = s.ctx();
+    const uint64_t db = count * dtypeSize(dt), sb = count * dtypeSize(st);
+    s.checkLocal(dst, db, "Axpy", loc);
+    s.checkLocal(src, sb, "Axpy", loc);
+    if (count == 0) return s.scalarCost(s.prof.scalarIssueCycles, loc);
+    // Real Axpy is a multiply-add in one instruction; charge it like a simple op on the wider side.
+    IssueResult at = issueVector(s, "Axpy", repeatsFor(std::max(db, sb), s.prof), s.prof.cyclesPerRepeatSimple,
+                                 std::max(db, sb), loc);
+    uint8_t* d = c.localPtr(dst);
+    const uint8_t* x = c.localPtr(src);
+    const uint32_t des = dtypeSize(dt), ses = dtypeSize(st);
+    for (uint64_t i = 0; i < count; ++i) {
+        // The product is rounded to the source type first, as the unit computes it in that type.
+        double prod = vecmath::loadScalar(st, x + i * ses) * scalar;
+        uint8_t rounded[8];
+        vecmath::storeScalar(st, rounded, prod);
+        vecmath::storeScalar(dt, d + i * des, vecmath::loadScalar(dt, d + i * des) + vecmath::loadScalar(st, rounded));
+    }
+    s.access(PipeId::V, src, uint32_t(sb), false, at, loc);
+    s.access(PipeId::V, dst, uint32_t(db), false, at, loc);
+    s.access(PipeId::V, dst, uint32_t(db), true, at, loc);
+}
+
+void vecGather(DType t, const LocalRef& dst, const LocalRef& src, const LocalRef& offsets, uint32_t base,
+               uint64_t count, Loc loc) {
+    auto& s = activeImpl();
+    CoreContext& c = s.ctx();
+    const uint32_t es = dtypeSize(t);
+    s.checkLocal(dst, count * es, "Gather", loc);
+    s.checkLocal(offsets, count * 4, "Gather", loc);
+    if (count == 0) return s.scalarCost(s.prof.scalarIssueCycles, loc);
+    IssueResult at = issueVector(s, "Gather", repeatsFor(count * es, s.prof), s.prof.cyclesPerRepeatSimple,
+                                 count * es, loc);
+    const uint8_t* off = c.localPtr(offsets);
+    const uint8_t* sp = c.localPtr(src);
+    uint8_t* d = c.localPtr(dst);
+    for (uint64_t i = 0; i < count; ++i) {
+        uint32_t o;
+        std::memcpy(&o, off + i * 4, 4);
+        const uint64_t byteAt = uint64_t(base) + o;
+        if (byteAt % es != 0 || byteAt + es > src.bytes) {
+            s.report("gather_offset_out_of_range",
+                     "Gather: offset " + std::to_string(o) + " (element " + std::to_string(i) + ") plus base " +
+                         std::to_string(base) + " is not an aligned element inside the " + std::to_string(src.bytes) +
+                         "-byte source tensor. Offsets are in bytes, multiples of sizeof(T).",
+                     loc, true);
+        }
+        std::memcpy(d + i * es, sp + byteAt, es);
+    }
+    s.access(PipeId::V, offsets, uint32_t(count * 4), false, at, loc);
+    s.access(PipeId::V, src, src.bytes, false, at, loc);
+    s.access(PipeId::V, dst, uint32_t(count * es), true, at, loc);
+}
+
 } // namespace rt
 } // namespace sage::npu

@@ -22,6 +22,7 @@ void Simulation::Impl::access(PipeId pipe, const LocalRef& r, uint32_t bytes, bo
     const uint8_t me = uint8_t(pipe);
     const uint16_t file = fileId(loc.file_name());
     bool reported = false;
+    uint32_t uninitialisedAt = ~0u;
     for (uint32_t b = first; b <= last; ++b) {
         ShadowBlock& s = sh[b];
         if (!reported && s.wEpoch && s.wPipe != me && vc[s.wPipe] < s.wEpoch) {
@@ -43,11 +44,25 @@ void Simulation::Impl::access(PipeId pipe, const LocalRef& r, uint32_t bytes, bo
             s.wDone = at.done;
             s.rEpoch.fill(0);
         } else {
+            if (!s.wEpoch && m == Mem::UB && pipe == PipeId::V && uninitialisedAt == ~0u) uninitialisedAt = b * 32;
             s.rEpoch[me] = at.epoch;
             s.rLine[me] = loc.line();
             s.rDone[me] = at.done;
         }
     }
+    if (uninitialisedAt != ~0u) reportUninitialisedRead(pipe, uninitialisedAt, loc);
+}
+
+// Reading UB nothing wrote in this block gives zeros here but stale data on hardware (what an
+// earlier kernel or block left), so it is worth a warning even when the result happens to verify.
+// Only computation (vector and scalar reads) is checked: MTE3 copying a 32-byte-rounded tail out
+// is common and harmless when the host ignores those bytes.
+void Simulation::Impl::reportUninitialisedRead(PipeId pipe, uint32_t addr, const Loc& loc) {
+    report("ub_uninitialised_read",
+           std::string("pipe ") + pipeName(int(pipe)) + " reads UB bytes at address " + std::to_string(addr) +
+               " that nothing wrote in this block. The simulator reads zeros; real hardware returns whatever "
+               "was left there. Fill the buffer (DataCopy, Duplicate) before reading it.",
+           loc, false, "warning");
 }
 
 void Simulation::Impl::scalarAccess(const LocalRef& r, uint64_t offset, uint32_t bytes, bool write, const Loc& loc) {
@@ -79,6 +94,7 @@ void Simulation::Impl::scalarAccess(const LocalRef& r, uint64_t offset, uint32_t
     }
     scalarCost(prof.scalarUbAccessCycles, loc);
     uint32_t epoch = ++vc[S];
+    uint32_t uninitialisedAt = ~0u;
     for (uint32_t b = first; b <= last; ++b) {
         ShadowBlock& s = sh[b];
         if (write) {
@@ -89,11 +105,13 @@ void Simulation::Impl::scalarAccess(const LocalRef& r, uint64_t offset, uint32_t
             s.wDone = c.scalarTime;
             s.rEpoch.fill(0);
         } else {
+            if (!s.wEpoch && m == Mem::UB) uninitialisedAt = std::min(uninitialisedAt, b * 32);
             s.rEpoch[S] = epoch;
             s.rLine[S] = loc.line();
             s.rDone[S] = c.scalarTime;
         }
     }
+    if (uninitialisedAt != ~0u) reportUninitialisedRead(PipeId::S, uninitialisedAt, loc);
 }
 
 } // namespace sage::npu

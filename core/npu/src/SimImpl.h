@@ -57,6 +57,7 @@ struct Simulation::Impl {
     // Race detection on local memory. Pipe accesses check; scalar accesses wait (auto-sync).
     void access(PipeId pipe, const LocalRef& r, uint32_t bytes, bool write, const IssueResult& at, const Loc& loc);
     void scalarAccess(const LocalRef& r, uint64_t offset, uint32_t bytes, bool write, const Loc& loc);
+    void reportUninitialisedRead(PipeId pipe, uint32_t addr, const Loc& loc);
 
     // Checks shared by the API entry points.
     void checkLocal(const LocalRef& r, uint64_t bytes, const char* api, const Loc& loc, uint32_t align = 32);

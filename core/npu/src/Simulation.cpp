@@ -133,9 +133,10 @@ void Simulation::Impl::checkGm(const uint8_t* p, const uint8_t* limit, uint64_t 
     if (bytes == 0) return;
     if (limit && p + bytes > limit)
         report("gm_out_of_bounds",
-               std::string(api) + " accesses " + std::to_string(bytes) + " bytes of global memory but only " +
-                   std::to_string(limit > p ? limit - p : 0) +
-                   " remain in the range given to SetGlobalBuffer. Check the block offset and the tail length.",
+               std::string(api) + " reaches " + std::to_string(uint64_t((p + bytes) - std::max(p, limit))) +
+                   " bytes past the end of the range given to SetGlobalBuffer (it accesses " +
+                   std::to_string(bytes) + " bytes, " + std::to_string(limit > p ? limit - p : 0) +
+                   " remain). Check the block offset and the tail length.",
                loc, true);
     auto it = gmAllocations.upper_bound(reinterpret_cast<uintptr_t>(p));
     bool inside = false;
@@ -144,12 +145,19 @@ void Simulation::Impl::checkGm(const uint8_t* p, const uint8_t* limit, uint64_t 
         inside = reinterpret_cast<uintptr_t>(p) >= it->first &&
                  reinterpret_cast<uintptr_t>(p) + bytes <= it->first + it->second;
     }
-    if (!inside)
+    if (!inside) {
+        // Say how far past the end of the allocation the access goes when it starts inside one.
+        std::string past;
+        if (it != gmAllocations.end() && reinterpret_cast<uintptr_t>(p) >= it->first &&
+            reinterpret_cast<uintptr_t>(p) < it->first + it->second)
+            past = " reaches " + std::to_string(reinterpret_cast<uintptr_t>(p) + bytes - (it->first + it->second)) +
+                   " bytes past the end of its GM allocation (it";
         report("gm_out_of_bounds",
-               std::string(api) + " accesses " + std::to_string(bytes) +
-                   " bytes of global memory outside every GM allocation. Check the block offset, the tail length "
-                   "and the size passed to SetGlobalBuffer.",
+               std::string(api) + (past.empty() ? " accesses " : past + " accesses ") + std::to_string(bytes) +
+                   (past.empty() ? " bytes of global memory outside every GM allocation" : " bytes)") +
+                   ". Check the block offset, the tail length and the size passed to SetGlobalBuffer.",
                loc, true);
+    }
 }
 
 namespace rt {

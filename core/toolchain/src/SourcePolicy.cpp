@@ -81,7 +81,46 @@ const std::vector<std::string>& SourcePolicy::allowedHeaders() {
     return h;
 }
 
-std::vector<Diagnostic> SourcePolicy::check(const std::string& source, const std::string& file) {
+const std::vector<std::string>& SourcePolicy::shippedAscendHeaders() {
+    // Each is a header under core/npu/include; test_source_policy checks that the files exist.
+    static const std::vector<std::string> h = {"kernel_tiling/kernel_tiling.h", "kernel_operator_intf.h", "kernel_utils.h"};
+    return h;
+}
+
+namespace {
+
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+    for (const auto& a : v)
+        if (a == x) return true;
+    return false;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& a : v) s += (s.empty() ? "" : ", ") + a;
+    return s;
+}
+
+// Why `header` is refused, phrased for the engineer who wrote the include.
+std::string refusal(const std::string& header, bool quoted) {
+    if (header.rfind("lib/", 0) == 0)
+        return "is an AscendC library header the simulator does not implement (implemented: " +
+               joined(SourcePolicy::shippedAscendHeaders()) + ")";
+    if (header.find("..") != std::string::npos || header.front() == '/')
+        return "points outside the op directory";
+    if (header.rfind("acl/", 0) == 0 || header.rfind("graph/", 0) == 0 || header.rfind("register/", 0) == 0 ||
+        header.rfind("tiling/", 0) == 0 || header.rfind("platform/", 0) == 0)
+        return "is a CANN host header; a kernel file cannot use it (host code belongs in op_host/)";
+    if (quoted)
+        return "is not a header of this candidate's op directory (a single kernel file has no local headers: "
+               "open the op project with `sage op DIR` to use them)";
+    return "is not a header a kernel may use";
+}
+
+} // namespace
+
+std::vector<Diagnostic> SourcePolicy::check(const std::string& source, const std::string& file,
+                                            const std::vector<std::string>& localHeaders) {
     std::vector<Diagnostic> out;
     const std::string code = codeOnly(source);
     // Includes are read from the original text (the header name is inside quotes or <>).
@@ -90,15 +129,14 @@ std::vector<Diagnostic> SourcePolicy::check(const std::string& source, const std
         size_t pos = size_t(it->position(0));
         size_t hash = source.find('#', pos);
         if (hash == std::string::npos || code[hash] != '#') continue;  // inside a comment
-        std::string header = (*it)[2].str();
-        bool ok = false;
-        for (const auto& a : allowedHeaders()) ok |= header == a;
-        if (ok) continue;
-        std::string allowed;
-        for (const auto& a : allowedHeaders()) allowed += (allowed.empty() ? "" : ", ") + a;
+        const std::string header = (*it)[2].str();
+        const bool quoted = (*it)[1].str() == "\"";
+        if (contains(allowedHeaders(), header) || contains(shippedAscendHeaders(), header)) continue;
+        if (quoted && contains(localHeaders, header)) continue;
         out.push_back({"rejected_include", "error", file, lineAt(source, pos), columnAt(source, pos),
-                       "#include " + (*it)[1].str() + header + ((*it)[1].str() == "<" ? ">" : "\"") +
-                           " is not allowed in a kernel. Allowed headers: " + allowed + ".",
+                       "#include " + (*it)[1].str() + header + (quoted ? "\"" : ">") + " " + refusal(header, quoted) +
+                           ". Allowed: " + joined(allowedHeaders()) + ", " + joined(shippedAscendHeaders()) +
+                           ", and the op directory's own headers.",
                        {}});
     }
     for (const auto& r : rules()) {

@@ -103,7 +103,7 @@ private:
         p.m = (uint16_t)mLen;
         p.n = (uint16_t)nLen;
         p.k = (uint16_t)kLen;
-        p.cmatrixInitVal = first;
+        p.cmatrixInitVal = false;           // never start from zero: from the bias table, then from C
         if (first) Mmad(c, a2, b2, bt, p);  // C = bias + A x B
         else Mmad(c, a2, b2, p);            // C += A x B
         qA2.FreeTensor(a2);

@@ -22,7 +22,7 @@ struct DeviceProfile {
 
     // Local memories (bytes).
     uint32_t ubBytes = 196608;
-    uint32_t ubUsableBytes = 188416;  // UB available to TPipe::InitBuffer
+    uint32_t ubUsableBytes = 196352;  // UB available to TPipe::InitBuffer = host GetCoreMemSize(UB)
     uint32_t l1Bytes = 524288;
     uint32_t l0aBytes = 65536;
     uint32_t l0bBytes = 65536;

@@ -1,92 +1,69 @@
-/**
- * LeakyRelu in the style of the public AscendC samples: tiling struct passed by value,
- * TQue in/out plus a TBuf for an intermediate, Muls/Maxs on the vector unit.
- */
+// y = x for x >= 0, slope * x otherwise (0 < slope < 1), written here as max(x, slope * x).
+// The host passes its tiling as a struct by value (not through GM); the scaled copy lives in
+// a TBuf scratch buffer next to the in/out queues. Each block owns count / blocks elements
+// and walks them in `chunk`-sized pieces with two buffers per queue.
 #include "kernel_operator.h"
 using namespace AscendC;
 
-constexpr int32_t BUFFER_NUM = 2;
-
-struct LeakyReluTilingData {
-    uint32_t totalLength;
-    uint32_t tileNum;
-    float negativeSlope;
+struct LeakyArgs {
+    uint32_t count;  // elements in x (a multiple of blocks * chunk)
+    uint32_t chunk;  // elements per UB piece (a multiple of 16)
+    float slope;
 };
 
-class KernelLeakyRelu {
+class LeakyByMax {
 public:
-    __aicore__ inline KernelLeakyRelu() {}
-    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t totalLength, uint32_t tileNum, float negativeSlope)
+    __aicore__ inline void Setup(GM_ADDR x, GM_ADDR y, const LeakyArgs& args)
     {
-        ASSERT(GetBlockNum() != 0 && "block dim can not be zero!");
-        this->blockLength = totalLength / GetBlockNum();
-        this->tileNum = tileNum;
-        this->negativeSlope = static_cast<half>(negativeSlope);
-        ASSERT(tileNum != 0 && "tile num can not be zero!");
-        this->tileLength = this->blockLength / tileNum / BUFFER_NUM;
-
-        xGm.SetGlobalBuffer((__gm__ half *)x + this->blockLength * GetBlockIdx(), this->blockLength);
-        yGm.SetGlobalBuffer((__gm__ half *)y + this->blockLength * GetBlockIdx(), this->blockLength);
-        pipe.InitBuffer(inQueueX, BUFFER_NUM, this->tileLength * sizeof(half));
-        pipe.InitBuffer(outQueueY, BUFFER_NUM, this->tileLength * sizeof(half));
-        pipe.InitBuffer(tmpBuffer, this->tileLength * sizeof(half));
+        ASSERT(GetBlockNum() > 0 && args.chunk > 0 && "launch with at least one block and a non-empty chunk");
+        share_ = args.count / GetBlockNum();
+        chunk_ = args.chunk;
+        slope_ = half(args.slope);
+        src_.SetGlobalBuffer((__gm__ half*)x + share_ * GetBlockIdx(), share_);
+        dst_.SetGlobalBuffer((__gm__ half*)y + share_ * GetBlockIdx(), share_);
+        pipe_.InitBuffer(in_, 2, chunk_ * sizeof(half));
+        pipe_.InitBuffer(out_, 2, chunk_ * sizeof(half));
+        pipe_.InitBuffer(scaled_, chunk_ * sizeof(half));
     }
-    __aicore__ inline void Process()
+    __aicore__ inline void Run()
     {
-        int32_t loopCount = this->tileNum * BUFFER_NUM;
-        for (int32_t i = 0; i < loopCount; i++) {
-            CopyIn(i);
-            Compute(i);
-            CopyOut(i);
+        for (uint32_t at = 0; at < share_; at += chunk_) {
+            LocalTensor<half> xs = in_.AllocTensor<half>();
+            DataCopy(xs, src_[at], chunk_);
+            in_.EnQue(xs);
+
+            xs = in_.DeQue<half>();
+            LocalTensor<half> ys = out_.AllocTensor<half>();
+            LocalTensor<half> sx = scaled_.Get<half>();
+            Muls(sx, xs, slope_, chunk_);
+            Max(ys, xs, sx, chunk_);  // the larger of x and slope*x is the leaky value
+            in_.FreeTensor(xs);
+            out_.EnQue(ys);
+
+            ys = out_.DeQue<half>();
+            DataCopy(dst_[at], ys, chunk_);
+            out_.FreeTensor(ys);
         }
     }
 
 private:
-    __aicore__ inline void CopyIn(int32_t progress)
-    {
-        LocalTensor<half> xLocal = inQueueX.AllocTensor<half>();
-        DataCopy(xLocal, xGm[progress * this->tileLength], this->tileLength);
-        inQueueX.EnQue(xLocal);
-    }
-    __aicore__ inline void Compute(int32_t progress)
-    {
-        LocalTensor<half> xLocal = inQueueX.DeQue<half>();
-        LocalTensor<half> yLocal = outQueueY.AllocTensor<half>();
-        LocalTensor<half> tmp = tmpBuffer.Get<half>();
-        // y = max(x, slope * x) for 0 < slope < 1
-        Muls(tmp, xLocal, this->negativeSlope, this->tileLength);
-        Max(yLocal, xLocal, tmp, this->tileLength);
-        outQueueY.EnQue<half>(yLocal);
-        inQueueX.FreeTensor(xLocal);
-    }
-    __aicore__ inline void CopyOut(int32_t progress)
-    {
-        LocalTensor<half> yLocal = outQueueY.DeQue<half>();
-        DataCopy(yGm[progress * this->tileLength], yLocal, this->tileLength);
-        outQueueY.FreeTensor(yLocal);
-    }
-
-private:
-    TPipe pipe;
-    TBuf<QuePosition::VECCALC> tmpBuffer;
-    TQue<QuePosition::VECIN, BUFFER_NUM> inQueueX;
-    TQue<QuePosition::VECOUT, BUFFER_NUM> outQueueY;
-    GlobalTensor<half> xGm;
-    GlobalTensor<half> yGm;
-    uint32_t blockLength;
-    uint32_t tileNum;
-    uint32_t tileLength;
-    half negativeSlope;
+    TPipe pipe_;
+    TQue<QuePosition::VECIN, 2> in_;
+    TQue<QuePosition::VECOUT, 2> out_;
+    TBuf<QuePosition::VECCALC> scaled_;
+    GlobalTensor<half> src_, dst_;
+    uint32_t share_ = 0, chunk_ = 0;
+    half slope_;
 };
 
-extern "C" __global__ __aicore__ void leaky_relu_custom(GM_ADDR x, GM_ADDR y, LeakyReluTilingData tiling)
+extern "C" __global__ __aicore__ void leaky_by_max(GM_ADDR x, GM_ADDR y, LeakyArgs args)
 {
-    KernelLeakyRelu op;
-    op.Init(x, y, tiling.totalLength, tiling.tileNum, tiling.negativeSlope);
-    op.Process();
+    LeakyByMax k;
+    k.Setup(x, y, args);
+    k.Run();
 }
 
 SAGE_HOST(ctx) {
-    LeakyReluTilingData t{(uint32_t)ctx.numel("x"), 8, (float)ctx.attr("slope")};
-    ICPU_RUN_KF(leaky_relu_custom, 8, ctx.gm("x"), ctx.gm("y"), t);
+    LeakyArgs args{(uint32_t)ctx.numel("x"), 1024, (float)ctx.attr("slope")};
+    ICPU_RUN_KF(leaky_by_max, 8, ctx.gm("x"), ctx.gm("y"), args);
 }

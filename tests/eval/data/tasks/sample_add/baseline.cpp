@@ -1,1 +1,1 @@
-../../../../npu/kernels/add_custom.cpp
+../../../../npu/kernels/half_add_fixed.cpp

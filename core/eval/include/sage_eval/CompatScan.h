@@ -1,0 +1,52 @@
+// `sage compat DIR`: how much of a directory of AscendC kernels (loose kernel files and op
+// projects) the simulator accepts, file by file: parsed (source policy), compiled, host tiling
+// ran, verified, and the first error; then totals and the identifiers most often missing.
+// Nothing of the scanned directory is copied anywhere but the compile cache.
+#pragma once
+
+#include "sage_toolchain/Compiler.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sage::eval {
+
+struct CompatFile {
+    std::string path;        // relative to the scanned directory
+    bool parsed = false;     // passed the source policy (includes resolved inside its op directory)
+    bool compiled = false;
+    std::string hostTiling = "n/a";  // "ran", "failed" or "n/a" (no op_host, or not attempted)
+    std::string verified = "n/a";    // "pass", "fail" or "n/a" (no spec next to the op)
+    std::string firstError;          // "file:line: message" of the first error, empty when none
+    std::vector<std::string> missing;  // identifiers the compiler could not find
+};
+
+struct CompatReport {
+    std::string root;
+    std::vector<CompatFile> files;
+    std::map<std::string, int> missingCounts;  // identifier -> files that miss it
+    nlohmann::json toJson(int topMissing = 20) const;
+    std::string toText(int topMissing = 20) const;
+};
+
+class CompatScanner {
+public:
+    CompatScanner(const toolchain::Compiler& compiler, int npuArch, std::string deviceId);
+    // Kernel files: every .cpp under an op_kernel/ directory, and any other .cpp that defines a
+    // `__global__ __aicore__` entry. `limit` > 0 stops after that many files (sorted by path).
+    CompatReport scan(const std::string& dir, int limit = 0) const;
+    CompatFile scanFile(const std::string& root, const std::string& file) const;
+    // Identifiers named by "was not declared", "is not a member of", "does not name a type",
+    // "has not been declared", "has no member named" and "no matching function for call to".
+    static std::vector<std::string> missingIdentifiers(const std::string& message);
+
+private:
+    const toolchain::Compiler& compiler_;
+    int npuArch_;
+    std::string deviceId_;
+};
+
+} // namespace sage::eval

@@ -1,0 +1,286 @@
+#include "sage_eval/CompatScan.h"
+
+#include "sage_toolchain/Files.h"
+#include "sage_toolchain/SourcePolicy.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace sage::eval {
+namespace {
+
+std::string slurp(const fs::path& p) {
+    try {
+        return toolchain::readTextFile(p.string());
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+bool isKernelFile(const fs::path& p) {
+    if (p.extension() != ".cpp") return false;
+    for (const auto& part : p) if (part == "op_kernel") return true;
+    static const std::regex entry(R"(__global__\s+__aicore__|__aicore__\s+__global__)");
+    return std::regex_search(slurp(p), entry);
+}
+
+// The op directory a kernel belongs to: the parent of its op_kernel/ folder, else its own folder.
+fs::path opRootOf(const fs::path& file) {
+    for (fs::path d = file.parent_path(); !d.empty() && d != d.root_path(); d = d.parent_path())
+        if (d.filename() == "op_kernel") return d.parent_path();
+    return file.parent_path();
+}
+
+bool inside(const fs::path& child, const fs::path& dir) {
+    std::error_code ec;
+    auto c = fs::weakly_canonical(child, ec), d = fs::weakly_canonical(dir, ec);
+    auto [a, b] = std::mismatch(d.begin(), d.end(), c.begin(), c.end());
+    return a == d.end();
+}
+
+// Quoted includes of `text` (in file `from`) that resolve to a file inside `root`.
+std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& text, const fs::path& from,
+                                                            const fs::path& root) {
+    static const std::regex inc(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re", std::regex::multiline);
+    std::vector<std::pair<std::string, fs::path>> out;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), inc); it != std::sregex_iterator(); ++it) {
+        const std::string name = (*it)[1].str();
+        bool found = false;
+        for (const fs::path& base : {from.parent_path(), root, root / "op_kernel"}) {
+            fs::path p = base / name;
+            std::error_code ec;
+            if (fs::is_regular_file(p, ec) && inside(p, root)) {
+                out.push_back({name, p});
+                found = true;
+                break;
+            }
+        }
+        // Shared headers of a family of ops (e.g. a common foreach folder) sit next to the op
+        // directory; the real build puts them on the include path.
+        if (!found && name.find("..") == std::string::npos) {
+            std::error_code ec;
+            for (auto it = fs::recursive_directory_iterator(root.parent_path(), ec);
+                 it != fs::recursive_directory_iterator(); it.increment(ec)) {
+                if (ec) break;
+                const fs::path& p = it->path();
+                if (p.filename() == fs::path(name).filename() && p.string().size() >= name.size() &&
+                    p.string().compare(p.string().size() - name.size(), name.size(), name) == 0 &&
+                    it->is_regular_file()) {
+                    out.push_back({name, p});
+                    break;
+                }
+            }
+        }
+    }
+    return out;
+}
+
+// The prelude that gives the kernel what the real build generates for it: the op_host tiling
+// headers, force-included, with SAGE_TILING_TYPE naming the registered class (and optiling's
+// names visible, as the generated header declares them globally), and DTYPE_<NAME> for each
+// input and output, from the first data type of the op definition in op_host/<op>.cpp.
+std::string opPrelude(const fs::path& opRoot) {
+    std::error_code ec;
+    fs::path host = opRoot / "op_host";
+    if (!fs::is_directory(host, ec)) return {};
+    std::vector<fs::path> headers, sources;
+    for (const auto& e : fs::directory_iterator(host, ec)) {
+        if (e.path().extension() == ".h") headers.push_back(e.path());
+        if (e.path().extension() == ".cpp") sources.push_back(e.path());
+    }
+    std::sort(headers.begin(), headers.end());
+    std::sort(sources.begin(), sources.end());
+    static const std::regex reg(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*\w+\s*,\s*(\w+)\s*\))");
+    static const std::regex def(R"(BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\))");
+    std::string cls, includes;
+    bool ns = false;
+    for (const auto& h : headers) {
+        const std::string text = slurp(h);
+        if (!std::regex_search(text, def)) continue;
+        std::smatch m;
+        if (cls.empty() && std::regex_search(text, m, reg)) cls = m[1];
+        if (cls.empty() && std::regex_search(text, m, def)) cls = m[1];
+        ns |= text.find("namespace optiling") != std::string::npos;
+        includes += "#include \"" + fs::absolute(h).string() + "\"\n";
+    }
+    std::string out;
+    if (!cls.empty()) out += "#define SAGE_TILING_TYPE " + cls + "\n";
+    static const std::regex io(R"re((?:Input|Output)\s*\(\s*"(\w+)"\s*\)[^;]*?\.DataType\s*\(\s*\{\s*ge::DT_(\w+))re");
+    static const std::map<std::string, std::string> types = {
+        {"FLOAT", "float"},     {"FLOAT16", "half"},     {"BF16", "bfloat16_t"}, {"INT32", "int32_t"},
+        {"INT8", "int8_t"},     {"INT16", "int16_t"},    {"INT64", "int64_t"},   {"UINT8", "uint8_t"},
+        {"UINT16", "uint16_t"}, {"UINT32", "uint32_t"},  {"UINT64", "uint64_t"}, {"BOOL", "bool"},
+        {"DOUBLE", "double"}};
+    std::set<std::string> defined;
+    for (const auto& src : sources) {
+        const std::string text = slurp(src);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), io); it != std::sregex_iterator(); ++it) {
+            std::string name = (*it)[1].str();
+            for (auto& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+            auto t = types.find((*it)[2].str());
+            if (t == types.end() || !defined.insert(name).second) continue;
+            out += "#define DTYPE_" + name + " " + t->second + "\n#define ORIG_DTYPE_" + name + " " + t->second + "\n";
+        }
+    }
+    if (out.empty() && includes.empty()) return {};
+    out += "#include \"kernel_operator.h\"\n" + includes;
+    if (ns) out += "namespace optiling {}\nusing namespace optiling;\n";
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> CompatScanner::missingIdentifiers(const std::string& message) {
+    static const std::vector<std::regex> patterns = {
+        std::regex(R"((?:‘|')([^’']+)(?:’|') was not declared in this scope)"),
+        std::regex(R"((?:‘|')([^’']+)(?:’|') is not a member of)"),
+        std::regex(R"((?:‘|')([^’']+)(?:’|') does not name a type)"),
+        std::regex(R"((?:‘|')([^’']+)(?:’|') has not been declared)"),
+        std::regex(R"(has no member named (?:‘|')([^’']+)(?:’|'))"),
+        std::regex(R"(no matching function for call to (?:‘|')([A-Za-z_][\w:]*))"),
+    };
+    std::vector<std::string> out;
+    for (const auto& re : patterns) {
+        std::smatch m;
+        if (std::regex_search(message, m, re)) {
+            std::string id = m[1];
+            if (auto lt = id.find('<'); lt != std::string::npos) id.resize(lt);
+            if (auto sc = id.rfind("::"); sc != std::string::npos) id = id.substr(sc + 2);
+            if (!id.empty()) out.push_back(id);
+        }
+    }
+    return out;
+}
+
+CompatScanner::CompatScanner(const toolchain::Compiler& compiler, int npuArch, std::string deviceId)
+    : compiler_(compiler), npuArch_(npuArch), deviceId_(std::move(deviceId)) {}
+
+CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string& file) const {
+    CompatFile r;
+    const fs::path path(file), root(rootDir);
+    r.path = fs::relative(path, root).string();
+    const fs::path opRoot = opRootOf(path);
+    const std::string source = slurp(path);
+    // 1. Policy, for the kernel and (transitively) the local headers it includes.
+    std::vector<toolchain::Diagnostic> refused;
+    std::set<std::string> seen, includeDirs;
+    std::vector<std::pair<fs::path, std::string>> work{{path, source}};
+    while (!work.empty() && refused.empty()) {
+        auto [p, text] = work.back();
+        work.pop_back();
+        auto locals = localIncludes(text, p, opRoot);
+        std::vector<std::string> names;
+        for (const auto& [name, resolved] : locals) {
+            names.push_back(name);
+            // The directory that makes `name` resolve from the include path.
+            fs::path dir = fs::absolute(resolved);
+            const fs::path rel(name);
+            for (auto it = rel.begin(); it != rel.end(); ++it) dir = dir.parent_path();
+            includeDirs.insert(dir.lexically_normal().string());
+            if (seen.insert(fs::weakly_canonical(resolved).string()).second) work.push_back({resolved, slurp(resolved)});
+        }
+        for (auto& d : toolchain::SourcePolicy::check(text, fs::relative(p, root).string(), names))
+            if (d.severity == "error") refused.push_back(d);
+    }
+    if (!refused.empty()) {
+        r.firstError = refused.front().file + ":" + std::to_string(refused.front().line) + ": " + refused.front().message;
+        return r;
+    }
+    r.parsed = true;
+    // 2. Compile, with the op directory and the kernel-side host shims on the include path.
+    toolchain::CompileRequest cr;
+    cr.source = source;
+    cr.displayName = r.path;
+    cr.prelude = opPrelude(opRoot);
+    cr.npuArch = npuArch_;
+    cr.deviceId = deviceId_;
+    cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string(),
+                     "-I" + compiler_.paths().npuInclude + "/host", "-w"};
+    for (const auto& d : includeDirs) cr.extraFlags.push_back("-I" + d);
+    auto res = compiler_.compile(cr);
+    r.compiled = res.ok;
+    std::set<std::string> missing;
+    for (const auto& d : res.diagnostics) {
+        if (d.severity != "error") continue;
+        if (r.firstError.empty()) r.firstError = d.file + ":" + std::to_string(d.line) + ": " + d.message;
+        for (auto& id : missingIdentifiers(d.message)) missing.insert(id);
+    }
+    r.missing.assign(missing.begin(), missing.end());
+    return r;
+}
+
+CompatReport CompatScanner::scan(const std::string& dir, int limit) const {
+    CompatReport rep;
+    rep.root = dir;
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+         it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (ec) break;
+        if (it->is_directory() && it->path().filename().string().rfind('.', 0) == 0) {
+            it.disable_recursion_pending();  // .git and other hidden folders
+            continue;
+        }
+        if (it->is_regular_file() && isKernelFile(it->path())) files.push_back(it->path());
+    }
+    std::sort(files.begin(), files.end());
+    if (limit > 0 && files.size() > size_t(limit)) files.resize(size_t(limit));
+    for (const auto& f : files) {
+        rep.files.push_back(scanFile(dir, f.string()));
+        for (const auto& id : rep.files.back().missing) ++rep.missingCounts[id];
+    }
+    return rep;
+}
+
+namespace {
+std::vector<std::pair<std::string, int>> topOf(const std::map<std::string, int>& counts, int n) {
+    std::vector<std::pair<std::string, int>> v(counts.begin(), counts.end());
+    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (v.size() > size_t(n)) v.resize(size_t(n));
+    return v;
+}
+} // namespace
+
+nlohmann::json CompatReport::toJson(int topMissing) const {
+    nlohmann::json j = {{"root", root}, {"files", nlohmann::json::array()}};
+    int parsed = 0, compiled = 0;
+    for (const auto& f : files) {
+        parsed += f.parsed;
+        compiled += f.compiled;
+        j["files"].push_back({{"path", f.path}, {"parsed", f.parsed}, {"compiled", f.compiled},
+                              {"host_tiling", f.hostTiling}, {"verified", f.verified}, {"first_error", f.firstError},
+                              {"missing", f.missing}});
+    }
+    j["totals"] = {{"files", files.size()}, {"parsed", parsed}, {"compiled", compiled}};
+    j["top_missing"] = nlohmann::json::array();
+    for (const auto& [id, n] : topOf(missingCounts, topMissing)) j["top_missing"].push_back({{"identifier", id}, {"files", n}});
+    return j;
+}
+
+std::string CompatReport::toText(int topMissing) const {
+    std::ostringstream o;
+    int parsed = 0, compiled = 0;
+    for (const auto& f : files) {
+        parsed += f.parsed;
+        compiled += f.compiled;
+        o << f.path << "  parsed " << (f.parsed ? "yes" : "no") << ", compiled " << (f.compiled ? "yes" : "no")
+          << ", host tiling " << f.hostTiling << ", verified " << f.verified;
+        if (!f.firstError.empty()) o << "\n    first error: " << f.firstError.substr(0, 300);
+        o << "\n";
+    }
+    auto pct = [&](int n) { return files.empty() ? 0.0 : 100.0 * n / double(files.size()); };
+    o << "\n" << files.size() << " kernel files: " << parsed << " parsed (" << int(pct(parsed) + 0.5) << " %), "
+      << compiled << " compiled (" << int(pct(compiled) + 0.5) << " %)\n";
+    if (!missingCounts.empty()) {
+        o << "most frequent missing identifiers (files):\n";
+        for (const auto& [id, n] : topOf(missingCounts, topMissing)) o << "  " << id << "  " << n << "\n";
+    }
+    return o.str();
+}
+
+} // namespace sage::eval

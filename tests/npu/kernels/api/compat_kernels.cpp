@@ -1,0 +1,74 @@
+// Kernels for test_npu_api_compat: the small APIs and keywords real op kernels use (issue 13,
+// part 3). Written for the test.
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+constexpr half kHalfTwo = 2.0;  // constexpr half, as device code writes constants
+static_assert(kHalfTwo.bits == 0x4000, "2.0 in binary16");
+static_assert(IsSameType<half, float16_t>::value && !IsSameType<half, float>::value);
+static_assert(AlignUp(33u, 32u) == 64u && AlignUp(64, 32) == 64 && AlignUp(uint64_t(1), 16) == 16);
+
+// A kernel's own AlignUp (as many define) must keep compiling next to AscendC's.
+__aicore__ inline uint32_t AlignUp(uint32_t a, uint32_t b) { return (a + b - 1) / b * b + 0; }
+
+template <typename T> __forceinline__ __aicore__ T Twice(T v) { return v + v; }
+
+// y = alpha * x + y (Axpy, same type) and yf = alpha * x + yf (half source, float destination);
+// the user workspace is where the host put it (the system workspace is empty here).
+extern "C" __global__ __aicore__ void axpy_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR yf, GM_ADDR workspace, float alpha)
+{
+    SetSysWorkspace(workspace);
+    GM_ADDR user = GetUserWorkspace(workspace);
+    if (unlikely(user == nullptr)) return;
+    ASSERT(GetSysWorkSpacePtr() == workspace)  // no semicolon: the device build accepts this
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bf;
+    pipe.InitBuffer(bx, 128 * sizeof(half));
+    pipe.InitBuffer(by, 128 * sizeof(half));
+    pipe.InitBuffer(bf, 128 * sizeof(float));
+    GlobalTensor<half> xg, yg;
+    GlobalTensor<float> fg, wg;
+    xg.SetGlobalBuffer((__gm__ half*)x, 128);
+    yg.SetGlobalBuffer((__gm__ half*)y, 128);
+    fg.SetGlobalBuffer((__gm__ float*)yf, 128);
+    wg.SetGlobalBuffer((__gm__ float*)user, 128);
+    LocalTensor<half> lx = bx.Get<half>(), ly = by.Get<half>();
+    LocalTensor<float> lf = bf.Get<float>();
+    DataCopy(lx, xg, 128);
+    DataCopy(ly, yg, 128);
+    DataCopy(lf, fg, 128);
+    PipeBarrier<PIPE_ALL>();
+    if (likely(AlignUp(uint32_t(100), uint32_t(32)) == 128)) {
+        Axpy(ly, lx, half(alpha), 128);
+        Axpy(lf, lx, half(alpha), 128);
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, ly, 128);
+    DataCopy(fg, lf, 128);
+    DataCopy(wg, lf, 128);  // a copy into the user workspace
+    (void)Twice(1);
+}
+
+// dst[i] = src[perm[i]] through byte offsets.
+extern "C" __global__ __aicore__ void gather_kernel(GM_ADDR src, GM_ADDR offsets, GM_ADDR dst, uint32_t n)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bs, bo, bd;
+    pipe.InitBuffer(bs, n * sizeof(float));
+    pipe.InitBuffer(bo, n * sizeof(uint32_t));
+    pipe.InitBuffer(bd, n * sizeof(float));
+    GlobalTensor<float> sg, dg;
+    GlobalTensor<uint32_t> og;
+    sg.SetGlobalBuffer((__gm__ float*)src, n);
+    og.SetGlobalBuffer((__gm__ uint32_t*)offsets, n);
+    dg.SetGlobalBuffer((__gm__ float*)dst, n);
+    LocalTensor<float> ls = bs.Get<float>(), ld = bd.Get<float>();
+    LocalTensor<uint32_t> lo = bo.Get<uint32_t>();
+    DataCopy(ls, sg, n);
+    DataCopy(lo, og, n);
+    PipeBarrier<PIPE_ALL>();
+    Gather(ld, ls, lo, 0, n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(dg, ld, n);
+}

@@ -1,0 +1,69 @@
+// Small AscendC APIs real op kernels use (issue 13, part 3) against plain C++.
+#include "NpuHarness.h"
+
+#include <cstring>
+
+namespace compat {
+#include "kernels/api/compat_kernels.cpp"
+}
+
+namespace {
+float roundToHalf(float v) { return float(half(v)); }
+} // namespace
+
+class TestNpuApiCompat : public QObject {
+    Q_OBJECT
+private slots:
+    void axpyAndWorkspace() {
+        NpuHarness h;
+        half* x = h.gmRandom<half>(128, -4, 4, 11);
+        half* y = h.gmRandom<half>(128, -4, 4, 12);
+        float* yf = h.gmRandom<float>(128, -4, 4, 13);
+        std::vector<float> y0(128), f0(128);
+        for (int i = 0; i < 128; ++i) y0[i] = float(y[i]), f0[i] = yf[i];
+        float* ws = h.gm<float>(128);
+        ICPU_RUN_KF(compat::axpy_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)yf, (GM_ADDR)ws, 0.5f);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 128; ++i) {
+            const float prod = roundToHalf(float(x[i]) * 0.5f);
+            QCOMPARE(float(y[i]), roundToHalf(y0[i] + prod));
+            QCOMPARE(yf[i], f0[i] + prod);
+            QCOMPARE(ws[i], yf[i]);  // GetUserWorkspace(w) == w: no system workspace in front
+        }
+    }
+    void axpyWithoutWorkspaceReturnsEarly() {
+        NpuHarness h;
+        half* x = h.gm<half>(128);
+        half* y = h.gm<half>(128);
+        float* yf = h.gm<float>(128);
+        ICPU_RUN_KF(compat::axpy_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)yf, (GM_ADDR) nullptr, 0.5f);
+        QVERIFY(h.last().diagnostics.empty());
+        QCOMPARE(h.last().vectorRepeats, uint64_t(0));
+    }
+    void gatherPermutes() {
+        NpuHarness h;
+        const uint32_t n = 64;
+        float* src = h.gmRandom<float>(n, -9, 9, 21);
+        uint32_t* off = h.gm<uint32_t>(n);
+        for (uint32_t i = 0; i < n; ++i) off[i] = ((i * 37) % n) * 4;
+        float* dst = h.gm<float>(n);
+        ICPU_RUN_KF(compat::gather_kernel, 1, (GM_ADDR)src, (GM_ADDR)off, (GM_ADDR)dst, n);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t i = 0; i < n; ++i) QCOMPARE(dst[i], src[(i * 37) % n]);
+    }
+    void gatherOffsetOutsideTheSourceIsAnError() {
+        NpuHarness h;
+        const uint32_t n = 64;
+        float* src = h.gm<float>(n);
+        uint32_t* off = h.gm<uint32_t>(n);
+        off[5] = n * 4;  // one element past the end
+        float* dst = h.gm<float>(n);
+        ICPU_RUN_KF(compat::gather_kernel, 1, (GM_ADDR)src, (GM_ADDR)off, (GM_ADDR)dst, n);
+        const auto* d = h.find("gather_offset_out_of_range");
+        QVERIFY2(d, h.describe().c_str());
+        QVERIFY(d->message.find("element 5") != std::string::npos);
+    }
+};
+
+QTEST_MAIN(TestNpuApiCompat)
+#include "test_npu_api_compat.moc"
