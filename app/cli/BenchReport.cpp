@@ -84,7 +84,7 @@ json BenchReport::aggregate(const json& rows, int budget) {
     const double n = rows.empty() ? 1 : double(rows.size());
     json fast = json::object(), fastE = json::object();
     for (std::size_t i = 0; i < ps.size(); ++i) {
-        char key[16];
+        char key[32];
         std::snprintf(key, sizeof key, "fast_%g", ps[i]);
         fast[key] = fastBase[i] / n;
         fastE[key] = withExpert > 0 ? json(fastExpert[i] / withExpert) : json(nullptr);

@@ -149,18 +149,18 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
         if (it.correct && it.cycles && (!best || it.cycles < best)) best = it.cycles;
         trajectory.push_back(best);
         // Trap adoption: a trap entry retrieved here and declared or evidenced by this candidate.
-        if (mem && !traps.traps.empty() && it.retrievals.is_array() && evaluated) {
+        if (mem && !traps.traps.empty() && !it.retrievals.empty() && evaluated) {
             std::vector<memory::ScoredExperience> shown;
             for (const auto& r : it.retrievals)
-                if (traps.traps.count(r.value("id", int64_t(0)))) {
+                if (traps.traps.count(r.id)) {
                     memory::ScoredExperience e;
-                    e.experience = mem->get(r["id"].get<int64_t>());
+                    e.experience = mem->get(r.id);
                     shown.push_back(e);
                 }
             if (shown.empty()) continue;
             std::vector<int64_t> declared;
             for (const auto& a : it.adoptions)
-                if (a.value("declared", false)) declared.push_back(a.value("id", int64_t(0)));
+                if (a.declared) declared.push_back(a.id);
             const std::string parent = sourceOf.count(it.parent) ? sourceOf[it.parent] : std::string();
             bool adopted = false, applied = false;
             const auto trapSignals = memory::AdoptionLedger::assess(shown, declared, parent, it.source);

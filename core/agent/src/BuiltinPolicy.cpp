@@ -178,7 +178,7 @@ std::vector<BuiltinPolicy::Move> BuiltinPolicy::candidates(const PolicyContext& 
     // A memory entry's knob action is applied as written (its allowed set still holds): what it
     // does, good or harmful, is what its learned value must reflect. The policy's own fallback
     // proposes only what it can tell fits the device.
-    auto consider = [&](std::vector<Move>& into, const json& action, int64_t id, double score) {
+    auto consider = [&](std::vector<Move>& into, const json& action, int64_t id, double score, double q = 0.0) {
         auto m = apply(ctx.parentSource, action, ctx.parentEvaluation, ctx.device, nullptr, id == 0);
         if (!m || m->source == ctx.parentSource) return;
         const std::string key = sourceKey(m->source);
@@ -186,12 +186,13 @@ std::vector<BuiltinPolicy::Move> BuiltinPolicy::candidates(const PolicyContext& 
         seen.insert(key);
         m->experienceId = id;
         m->score = score;
+        m->q = q;
         into.push_back(*m);
     };
     std::vector<const memory::ScoredExperience*> byScore;
     for (const auto& r : ctx.retrieved) byScore.push_back(&r);
     std::stable_sort(byScore.begin(), byScore.end(), [](auto* a, auto* b) { return a->score > b->score; });
-    for (const auto* r : byScore) consider(memoryMoves, r->experience.action, r->experience.id, r->score);
+    for (const auto* r : byScore) consider(memoryMoves, r->experience.action, r->experience.id, r->score, r->q);
     if (repair) {
         for (const auto& kind : repair::failureKinds(ctx.parentEvaluation))
             for (const auto& a : repair::actionsFor(kind)) consider(fallback, a, 0, 0.0);
@@ -210,7 +211,14 @@ std::vector<BuiltinPolicy::Move> BuiltinPolicy::candidates(const PolicyContext& 
         if (h.stage == "optimize" && h.parent >= 0 && cyclesOf.count(h.parent) && (!h.correct || h.cycles >= cyclesOf[h.parent]))
             useless.insert(kindOf(h.move));
     std::stable_partition(fallback.begin(), fallback.end(), [&](const Move& m) { return !useless.count(kindOf(m.description)); });
+    // Value floor: an entry whose learned value for this stage is negative has, on balance, made
+    // kernels worse when it was adopted. Its move is still possible but comes after the policy's
+    // own fallback, so what the memory learned decides whether it is tried (issue 12).
+    auto distrusted = std::stable_partition(memoryMoves.begin(), memoryMoves.end(), [](const Move& m) { return m.q >= 0.0; });
+    std::vector<Move> late(std::make_move_iterator(distrusted), std::make_move_iterator(memoryMoves.end()));
+    memoryMoves.erase(distrusted, memoryMoves.end());
     memoryMoves.insert(memoryMoves.end(), fallback.begin(), fallback.end());
+    memoryMoves.insert(memoryMoves.end(), late.begin(), late.end());
     return memoryMoves;
 }
 

@@ -144,6 +144,9 @@ std::string Compiler::cacheKey(const CompileRequest& req) const {
     h.add(req.source).add(req.prelude).add(req.deviceId).add(std::to_string(req.npuArch));
     h.add(req.isReference ? "reference" : "kernel").add(paths_.compiler).add(headerDigest_);
     for (const auto& f : flags(req)) h.add(f);
+    // What the confined compiler can see decides what compiles (an include outside the shown
+    // folders fails): bump this when the compiler's sandbox changes, so no stale result is reused.
+    h.add("confinement-v2");
     return h.hex();
 }
 
@@ -201,6 +204,10 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     confineCompiler(spec, paths_, work.string());
     // The precompiled header lives in the cache, outside the work directory: show it read-only.
     if (!pch.empty()) spec.confine.readOnly.push_back(fs::path(pch).parent_path().string());
+    // Include directories the caller added (an op project's own folders, for `sage compat`) are
+    // shown read-only too; the candidate itself cannot add any (it has no say over the flags).
+    for (const auto& f : req.extraFlags)
+        if (f.size() > 3 && f.rfind("-I/", 0) == 0) spec.confine.readOnly.push_back(f.substr(2));
     ProcessResult pr = runProcess(spec);
     if (!pr.started) {
         fs::remove_all(work, ec);

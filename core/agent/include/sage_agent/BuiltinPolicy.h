@@ -33,6 +33,7 @@ public:
         nlohmann::json action;
         int64_t experienceId = 0;
         double score = 0.0;  // retrieval score of the backing entry (0 for a fallback move)
+        double q = 0.0;      // learned value of the backing entry for this stage (0 for a fallback move)
     };
     // Applies one action to `source`; nullopt when it does not apply (unknown knob, no change,
     // value not allowed or, with checkFeasible, infeasible on `device`; a transform that refuses the

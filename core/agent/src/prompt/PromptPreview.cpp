@@ -159,6 +159,7 @@ PromptPreview previewPrompt(const PromptPreviewRequest& r) {
         memory::RetrievalContext rc;
         rc.stage = r.stage;
         rc.category = t.category;
+        if (r.device) rc.device = r.device->id;  // entries for another device are not shown, as in a run
         rc.description = t.description;
         rc.limit = r.retrieveLimit;
         if (r.stage == memory::Stage::Repair) rc.diagnostics = {{"compile_error", "no matching function for call"}};
