@@ -48,14 +48,18 @@ std::optional<std::string> writeSplit(const std::string& source, std::string& wh
     }
     const std::string n = *lengths.begin();
     // The length variable's definition above the first SetGlobalBuffer: a by-value parameter of the
-    // enclosing function or a local `uint32_t n = ...;`.
+    // enclosing function, a local `uint32_t n = ...;`, or a member assignment.
     const std::regex param("\\(.*\\b(?:uint32_t|int32_t|uint64_t|int64_t|int|unsigned)\\s+" + n + "\\b[^)]*\\)\\s*\\{\\s*$");
     const std::regex local("^\\s*(?:uint32_t|int32_t|uint64_t|int64_t|int|unsigned)\\s+" + n + "\\s*=[^;]*;\\s*$");
+    // ... or a member set in Init before the buffers are bound (`total_ = t.totalLength;`).
+    const std::regex member("^\\s*(?:this->)?" + n + "\\s*=[^;=]*;\\s*$");
     int at = -1;
     for (int i = first; i >= 0 && at < 0; --i)
-        if (std::regex_search(lines[size_t(i)], param) || std::regex_search(lines[size_t(i)], local)) at = i;
+        if (std::regex_search(lines[size_t(i)], param) || std::regex_search(lines[size_t(i)], local) ||
+            std::regex_search(lines[size_t(i)], member))
+            at = i;
     if (at < 0) {
-        why = "cannot find where the length `" + n + "` is defined (a by-value parameter or a local)";
+        why = "cannot find where the length `" + n + "` is defined (a by-value parameter, a local or a member set before the buffers)";
         return std::nullopt;
     }
     const std::string unit = std::to_string(32 / *sizes.begin());
