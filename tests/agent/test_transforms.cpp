@@ -4,6 +4,7 @@
 // short sequence of the policy's own proposals.
 #include "TransformFixture.h"
 
+#include "sage_agent/KernelComposer.h"
 #include "sage_agent/Tunables.h"
 #include "transforms/KernelFacts.h"
 
@@ -105,6 +106,34 @@ private slots:
         QVERIFY2(why.find("GetBlockIdx") != std::string::npos && why.find("differ") != std::string::npos, why.c_str());
         QVERIFY(!apply(test::replaced(exact->source, "uint32_t n) {", "const uint32_t& n) {"), transform("multi_core"), &why));
         QVERIFY2(why.find("cannot find") != std::string::npos, why.c_str());
+    }
+
+    // The composer's drafts keep their length in a member set in Init: multi_core writes the split
+    // there, on both devices, and the spread kernel verifies on every core it uses.
+    void multiCoreSplitsTheComposersDraft() {
+        const auto paths = toolchain::ToolPaths::fromEnvironment();
+        const auto suite = eval::TaskSet::load({paths.resources + "/tasks"});
+        const eval::Task* elu = suite.find("elu");
+        QVERIFY(elu);
+        for (const char* dev : {"ascend910b1-sim", "ascend310p3-sim"}) {
+            const auto draft = agent::composeDraft(*elu, p_.device(dev), {});
+            QVERIFY2(draft.ok, draft.error.c_str());
+            QVERIFY(draft.source.find("GetBlockIdx") == std::string::npos);
+            std::string why;
+            auto m = apply(draft.source, transform("multi_core"), &why, dev);
+            QVERIFY2(m, why.c_str());
+            QVERIFY(m->source.find("GetBlockIdx()") != std::string::npos);
+            eval::EvalRequest req;
+            req.deviceId = dev;
+            req.seeds = 1;
+            req.source = draft.source;
+            const auto before = p_.evaluator->evaluate(*elu, req);
+            req.source = m->source;
+            const auto after = p_.evaluator->evaluate(*elu, req);
+            QVERIFY2(before.success() && after.success(), after.toJson().dump(1).substr(0, 3000).c_str());
+            QVERIFY(after.profile.coresUsed > 1);
+            QVERIFY(after.profile.totalCycles < before.profile.totalCycles);
+        }
     }
 
     void doubleBufferThroughKnobOrLiteral() {
