@@ -2,7 +2,7 @@
 
 #include "OpenAiClient.h"
 #include "PromptBuilder.h"
-#include "TextUtil.h"
+#include "Text.h"
 #include "reply/ReplyParser.h"
 
 #include "sage_agent/BuiltinPolicy.h"

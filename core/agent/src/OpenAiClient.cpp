@@ -1,5 +1,7 @@
 #include "OpenAiClient.h"
 
+#include "Text.h"
+
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
 #include <sage_json/BoundedJson.h>
@@ -26,15 +28,8 @@ void initCurlOnce() {
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return s;
-}
-
-std::string trim(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
+using text::lower;
+using text::trim;
 
 bool isCancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
 

@@ -1,7 +1,7 @@
 #include "PromptBuilder.h"
 
 #include "SourceDiff.h"
-#include "TextUtil.h"
+#include "Text.h"
 #include "prompt/ContextFacts.h"
 #include "prompt/PlatformCard.h"
 

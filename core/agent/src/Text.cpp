@@ -27,4 +27,10 @@ std::vector<std::string> splitLines(const std::string& s) {
     return lines;
 }
 
+std::string joinLines(const std::vector<std::string>& lines, size_t from, size_t to) {
+    std::string out;
+    for (size_t i = from; i < lines.size() && i < to; ++i) out += lines[i] + "\n";
+    return out;
+}
+
 } // namespace sage::agent::text

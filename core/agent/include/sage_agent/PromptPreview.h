@@ -9,6 +9,7 @@
 
 #include "sage_agent/AgentSettings.h"
 #include "sage_eval/Task.h"
+#include "sage_toolchain/ToolPaths.h"
 #include "sage_memory/RetrievalContext.h"
 
 #include <nlohmann/json.hpp>
@@ -45,6 +46,7 @@ struct PromptPreviewRequest {
 PromptPreview previewPrompt(const PromptPreviewRequest& request);
 
 // docs/kernel-api.md of an installed or built tree (empty when it cannot be read).
-std::string readPlatformCard();
+std::string readPlatformCard(const toolchain::ToolPaths& paths);  // docs/kernel-api.md next to the resources
+std::string readPlatformCard();  // the same, for the paths of the environment
 
 } // namespace sage::agent

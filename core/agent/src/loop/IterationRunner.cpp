@@ -6,21 +6,13 @@
 #include "loop/LessonDistiller.h"
 #include "loop/RetrievalStep.h"
 #include "sage_agent/BuiltinPolicy.h"
+#include "sage_agent/PromptPreview.h"
 
-#include <fstream>
-#include <sstream>
 
 namespace sage::agent {
 using nlohmann::json;
 
 namespace {
-
-std::string platformCard(const toolchain::ToolPaths& paths) {
-    std::ifstream in(paths.resources + "/../docs/kernel-api.md");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
@@ -32,7 +24,7 @@ AdoptionRecord declaredOnly(int64_t id) { return {id, true, false, std::nullopt,
 
 IterationRunner::IterationRunner(RunContext ctx, RunJournal& journal)
     : ctx_(std::move(ctx)), journal_(journal), device_(ctx_.evaluator.devices().get(ctx_.settings.device)),
-      card_(platformCard(ctx_.evaluator.paths())), stop_(ctx_.settings) {}
+      card_(readPlatformCard(ctx_.evaluator.paths())), stop_(ctx_.settings) {}
 
 std::optional<std::string> IterationRunner::stopReason() const {
     const int best = frontier_.best();

@@ -1,6 +1,6 @@
 #include "prompt/PlatformCard.h"
 
-#include "TextUtil.h"
+#include "Text.h"
 
 #include "sage_npu/DeviceProfile.h"
 

@@ -121,8 +121,10 @@ std::vector<AttemptRecord> history(int n) {
 
 } // namespace
 
-std::string readPlatformCard() {
-    std::ifstream in(toolchain::ToolPaths::fromEnvironment().resources + "/../docs/kernel-api.md");
+std::string readPlatformCard() { return readPlatformCard(toolchain::ToolPaths::fromEnvironment()); }
+
+std::string readPlatformCard(const toolchain::ToolPaths& paths) {
+    std::ifstream in(paths.resources + "/../docs/kernel-api.md");
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();

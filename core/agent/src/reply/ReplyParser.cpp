@@ -9,7 +9,7 @@
 //     A missing or unreadable adoption keeps the kernel and records adoptionKnown = false.
 #include "reply/ReplyParser.h"
 
-#include "TextUtil.h"
+#include "Text.h"
 #include "reply/SourceEdits.h"
 
 #include <algorithm>

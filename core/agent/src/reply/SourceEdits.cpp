@@ -1,6 +1,6 @@
 #include "reply/SourceEdits.h"
 
-#include "TextUtil.h"
+#include "Text.h"
 
 #include <regex>
 
