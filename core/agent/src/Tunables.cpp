@@ -64,6 +64,25 @@ std::vector<Tunable> parseTunables(const std::string& source) {
     return out;
 }
 
+namespace {
+// A knob found by a regex match: its name is group `nameGroup` (none when < 0), its literal value
+// group `valueGroup` on line `index` (0-based), whose column and length let setTunable edit it.
+Tunable knobAt(const std::smatch& m, int nameGroup, int valueGroup, size_t index, Tunable::Origin origin) {
+    Tunable t;
+    if (nameGroup >= 0) {
+        t.constant = m[nameGroup].str();
+        t.key = lower(t.constant);
+        t.role = roleOf(t.constant);
+    }
+    t.value = std::stoll(m[valueGroup].str().substr(0, 18));
+    t.line = int(index + 1);
+    t.origin = origin;
+    t.column = int(m.position(valueGroup));
+    t.length = int(m.length(valueGroup));
+    return t;
+}
+} // namespace
+
 std::vector<Tunable> inferKnobs(const std::string& source) {
     std::vector<Tunable> out = parseTunables(source);
     std::set<std::string> seen;
@@ -81,45 +100,22 @@ std::vector<Tunable> inferKnobs(const std::string& source) {
         if (l.find("SAGE_HOST") != std::string::npos) inHost = true;
         std::smatch m;
         if (std::regex_search(l, m, literalConst) && !seen.count(m[1].str())) {
-            Tunable t;
-            t.constant = m[1].str();
-            t.key = lower(t.constant);
-            t.value = std::stoll(m[2].str().substr(0, 18));
-            t.line = int(i + 1);
-            t.origin = Tunable::Origin::Constant;
-            t.role = roleOf(t.constant);
-            t.column = int(m.position(2));
-            t.length = int(m.length(2));
+            Tunable t = knobAt(m, 1, 2, i, Tunable::Origin::Constant);
             if (t.value > 0) {
                 seen.insert(t.constant);
                 out.push_back(t);
             }
         }
         if (inHost && std::regex_search(l, m, hostField) && !roleOf(m[2].str()).empty() && !seen.count(m[2].str())) {
-            Tunable t;
-            t.constant = m[2].str();
-            t.key = lower(t.constant);
-            t.value = std::stoll(m[3].str().substr(0, 18));
-            t.line = int(i + 1);
-            t.origin = Tunable::Origin::HostField;
-            t.role = roleOf(t.constant);
-            t.column = int(m.position(3));
-            t.length = int(m.length(3));
-            seen.insert(t.constant);
-            out.push_back(t);
+            out.push_back(knobAt(m, 2, 3, i, Tunable::Origin::HostField));
+            seen.insert(out.back().constant);
         }
         if (std::regex_search(l, m, launch)) {
             launchArg = m[1].str();
             if (std::isdigit((unsigned char)launchArg[0]) && !seen.count("block_dim")) {
-                Tunable t;
-                t.constant = "block_dim";
-                t.key = "block_dim";
-                t.value = std::stoll(launchArg.substr(0, 18));
-                t.line = int(i + 1);
-                t.origin = Tunable::Origin::LaunchArg;
+                Tunable t = knobAt(m, -1, 1, i, Tunable::Origin::LaunchArg);
+                t.constant = t.key = "block_dim";
                 t.role = "block";
-                t.column = int(m.position(1));
-                t.length = int(m.length(1));
                 seen.insert("block_dim");
                 out.push_back(t);
             }
