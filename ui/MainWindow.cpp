@@ -1,5 +1,6 @@
 #include "ui/MainWindow.h"
 
+#include "sage_agent/AgentLoop.h"
 #include "sage_agent/RunStore.h"
 #include "sage_eval/TraceExport.h"
 #include "ui/AgentController.h"
@@ -530,10 +531,9 @@ bool MainWindow::startAgent(bool paused, bool stepOnce) {
     base.llm.baseUrl = settings_.llmBaseUrl.toStdString();
     base.llm.model = settings_.llmModel.toStdString();
     base.llm.apiKeyEnv = settings_.apiKeyEnv.toStdString();
-    // The engineer's kernel in the editor is where the run starts; an empty editor or the task's
-    // untouched baseline.cpp (a comparison point, not a draft) leaves the draft to the policy.
+    // The engineer's kernel in the editor is where the run starts (core decides when it is not).
     const QString text = editor_->text();
-    const bool fromEditor = !text.trimmed().isEmpty() && text.toStdString() != task_->baselineSource;
+    const bool fromEditor = agent::startsFromKernel(*task_, text.toStdString());
     base.llm.contextTokens = settings_.llmContextTokens;
     base.llm.maxTokens = settings_.llmMaxTokens;
     base.llm.temperature = settings_.llmTemperature;

@@ -81,6 +81,10 @@ AgentLoop::~AgentLoop() {
 
 void AgentLoop::addObserver(AgentObserver o) { impl_->observers.push_back(std::move(o)); }
 
+bool startsFromKernel(const eval::Task& task, const std::string& text) {
+    return text.find_first_not_of(" \t\r\n") != std::string::npos && text != task.baselineSource;
+}
+
 void AgentLoop::setStartCandidate(std::string source, std::string label) {
     impl_->start = std::make_pair(std::move(source), std::move(label));
 }

@@ -94,4 +94,8 @@ double stageReward(const std::string& stage, bool success, double speedup);
 
 std::unique_ptr<Policy> makePolicy(const AgentSettings& settings);  // builtin | llm
 
+// Whether an engineer's kernel text starts a run (setStartCandidate) or the policy drafts: an
+// empty text or the task's untouched baseline.cpp (a comparison point, not a draft) drafts.
+bool startsFromKernel(const eval::Task& task, const std::string& text);
+
 } // namespace sage::agent
