@@ -53,7 +53,7 @@ json BenchReport::aggregate(const json& rows, int budget) {
     (void)budget;
     std::vector<double> sFirst, sBase, sExpert, roof, it95, traps, applied;
     double compiled = 0, correct = 0, candidates = 0, candCompiled = 0, candCorrect = 0, repairs = 0, repaired = 0;
-    double withExpert = 0;
+    double withExpert = 0, faults = 0, faultsRepaired = 0;
     const std::vector<double> ps = {0.0, 0.8, 1.0, 2.0};
     std::vector<double> fastBase(ps.size(), 0.0), fastExpert(ps.size(), 0.0);
     for (const auto& r : rows) {
@@ -65,6 +65,10 @@ json BenchReport::aggregate(const json& rows, int budget) {
         candCorrect += num(r, "candidates_correct");
         repairs += num(r, "repair_iterations");
         repaired += num(r, "repairs_succeeded");
+        if (r.contains("injected_fault") && r["injected_fault"].is_string()) {
+            ++faults;
+            faultsRepaired += r.value("fault_repaired", false);
+        }
         traps.push_back(num(r, "trap_adoptions"));
         applied.push_back(num(r, "trap_applied"));
         it95.push_back(r.contains("iterations_to_95_best") ? num(r, "iterations_to_95_best") : double(budget + 1));
@@ -105,6 +109,8 @@ json BenchReport::aggregate(const json& rows, int budget) {
             {"repair_iterations", repairs},
             {"repairs_succeeded", repaired},
             {"repair_success_rate", repairs > 0 ? json(repaired / repairs) : json(nullptr)},
+            {"faults_injected", faults},
+            {"faults_repaired", faultsRepaired},
             {"mean_trap_adoptions_per_run", BenchStatistics::mean(traps)},
             {"mean_trap_applications_per_run", BenchStatistics::mean(applied)},
             {"mean_iterations_to_95_best", BenchStatistics::mean(it95)}};
@@ -163,6 +169,8 @@ void BenchReport::printAggregateLine(const std::string& label, const json& a) {
                                                             : "n/a",
                 f("repair_iterations"), f("repairs_succeeded"), f("mean_trap_adoptions_per_run"),
                 f("mean_iterations_to_95_best"));
+    if (f("faults_injected") > 0)
+        std::printf("%-28s injected faults %.0f, repaired %.0f\n", "", f("faults_injected"), f("faults_repaired"));
 }
 
 void BenchReport::printPaired(const json& p) {

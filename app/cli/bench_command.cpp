@@ -17,6 +17,8 @@
 #include "cli/task_options.h"
 
 #include "sage_agent/AgentLoop.h"
+#include "sage_agent/FaultInjector.h"
+#include "sage_agent/KernelComposer.h"
 #include "sage_eval/Evaluator.h"
 #include "sage_memory/AdoptionLedger.h"
 #include "sage_toolchain/ToolPaths.h"
@@ -40,7 +42,7 @@ struct BenchOptions {
     int repeats = 1, budget = 12;
     uint64_t seed = 0;
     double epsilon = 0.0;
-    bool json = false;
+    bool json = false, injectFaults = false;
     LlmOptions llm;
 };
 
@@ -119,9 +121,24 @@ uint64_t evaluateOnce(const eval::Evaluator& evaluator, const eval::Task& task, 
 
 // One measured run: the loop, then the metrics from what it stored (RunStore), so nothing depends
 // on counters the loop may or may not keep.
+// `--inject-faults`: the run starts from the built-in draft with one fault of the catalogue in it
+// (sage_agent/FaultInjector.h), chosen by the task's position and the seed among the faults that
+// fit the draft, so the repair stage is measured on every run. Nullopt when no fault fits.
+std::optional<agent::InjectedFault> faultFor(const eval::Task& task, const eval::Evaluator& evaluator,
+                                             const agent::AgentSettings& s, int position) {
+    const auto& device = evaluator.devices().get(s.device);
+    const auto draft = agent::composeDraft(task, device, {});
+    if (!draft.ok) return std::nullopt;
+    const auto names = agent::applicableFaults(draft.source, &device);
+    if (names.empty()) return std::nullopt;
+    return agent::injectFault(draft.source, names[(size_t(position) + size_t(s.seed)) % names.size()], &device);
+}
+
 json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::RunStore& runs,
-             memory::ExperienceStore* mem, const agent::AgentSettings& s, ReferenceCycles& refs, const TrapMap& traps) {
+             memory::ExperienceStore* mem, const agent::AgentSettings& s, ReferenceCycles& refs, const TrapMap& traps,
+             const std::optional<agent::InjectedFault>& fault) {
     agent::AgentLoop loop(evaluator, agent::makePolicy(s), s);
+    if (fault) loop.setStartCandidate(fault->source, "the draft with fault " + fault->name);
     auto sum = loop.run(task, runs, mem);
     auto its = runs.iterations(sum.runId);
     if (!refs.baseline.count(task.name)) refs.baseline[task.name] = evaluateOnce(evaluator, task, task.baselineSource, s.device);
@@ -206,7 +223,10 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
             {"iterations_to_first_correct", correct ? sum.firstCorrectIteration + 1 : -1},
             {"iterations_to_0_8_roofline", sum.iterationsToTargetRoofline >= 0 ? sum.iterationsToTargetRoofline + 1 : -1},
             {"trajectory", trajectory},
-            {"stop_reason", sum.stopReason}};
+            {"stop_reason", sum.stopReason},
+            {"injected_fault", fault ? json(fault->name) : json(nullptr)},
+            {"fault_kind", fault ? json(fault->expectedKind) : json(nullptr)},
+            {"fault_repaired", fault && correct && sum.firstCorrectIteration > 0}};
 }
 
 void printRows(const json& rows) {
@@ -297,6 +317,8 @@ void registerBenchCommand(CLI::App& app) {
     cmd->add_option("--device", o->device, "Device profile id");
     cmd->add_option("--out", o->out, "Also write the JSON report to this file");
     o->llm.add(cmd);
+    cmd->add_flag("--inject-faults", o->injectFaults,
+                  "Start each measured run from the built-in draft with one injected fault (measures the repair stage)");
     cmd->add_flag("--json", o->json, "Print the JSON report");
     cmd->callback([o, cmd] {
         // CLI11 runs this callback also when `compare` or `merge` was given: those are not runs.
@@ -383,7 +405,8 @@ void registerBenchCommand(CLI::App& app) {
                     if (!inSplit(t, o->split)) continue;
                     if (index++ % shardN != shardI) continue;
                     if (!o->json) std::cerr << modeName << " seed " << seed << ": measuring " << t.name << "\n";
-                    rows.push_back(measure(t, evaluator, runs, mem.get(), s, refs, traps));
+                    const auto fault = o->injectFaults ? faultFor(t, evaluator, s, index - 1) : std::nullopt;
+                    rows.push_back(measure(t, evaluator, runs, mem.get(), s, refs, traps, fault));
                 }
                 mem.reset();
                 db.reset();
@@ -392,7 +415,7 @@ void registerBenchCommand(CLI::App& app) {
         }
         json report = {{"policy", o->policy}, {"memory_mode", o->modes}, {"split", o->split}, {"learn_on", o->learnOn},
                        {"budget", o->budget}, {"repeats", o->repeats}, {"seed", o->seed}, {"epsilon", o->epsilon},
-                       {"seed_pack", pack}, {"shard", o->shard}, {"device", o->device}, {"tasks", rows},
+                       {"seed_pack", pack}, {"shard", o->shard}, {"device", o->device}, {"inject_faults", o->injectFaults}, {"tasks", rows},
                        {"q_gap_after_learning", qGaps}};
         summarise(report);
         if (!o->out.empty()) std::ofstream(o->out) << report.dump(2) << "\n";

@@ -132,7 +132,9 @@ private slots:
     }
 
     void noRepairForAKindWithoutOne() {
-        // gm_out_of_bounds has no automatic repair yet: the policy says so instead of guessing.
+        // A block's GlobalTensor base shifted in SetGlobalBuffer: every access of the tensor uses the
+        // same index as the others (gm_offset_consensus refuses) and there is no tail to pad, so no
+        // repair applies and the policy says so instead of guessing.
         auto ev = p_.evaluate("sadd", replaced(sample_, "BLOCK_LENGTH * GetBlockIdx(), BLOCK_LENGTH);\n        yGm",
                                                "BLOCK_LENGTH * GetBlockIdx() + 64, BLOCK_LENGTH);\n        yGm"));
         QVERIFY(!ev.success());

@@ -128,7 +128,8 @@ json BuiltinPolicy::settings() const {
     return {{"moves", "memory actions by retrieval score (with Q), then the fallback; epsilon-exploration seeded per iteration"},
             {"fallback_optimize", "multi_core, double_buffer, tile_from_ub, precise_sync, then each knob one step up and down"},
             {"fallback_repair", "by diagnostic kind: sync_pair, set_before_wait, wait_after_set, rename_identifier, "
-                                "template_argument, tile/buffer steps down, align_tail"}};
+                                "template_argument, free_tensor, enque_tensor, init_buffer, gm_offset_consensus, "
+                                "tile/buffer steps down, align_tail"}};
 }
 
 std::optional<BuiltinPolicy::Move> BuiltinPolicy::apply(const std::string& source, const json& action,

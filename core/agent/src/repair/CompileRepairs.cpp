@@ -92,11 +92,18 @@ Result templateArgument(const Input& in) {
     static const std::regex declared(R"(LocalTensor\s*<\s*(\w+)\s*>)");
     std::smatch c, t;
     if (!std::regex_search(l, c, call)) return refuse("line " + std::to_string(d->line) + " has no AllocTensor/DeQue/Get call without a type");
-    if (!std::regex_search(l, t, declared)) return refuse("line " + std::to_string(d->line) + " does not declare the LocalTensor<T> it fills");
-    l = c.prefix().str() + "." + c[1].str() + "<" + t[1].str() + ">(" + c.suffix().str();
+    std::string type;
+    if (std::regex_search(l, t, declared)) {
+        type = t[1].str();
+    } else {  // `member_ = q.DeQue();`: the type the member was declared with
+        static const std::regex assigned(R"((\w+)\s*=\s*\w+\s*\.\s*(?:AllocTensor|DeQue|Get)\s*\()");
+        if (std::regex_search(l, t, assigned)) type = kernel::elementTypeOf(in.source, t[1].str());
+    }
+    if (type.empty()) return refuse("line " + std::to_string(d->line) + " does not declare the LocalTensor<T> it fills");
+    l = c.prefix().str() + "." + c[1].str() + "<" + type + ">(" + c.suffix().str();
     Result r;
     r.source = kernel::joinLines(lines, in.source);
-    r.description = "compile_error: " + c[1].str() + "<" + t[1].str() + "> at line " + std::to_string(d->line);
+    r.description = "compile_error: " + c[1].str() + "<" + type + "> at line " + std::to_string(d->line);
     return r;
 }
 

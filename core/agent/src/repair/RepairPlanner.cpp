@@ -32,7 +32,12 @@ std::vector<json> actionsFor(const std::string& kind) {
         return {{{"type", "step_tunable"}, {"name", "@tile"}, {"direction", "down"}},
                 {{"type", "step_tunable"}, {"name", "@tile_count"}, {"direction", "up"}},
                 transform("double_buffer", "down")};
-    if (kind == "too_many_allocs" || kind == "enque_beyond_depth") return {transform("double_buffer", "down")};
+    if (kind == "alloc_no_free_buffer" || kind == "too_many_allocs") return {transform("free_tensor"), transform("double_buffer")};
+    if (kind == "enque_beyond_depth") return {transform("double_buffer", "down")};
+    if (kind == "deque_empty") return {transform("enque_tensor")};
+    // An uninitialised TBuf only warns; its empty tensor fails at the first vector call.
+    if (kind == "queue_not_initialised" || kind == "vector_count_exceeds_tensor") return {transform("init_buffer")};
+    if (kind == "gm_out_of_bounds") return {transform("gm_offset_consensus"), transform("align_tail")};
     if (kind == "datacopy_not_32b_multiple" || kind == "wrong_result") return {transform("align_tail")};
     return {};
 }

@@ -2,6 +2,7 @@
 // parent's evaluation: a race names both lines and both pipes, so the later line gets the
 // SetFlag/WaitFlag for exactly that pipe pair; a deadlock (WaitFlag with no SetFlag) gets its
 // SetFlag; an unpaired SetFlag gets its WaitFlag.
+#include "repair/SourceScope.h"
 #include "transforms/KernelFacts.h"
 #include "transforms/SyncText.h"
 #include "transforms/Transform.h"
@@ -11,14 +12,14 @@
 namespace sage::agent::transforms {
 namespace {
 
+using repair::indentOf;
+
 const toolchain::Diagnostic* firstOf(const eval::Evaluation* ev, const std::string& prefix) {
     if (!ev) return nullptr;
     for (const auto& d : ev->run.diagnostics)
         if (d.kind.rfind(prefix, 0) == 0 && d.line > 0) return &d;
     return nullptr;
 }
-
-std::string indentOf(const std::string& l) { return l.substr(0, l.find_first_not_of(" \t")); }
 
 } // namespace
 

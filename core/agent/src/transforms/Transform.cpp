@@ -19,6 +19,11 @@ const std::vector<Def>& all() {
         {"wait_after_set", "an unpaired SetFlag line", waitAfterSet},
         {"rename_identifier", "a compile error naming an unknown identifier close to a known API name", renameIdentifier},
         {"template_argument", "a compile error at an AllocTensor/DeQue/Get call without its element type", templateArgument},
+        {"free_tensor", "a queue out of buffers (alloc_no_free_buffer) whose tensor is never freed", freeTensor},
+        {"enque_tensor", "a DeQue on an empty queue whose producer allocates but never EnQue's", enqueTensor},
+        {"init_buffer", "a TQue/TBuf used without InitBuffer, with a sibling of the same type that has one", initBuffer},
+        {"gm_offset_consensus", "a GM access past its range whose index differs from the one the other GlobalTensors share",
+         gmOffsetConsensus},
     };
     return defs;
 }

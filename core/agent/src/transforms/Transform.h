@@ -62,5 +62,9 @@ Result setBeforeWait(const Input&);
 Result waitAfterSet(const Input&);
 Result renameIdentifier(const Input&);
 Result templateArgument(const Input&);
+Result freeTensor(const Input&);
+Result enqueTensor(const Input&);
+Result initBuffer(const Input&);
+Result gmOffsetConsensus(const Input&);
 
 } // namespace sage::agent::transforms

@@ -1,0 +1,145 @@
+// Repairs for queue misuse, each reading the first matching diagnostic of the parent's evaluation
+// (its line names the queue):
+// - free_tensor: a queue runs out of buffers because its tensor is never freed
+//   (alloc_no_free_buffer, too_many_allocs): FreeTensor after the consumer's last use;
+// - enque_tensor: a DeQue finds nothing (deque_empty) because the producer never EnQue'd:
+//   EnQue after the producer's last use of the tensor it allocated;
+// - init_buffer: a queue or TBuf used without InitBuffer (queue_not_initialised,
+//   tbuf_not_initialised): the same InitBuffer a sibling of the same kind and position has.
+#include "repair/SourceScope.h"
+#include "transforms/KernelFacts.h"
+#include "transforms/Transform.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+namespace sage::agent::transforms {
+namespace {
+
+using repair::enclosingFunction;
+using repair::indentOf;
+using repair::lastMention;
+
+const toolchain::Diagnostic* firstOfKinds(const eval::Evaluation* ev, std::initializer_list<const char*> kinds) {
+    if (!ev) return nullptr;
+    for (const auto& d : ev->run.diagnostics)
+        for (const char* k : kinds)
+            if (d.kind == k && d.line > 0) return &d;
+    return nullptr;
+}
+
+// The queue (or TBuf) whose `method` is called on `line`: `inQ_x.AllocTensor<half>()` -> inQ_x.
+std::string objectCalling(const std::string& line, const std::string& methods) {
+    std::smatch m;
+    if (std::regex_search(line, m, std::regex(R"((\w+)\s*\.\s*(?:)" + methods + R"()\s*[<(])"))) return m[1].str();
+    return {};
+}
+
+// The first line `V = Q.method...` (a LocalTensor taken from queue Q): its index and V.
+std::optional<std::pair<size_t, std::string>> tensorFrom(const std::vector<std::string>& lines, const std::string& queue,
+                                                         const std::string& method) {
+    const std::regex take(R"((\w+)\s*=\s*)" + queue + R"(\s*\.\s*)" + method + R"(\s*[<(])");
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::smatch m;
+        if (std::regex_search(lines[i], m, take)) return std::make_pair(i, m[1].str());
+    }
+    return std::nullopt;
+}
+
+// Inserts `statement` after the last use of `var` in the function around `anchor`.
+Result insertAfterLastUse(const std::string& source, size_t anchor, const std::string& var, const std::string& statement,
+                          const std::string& description) {
+    auto lines = kernel::splitLines(source);
+    auto fn = enclosingFunction(lines, anchor);
+    if (!fn) return refuse("cannot tell the function around line " + std::to_string(anchor + 1));
+    auto last = lastMention(lines, anchor, fn->second - 1, var);
+    if (!last) return refuse("'" + var + "' is not used after line " + std::to_string(anchor + 1));
+    lines.insert(lines.begin() + std::ptrdiff_t(*last + 1), indentOf(lines[*last]) + statement);
+    Result r;
+    r.source = kernel::joinLines(lines, source);
+    r.description = description + " after line " + std::to_string(*last + 1);
+    return r;
+}
+
+} // namespace
+
+Result freeTensor(const Input& in) {
+    const auto* d = firstOfKinds(in.parent, {"alloc_no_free_buffer", "too_many_allocs"});
+    if (!d) return refuse("no alloc_no_free_buffer or too_many_allocs diagnostic with a line");
+    const auto lines = kernel::splitLines(in.source);
+    if (size_t(d->line) > lines.size()) return refuse("the diagnostic line is outside the kernel");
+    const std::string queue = objectCalling(lines[size_t(d->line - 1)], "AllocTensor");
+    if (queue.empty()) return refuse("line " + std::to_string(d->line) + " has no AllocTensor call");
+    if (in.source.find(queue + ".FreeTensor(") != std::string::npos)
+        return refuse(queue + " already frees its tensors: it needs more buffers, not a FreeTensor");
+    // The consumer frees: where the tensor is DeQue'd, else where it was allocated (no EnQue).
+    auto taken = tensorFrom(lines, queue, "DeQue");
+    if (!taken) taken = tensorFrom(lines, queue, "AllocTensor");
+    if (!taken) return refuse("no `T t = " + queue + ".DeQue/AllocTensor()` line to free after");
+    return insertAfterLastUse(in.source, taken->first, taken->second, queue + ".FreeTensor(" + taken->second + ");",
+                              d->kind + ": " + queue + ".FreeTensor(" + taken->second + ")");
+}
+
+Result enqueTensor(const Input& in) {
+    const auto* d = firstOfKinds(in.parent, {"deque_empty"});
+    if (!d) return refuse("no deque_empty diagnostic with a line");
+    const auto lines = kernel::splitLines(in.source);
+    if (size_t(d->line) > lines.size()) return refuse("the diagnostic line is outside the kernel");
+    const std::string queue = objectCalling(lines[size_t(d->line - 1)], "DeQue");
+    if (queue.empty()) return refuse("line " + std::to_string(d->line) + " has no DeQue call");
+    auto made = tensorFrom(lines, queue, "AllocTensor");
+    if (!made) return refuse("no `T t = " + queue + ".AllocTensor()` line: nothing to EnQue");
+    auto fn = enclosingFunction(lines, made->first);
+    if (fn)
+        for (size_t i = made->first; i <= fn->second; ++i)
+            if (lines[i].find(queue + ".EnQue(") != std::string::npos)
+                return refuse(queue + " is already EnQue'd on line " + std::to_string(i + 1) + ": the DeQue runs more often than it");
+    return insertAfterLastUse(in.source, made->first, made->second, queue + ".EnQue(" + made->second + ");",
+                              "deque_empty: " + queue + ".EnQue(" + made->second + ")");
+}
+
+Result initBuffer(const Input& in) {
+    const auto* d = in.parent ? firstOfKinds(in.parent, {"queue_not_initialised"}) : nullptr;
+    if (!d && in.parent)  // tbuf_not_initialised is a warning: the failure shows at the first use
+        for (const auto& x : in.parent->run.diagnostics)
+            if (x.kind == "tbuf_not_initialised" && x.line > 0) d = &x;
+    if (!d) return refuse("no queue_not_initialised or tbuf_not_initialised diagnostic with a line");
+    auto lines = kernel::splitLines(in.source);
+    if (size_t(d->line) > lines.size()) return refuse("the diagnostic line is outside the kernel");
+    const std::string object = objectCalling(lines[size_t(d->line - 1)], "AllocTensor|Get");
+    if (object.empty()) return refuse("line " + std::to_string(d->line) + " has no AllocTensor or Get call");
+    // The declared type of the object, e.g. `TQue<TPosition::VECIN, 1>`: a sibling must share it.
+    std::smatch m;
+    const std::regex declared(R"((T(?:Que|Buf)\s*<[^;]*>)\s+)" + object + R"(\s*;)");
+    if (!std::regex_search(in.source, m, declared)) return refuse("no declaration of '" + object + "' as a TQue or TBuf");
+    auto squeeze = [](std::string s) {
+        s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
+        return s;
+    };
+    const std::string type = squeeze(m[1].str());
+    const std::regex init(R"((\w+)\s*\.\s*InitBuffer\s*\(\s*(\w+)\s*,)");
+    std::optional<size_t> sibling, lastInit;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::smatch c;
+        if (!std::regex_search(lines[i], c, init)) continue;
+        if (c[2].str() == object) return refuse(object + " has an InitBuffer on line " + std::to_string(i + 1) + ": it runs too late or not at all");
+        lastInit = i;
+        std::smatch t;
+        if (!sibling && std::regex_search(in.source, t, std::regex(R"((T(?:Que|Buf)\s*<[^;]*>)\s+)" + c[2].str() + R"(\s*;)")) &&
+            squeeze(t[1].str()) == type)
+            sibling = i;
+    }
+    if (!sibling) return refuse("no other " + type + " has an InitBuffer to copy");
+    const std::string from = lines[*sibling];
+    std::smatch c;
+    std::regex_search(from, c, init);
+    const std::string added = c.prefix().str() + c[1].str() + ".InitBuffer(" + object + "," + c.suffix().str();
+    lines.insert(lines.begin() + std::ptrdiff_t(*lastInit + 1), added);
+    Result r;
+    r.source = kernel::joinLines(lines, in.source);
+    r.description = d->kind + ": InitBuffer for " + object + " sized like " + c[2].str() + " (line " + std::to_string(*lastInit + 2) + ")";
+    return r;
+}
+
+} // namespace sage::agent::transforms
