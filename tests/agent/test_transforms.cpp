@@ -136,6 +136,41 @@ private slots:
         }
     }
 
+    // Row-wise drafts (a reduction, a normalisation with a broadcast weight, a loss with an integer
+    // target per row) get a split of their rows: every core verifies its share, and it is faster.
+    // A row-wise kernel with a GlobalTensor of any other length (a scalar result) is refused.
+    void multiCoreSplitsTheRowsOfARowwiseDraft() {
+        const auto paths = toolchain::ToolPaths::fromEnvironment();
+        const auto suite = eval::TaskSet::load({paths.resources + "/tasks"});
+        for (const char* name : {"row_max", "rmsnorm", "cross_entropy"}) {
+            const eval::Task* task = suite.find(name);
+            QVERIFY(task);
+            const auto draft = agent::composeDraft(*task, p_.device(), {});
+            QVERIFY2(draft.ok, draft.error.c_str());
+            std::string why;
+            auto m = apply(draft.source, transform("multi_core"), &why);
+            QVERIFY2(m, (std::string(name) + ": " + why).c_str());
+            QVERIFY(m->source.find("sageRow0") != std::string::npos);
+            eval::EvalRequest req;
+            req.seeds = 1;
+            req.source = draft.source;
+            const auto before = p_.evaluator->evaluate(*task, req);
+            req.source = m->source;
+            const auto after = p_.evaluator->evaluate(*task, req);
+            QVERIFY2(before.success() && after.success(), (std::string(name) + "\n" + after.toJson().dump(1).substr(0, 3000)).c_str());
+            QVERIFY(after.profile.coresUsed > 1);
+            QVERIFY2(after.profile.totalCycles * 4 < before.profile.totalCycles, name);
+        }
+        const eval::Task* rowMax = suite.find("row_max");
+        const auto draft = agent::composeDraft(*rowMax, p_.device(), {});
+        std::string scalar = test::replaced(draft.source, "yGm_.SetGlobalBuffer((__gm__ half*)gm_y, rows_);",
+                                            "yGm_.SetGlobalBuffer((__gm__ half*)gm_y, 1);");
+        QVERIFY(scalar != draft.source);
+        std::string why;
+        QVERIFY(!apply(scalar, transform("multi_core"), &why));
+        QVERIFY2(why.find("length `1`") != std::string::npos, why.c_str());
+    }
+
     void doubleBufferThroughKnobOrLiteral() {
         auto m = apply(sample_, transform("double_buffer"));
         QVERIFY(m && m->source.find("BUFFER_NUM = 2;") != std::string::npos);

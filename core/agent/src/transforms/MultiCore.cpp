@@ -2,8 +2,9 @@
 // splits its data by GetBlockIdx() only gets a larger block_dim. A single-core elementwise kernel
 // (every GlobalTensor sized by the same length variable) first gets the split written in: each
 // core takes a 32-byte-aligned share of the elements, its GM pointers move to its share, and the
-// length variable becomes the share's length. Anything else is refused, since more cores would
-// then each repeat the whole job.
+// length variable becomes the share's length. A single-core row-wise kernel gets a split of its
+// rows (writeRowSplit). Anything else is refused, since more cores would then each repeat the
+// whole job.
 #include "transforms/Transform.h"
 
 #include "sage_npu/DeviceProfile.h"
@@ -80,6 +81,84 @@ std::optional<std::string> writeSplit(const std::string& source, std::string& wh
     return kernel::joinLines(lines, source);
 }
 
+// A single-core row-wise kernel (GlobalTensors sized rows * cols, rows, or cols, the rows and cols
+// members set before the first SetGlobalBuffer): each core takes a contiguous share of the rows;
+// tensors with a row dimension move to the core's first row, broadcast tensors (cols) stay, and
+// the rows member becomes the share. Rows are independent in such a kernel, so no core needs
+// another's data; a kernel with any other GlobalTensor length (a scalar loss, a workspace) is refused.
+std::optional<std::string> writeRowSplit(const std::string& source, std::string& why) {
+    static const std::regex setGlobal(R"(\.\s*SetGlobalBuffer\s*\(\s*\(\s*__gm__\s+(\w+)\s*\*\s*\)\s*(\w+)\s*,\s*([^;]*)\)\s*;)");
+    static const std::regex matrix(R"(^\s*\(\s*uint64_t\s*\)\s*(\w+)\s*\*\s*(\w+)\s*$)");
+    auto lines = kernel::splitLines(source);
+    std::string rows, cols;
+    int first = -1;
+    std::vector<std::pair<size_t, std::smatch>> binds;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i].find("SetGlobalBuffer") == std::string::npos) continue;
+        std::smatch m;
+        if (!std::regex_search(lines[i], m, setGlobal)) {
+            why = "line " + std::to_string(i + 1) + ": a SetGlobalBuffer that is not `(__gm__ T*)ptr, length`";
+            return std::nullopt;
+        }
+        if (first < 0) first = int(i);
+        std::smatch mm;
+        const std::string len = m[3].str();
+        if (std::regex_match(len, mm, matrix)) {
+            if ((!rows.empty() && rows != mm[1].str()) || (!cols.empty() && cols != mm[2].str())) {
+                why = "its matrices are sized by different row or column counts";
+                return std::nullopt;
+            }
+            rows = mm[1].str(), cols = mm[2].str();
+        }
+        binds.emplace_back(i, m);
+    }
+    if (first < 0 || rows.empty()) {
+        why = first < 0 ? "no SetGlobalBuffer" : "no GlobalTensor sized `(uint64_t)rows * cols`";
+        return std::nullopt;
+    }
+    auto trimmed = [](std::string t) {
+        t.erase(0, t.find_first_not_of(" \t"));
+        t.erase(t.find_last_not_of(" \t") + 1);
+        return t;
+    };
+    std::vector<std::string> offsets;
+    for (auto& [i, m] : binds) {
+        const std::string len = trimmed(m[3].str());
+        std::smatch mm;
+        if (std::regex_match(len, mm, matrix)) offsets.push_back("(uint64_t)sageRow0 * " + cols);
+        else if (len == rows) offsets.push_back("sageRow0");
+        else if (len == cols) offsets.push_back("");
+        else {
+            why = "line " + std::to_string(i + 1) + ": a GlobalTensor of length `" + len + "` (neither rows, cols nor rows * cols)";
+            return std::nullopt;
+        }
+    }
+    // Both members must be set above the first SetGlobalBuffer, where the split goes.
+    for (const auto& member : {rows, cols}) {
+        const std::regex set("^\\s*(?:this->)?" + member + "\\s*=[^;=]*;\\s*$");
+        bool found = false;
+        for (int i = first - 1; i >= 0 && !found; --i) found = std::regex_search(lines[size_t(i)], set);
+        if (!found) {
+            why = "`" + member + "` is not set before the first SetGlobalBuffer";
+            return std::nullopt;
+        }
+    }
+    for (size_t k = 0; k < binds.size(); ++k) {
+        if (offsets[k].empty()) continue;
+        const auto& [i, m] = binds[k];
+        lines[i] = m.prefix().str() + ".SetGlobalBuffer((__gm__ " + m[1].str() + "*)" + m[2].str() + " + " + offsets[k] + ", " +
+                   m[3].str() + ");" + m.suffix().str();
+    }
+    const std::string ind = lines[size_t(first)].substr(0, lines[size_t(first)].find_first_not_of(" \t"));
+    const std::vector<std::string> split = {
+        ind + "// sage: each core takes a contiguous share of the " + rows + " rows (rows are independent)",
+        ind + "uint32_t sageRowsPer = (" + rows + " + AscendC::GetBlockNum() - 1) / AscendC::GetBlockNum();",
+        ind + "uint32_t sageRow0 = sageRowsPer * AscendC::GetBlockIdx();",
+        ind + rows + " = sageRow0 < " + rows + " ? (" + rows + " - sageRow0 < sageRowsPer ? " + rows + " - sageRow0 : sageRowsPer) : 0;"};
+    lines.insert(lines.begin() + first, split.begin(), split.end());
+    return kernel::joinLines(lines, source);
+}
+
 } // namespace
 
 Result multiCore(const Input& in) {
@@ -87,9 +166,12 @@ Result multiCore(const Input& in) {
     if (knobs.empty()) return refuse("no block_dim knob: the launch's block_dim is neither a literal nor a named constant");
     if (!kernel::usesBlockSplit(in.source)) {
         if (down(in)) return refuse("the kernel runs on one core's worth of data already (no GetBlockIdx())");
-        std::string why;
+        std::string why, whyRows;
         auto split = writeSplit(in.source, why);
-        if (!split) return refuse("the kernel never calls GetBlockIdx() and the split cannot be written in: " + why);
+        if (!split) split = writeRowSplit(in.source, whyRows);
+        if (!split)
+            return refuse("the kernel never calls GetBlockIdx() and no split can be written in: elementwise: " + why +
+                          "; row-wise: " + whyRows);
         Input again{*split, in.device, in.parent, in.action};
         Result r = multiCore(again);
         if (r.source) r.description = "split over GetBlockIdx, " + r.description;
