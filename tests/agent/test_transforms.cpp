@@ -137,7 +137,8 @@ private slots:
     }
 
     // Row-wise drafts (a reduction, a normalisation with a broadcast weight, a loss with an integer
-    // target per row) get a split of their rows: every core verifies its share, and it is faster.
+    // target per row) get a split of their rows, a matmul draft a round-robin of its output tiles:
+    // every core verifies its share, and it is faster.
     // A row-wise kernel with a GlobalTensor of any other length (a scalar result) is refused.
     void multiCoreSplitsTheRowsOfARowwiseDraft() {
         const auto paths = toolchain::ToolPaths::fromEnvironment();
@@ -160,6 +161,26 @@ private slots:
             QVERIFY2(before.success() && after.success(), (std::string(name) + "\n" + after.toJson().dump(1).substr(0, 3000)).c_str());
             QVERIFY(after.profile.coresUsed > 1);
             QVERIFY2(after.profile.totalCycles * 4 < before.profile.totalCycles, name);
+        }
+        // A matmul's output tiles are dealt over the cores: still verifies, on more cores, faster.
+        {
+            const eval::Task* gemm = suite.find("gemm");
+            QVERIFY(gemm);
+            const auto draft = agent::composeDraft(*gemm, p_.device(), {});
+            QVERIFY2(draft.ok, draft.error.c_str());
+            std::string why;
+            auto m = apply(draft.source, transform("multi_core"), &why);
+            QVERIFY2(m, why.c_str());
+            QVERIFY(m->source.find("% AscendC::GetBlockNum() != AscendC::GetBlockIdx()) continue;") != std::string::npos);
+            eval::EvalRequest req;
+            req.seeds = 1;
+            req.source = draft.source;
+            const auto before = p_.evaluator->evaluate(*gemm, req);
+            req.source = m->source;
+            const auto after = p_.evaluator->evaluate(*gemm, req);
+            QVERIFY2(before.success() && after.success(), after.toJson().dump(1).substr(0, 3000).c_str());
+            QVERIFY(after.profile.coresUsed > 1);
+            QVERIFY(after.profile.totalCycles * 4 < before.profile.totalCycles);
         }
         const eval::Task* rowMax = suite.find("row_max");
         const auto draft = agent::composeDraft(*rowMax, p_.device(), {});

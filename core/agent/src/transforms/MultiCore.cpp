@@ -159,6 +159,32 @@ std::optional<std::string> writeRowSplit(const std::string& source, std::string&
     return kernel::joinLines(lines, source);
 }
 
+// A single-core tiled kernel whose output tiles are walked by two nested loops
+// (`for (m0 = 0; m0 < M; m0 += TILE_M) { for (n0 = 0; n0 < N; n0 += TILE_N) {`, a matmul): the
+// output tiles are dealt round-robin over the cores by a guard at the top of the inner loop. Each
+// tile is computed whole by one core, so no core needs another's partial result.
+std::optional<std::string> writeTileSplit(const std::string& source, std::string& why) {
+    static const std::regex loop(R"(^\s*for\s*\(\s*(?:uint32_t|int32_t|uint64_t|int|unsigned)\s+(\w+)\s*=\s*0\s*;\s*(\w+)\s*<\s*(\w+)\s*;\s*(\w+)\s*\+=\s*(\w+)\s*\)\s*\{\s*$)");
+    auto lines = kernel::splitLines(source);
+    for (size_t i = 0; i + 1 < lines.size(); ++i) {
+        std::smatch outer, inner;
+        if (!std::regex_match(lines[i], outer, loop) || !std::regex_match(lines[i + 1], inner, loop)) continue;
+        if (outer[1] != outer[2] || outer[1] != outer[4] || inner[1] != inner[2] || inner[1] != inner[4]) continue;
+        const std::string m0 = outer[1], mLimit = outer[3], mStep = outer[5];
+        const std::string n0 = inner[1], nLimit = inner[3], nStep = inner[5];
+        const std::string ind = lines[i + 1].substr(0, lines[i + 1].find_first_not_of(" \t")) + "    ";
+        lines.insert(lines.begin() + std::ptrdiff_t(i + 2),
+                     ind + "// sage: output tiles dealt round-robin over the cores; each computes its tiles whole");
+        lines.insert(lines.begin() + std::ptrdiff_t(i + 3),
+                     ind + "if (((" + m0 + " / " + mStep + ") * ((" + nLimit + " + " + nStep + " - 1) / " + nStep + ") + " + n0 +
+                         " / " + nStep + ") % AscendC::GetBlockNum() != AscendC::GetBlockIdx()) continue;");
+        (void)mLimit;
+        return kernel::joinLines(lines, source);
+    }
+    why = "no two nested `for (x = 0; x < LIMIT; x += STEP)` loops over output tiles";
+    return std::nullopt;
+}
+
 } // namespace
 
 Result multiCore(const Input& in) {
@@ -168,10 +194,12 @@ Result multiCore(const Input& in) {
         if (down(in)) return refuse("the kernel runs on one core's worth of data already (no GetBlockIdx())");
         std::string why, whyRows;
         auto split = writeSplit(in.source, why);
+        std::string whyTiles;
         if (!split) split = writeRowSplit(in.source, whyRows);
+        if (!split) split = writeTileSplit(in.source, whyTiles);
         if (!split)
             return refuse("the kernel never calls GetBlockIdx() and no split can be written in: elementwise: " + why +
-                          "; row-wise: " + whyRows);
+                          "; row-wise: " + whyRows + "; tiles: " + whyTiles);
         Input again{*split, in.device, in.parent, in.action};
         Result r = multiCore(again);
         if (r.source) r.description = "split over GetBlockIdx, " + r.description;
