@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -93,18 +94,53 @@ void spawnDetached(const std::vector<std::string>& argv) {
 
 } // namespace
 
-std::string Compiler::precompiledHeader(const CompileRequest& req) const {
-    if (req.isReference || std::getenv("SAGE_NO_PCH")) return "";
+namespace {
+// The header a compile's PCH holds: the kernel API, or the reference API for a task's reference.
+std::string pchHeader(const CompileRequest& req) { return req.isReference ? "sage_reference.h" : "kernel_operator.h"; }
+} // namespace
+
+std::pair<std::vector<std::string>, std::string> Compiler::pchFlagsAndKey(const CompileRequest& req) const {
     // GCC uses a .gch only when it was built with the same options: one PCH per flag set.
     std::vector<std::string> f;
     for (const auto& x : flags(req))
         if (x != "-shared" && x != "-include" && x != "prelude.h") f.push_back(x);
     ContentHash h;
-    h.add("pch-v1").add(paths_.compiler).add(headerDigest_);
+    h.add("pch-v1").add(pchHeader(req)).add(paths_.compiler).add(headerDigest_);
     for (const auto& x : f) h.add(x);
-    const fs::path dir = fs::path(paths_.cacheDir) / "pch" / h.hex();
+    return {f, h.hex()};
+}
+
+std::string Compiler::pchBuildCommand(const std::vector<std::string>& f, const std::string& header, const std::string& dir,
+                                      const std::string& lock) const {
+    const fs::path tmp = dir + ".tmp." + uniqueSuffix();
     std::error_code ec;
-    if (fs::exists(dir / "kernel_operator.h.gch", ec)) return (dir / "kernel_operator.h").string();
+    fs::create_directories(tmp, ec);
+    // The stub is what GCC reads when the .gch is unusable: the real header, so a compile is never wrong.
+    writeFile((tmp / header).string(), "#include \"" + paths_.npuInclude + "/" + header + "\"\n");
+    // Precompiling the stub (not the header itself) keeps GCC from warning "#pragma once in main file".
+    std::vector<std::string> words = {paths_.compiler};
+    words.insert(words.end(), f.begin(), f.end());
+    for (const auto& w : {std::string("-x"), std::string("c++-header"), (tmp / header).string(), std::string("-o"),
+                          (tmp / (header + ".gch")).string()})
+        words.push_back(w);
+    std::string cmd;
+    for (const auto& w : words) cmd.append(cmd.empty() ? "" : " ").append(shellQuote(w));
+    cmd.append(" && mv -T ").append(shellQuote(tmp.string())).append(" ").append(shellQuote(dir));
+    cmd.append("; rm -rf ").append(shellQuote(tmp.string()));
+    if (!lock.empty()) cmd.append(" ").append(shellQuote(lock));
+    return cmd;
+}
+
+std::string Compiler::precompiledHeader(const CompileRequest& req) const {
+    if (std::getenv("SAGE_NO_PCH")) return "";
+    const auto [f, key] = pchFlagsAndKey(req);
+    const std::string header = pchHeader(req);
+    std::error_code ec;
+    // Built with the toolchain (sage-prebuild-pch), read-only: the first compile of a fresh cache uses it.
+    const fs::path prebuilt = fs::path(paths_.libDir) / "pch" / key;
+    if (fs::exists(prebuilt / (header + ".gch"), ec)) return (prebuilt / header).string();
+    const fs::path dir = fs::path(paths_.cacheDir) / "pch" / key;
+    if (fs::exists(dir / (header + ".gch"), ec)) return (dir / header).string();
     // Not built yet: build it in the background (about 0.5 s of CPU) so that this compile, often
     // the first of a cold evaluation, does not wait; later compiles use it. One builder at a time.
     const fs::path lock = dir.string() + ".building";
@@ -115,18 +151,29 @@ std::string Compiler::precompiledHeader(const CompileRequest& req) const {
         fs::remove_all(lock, ec);  // a builder that died
     }
     if (!fs::create_directory(lock, ec)) return "";
-    const fs::path tmp = dir.string() + ".tmp." + uniqueSuffix();
-    fs::create_directories(tmp, ec);
-    // The stub is what GCC reads when the .gch is unusable: the real header, so a compile is never wrong.
-    writeFile((tmp / "kernel_operator.h").string(), "#include \"" + paths_.npuInclude + "/kernel_operator.h\"\n");
     // Lowest priority: it must not slow down the evaluation that is running now.
-    std::string cmd = "nice -n 19 " + shellQuote(paths_.compiler);
-    for (const auto& x : f) cmd += " " + shellQuote(x);
-    cmd += " -x c++-header " + shellQuote(paths_.npuInclude + "/kernel_operator.h") + " -o " +
-           shellQuote((tmp / "kernel_operator.h.gch").string()) + " && mv -T " + shellQuote(tmp.string()) + " " +
-           shellQuote(dir.string()) + "; rm -rf " + shellQuote(tmp.string()) + " " + shellQuote(lock.string());
-    spawnDetached({"/bin/sh", "-c", cmd});
+    spawnDetached({"/bin/sh", "-c", "nice -n 19 " + pchBuildCommand(f, header, dir.string(), lock.string())});
     return "";
+}
+
+bool Compiler::prebuildHeader(int npuArch, bool reference, std::string* error) const {
+    CompileRequest req;
+    req.npuArch = npuArch;
+    req.isReference = reference;
+    const auto [f, key] = pchFlagsAndKey(req);
+    const std::string header = pchHeader(req);
+    const fs::path dir = fs::path(paths_.libDir) / "pch" / key;
+    std::error_code ec;
+    if (fs::exists(dir / (header + ".gch"), ec)) return true;
+    fs::create_directories(dir.parent_path(), ec);
+    const int rc = std::system(pchBuildCommand(f, header, dir.string(), "").c_str());
+    if (rc != 0 || !fs::exists(dir / (header + ".gch"), ec)) {
+        if (error)
+            *error = "building the precompiled " + header + (reference ? "" : " for __NPU_ARCH__=" + std::to_string(npuArch)) +
+                     " in " + dir.string() + " failed (exit status " + std::to_string(rc) + ")";
+        return false;
+    }
+    return true;
 }
 
 Compiler::Compiler(ToolPaths paths) : paths_(std::move(paths)), headerDigest_(digestHeaders(paths_.npuInclude)) {}
@@ -179,7 +226,7 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     fs::create_directories(work);
     const std::string srcName = req.isReference ? "reference.cpp" : "kernel.cpp";
     writeFile((work / srcName).string(), req.source);
-    // With the precompiled kernel_operator.h included first, the prelude comes after the header's
+    // With the precompiled header included first, the prelude comes after the header's
     // default SAGE_TILING_TYPE, so it replaces it instead of redefining it. Same binary either way.
     const std::string pch = precompiledHeader(req);
     const bool setsTiling = req.prelude.find("#define SAGE_TILING_TYPE") != std::string::npos;
