@@ -16,13 +16,20 @@
 namespace sage::agent::transforms {
 namespace {
 
-// The source with the per-core split written in, or a reason in `why`.
-std::optional<std::string> writeSplit(const std::string& source, std::string& why) {
-    static const std::regex setGlobal(R"(\.\s*SetGlobalBuffer\s*\(\s*\(\s*__gm__\s+(\w+)\s*\*\s*\)\s*(\w+)\s*,\s*(\w+)\s*\))");
-    auto lines = kernel::splitLines(source);
-    std::set<std::string> lengths;
-    std::set<long long> sizes;
-    int first = -1;
+// One `x.SetGlobalBuffer((__gm__ T*)ptr, length);` line, split into its parts.
+struct GmBind {
+    size_t line;
+    std::string type, pointer, length, before, after;  // before/after: the line around the call
+    std::string rewritten(const std::string& offset) const {
+        return before + ".SetGlobalBuffer((__gm__ " + type + "*)" + pointer + (offset.empty() ? "" : " + " + offset) + ", " +
+               length + ");" + after;
+    }
+};
+
+// Every SetGlobalBuffer of the kernel, or nullopt (and `why`) when one has another form.
+std::optional<std::vector<GmBind>> gmBinds(const std::vector<std::string>& lines, std::string& why) {
+    static const std::regex setGlobal(R"(\.\s*SetGlobalBuffer\s*\(\s*\(\s*__gm__\s+(\w+)\s*\*\s*\)\s*(\w+)\s*,\s*([^;]*?)\s*\)\s*;)");
+    std::vector<GmBind> out;
     for (size_t i = 0; i < lines.size(); ++i) {
         if (lines[i].find("SetGlobalBuffer") == std::string::npos) continue;
         std::smatch m;
@@ -30,21 +37,38 @@ std::optional<std::string> writeSplit(const std::string& source, std::string& wh
             why = "line " + std::to_string(i + 1) + ": a SetGlobalBuffer that is not `(__gm__ T*)ptr, length`";
             return std::nullopt;
         }
-        if (first < 0) first = int(i);
-        lengths.insert(m[3].str());
-        auto b = kernel::evaluate("sizeof(" + m[1].str() + ")", {});
-        if (!b) {
-            why = "unknown element type " + m[1].str();
-            return std::nullopt;
-        }
-        sizes.insert(*b);
+        out.push_back({i, m[1].str(), m[2].str(), m[3].str(), m.prefix().str(), m.suffix().str()});
     }
-    if (first < 0) {
+    if (out.empty()) {
         why = "no SetGlobalBuffer";
         return std::nullopt;
     }
+    return out;
+}
+
+// The source with the per-core split written in, or a reason in `why`.
+std::optional<std::string> writeSplit(const std::string& source, std::string& why) {
+    auto lines = kernel::splitLines(source);
+    const auto binds = gmBinds(lines, why);
+    if (!binds) return std::nullopt;
+    std::set<std::string> lengths;
+    std::set<long long> sizes;
+    const int first = int(binds->front().line);
+    for (const auto& b : *binds) {
+        lengths.insert(b.length);
+        auto bytes = kernel::evaluate("sizeof(" + b.type + ")", {});
+        if (!bytes) {
+            why = "unknown element type " + b.type;
+            return std::nullopt;
+        }
+        sizes.insert(*bytes);
+    }
     if (lengths.size() != 1 || sizes.size() != 1) {
         why = "its GlobalTensors differ in length or element size (not elementwise)";
+        return std::nullopt;
+    }
+    if (!std::regex_match(*lengths.begin(), std::regex(R"(\w+)"))) {
+        why = "its GlobalTensors are sized by an expression, not a length variable";
         return std::nullopt;
     }
     const std::string n = *lengths.begin();
@@ -71,12 +95,7 @@ std::optional<std::string> writeSplit(const std::string& source, std::string& wh
             " * AscendC::GetBlockNum()) * " + unit + ";",
         ind + "uint32_t sageStart = sagePer * AscendC::GetBlockIdx();",
         ind + n + " = sageStart < (" + n + ") ? ((" + n + ") - sageStart < sagePer ? (" + n + ") - sageStart : sagePer) : 0;"};
-    for (size_t i = size_t(first); i < lines.size(); ++i) {
-        std::smatch m;
-        if (lines[i].find("SetGlobalBuffer") != std::string::npos && std::regex_search(lines[i], m, setGlobal))
-            lines[i] = m.prefix().str() + ".SetGlobalBuffer((__gm__ " + m[1].str() + "*)" + m[2].str() + " + sageStart, " +
-                       m[3].str() + ")" + m.suffix().str();
-    }
+    for (const auto& b : *binds) lines[b.line] = b.rewritten("sageStart");
     lines.insert(lines.begin() + at + 1, split.begin(), split.end());
     return kernel::joinLines(lines, source);
 }
@@ -87,49 +106,32 @@ std::optional<std::string> writeSplit(const std::string& source, std::string& wh
 // the rows member becomes the share. Rows are independent in such a kernel, so no core needs
 // another's data; a kernel with any other GlobalTensor length (a scalar loss, a workspace) is refused.
 std::optional<std::string> writeRowSplit(const std::string& source, std::string& why) {
-    static const std::regex setGlobal(R"(\.\s*SetGlobalBuffer\s*\(\s*\(\s*__gm__\s+(\w+)\s*\*\s*\)\s*(\w+)\s*,\s*([^;]*)\)\s*;)");
-    static const std::regex matrix(R"(^\s*\(\s*uint64_t\s*\)\s*(\w+)\s*\*\s*(\w+)\s*$)");
+    static const std::regex matrix(R"(^\(\s*uint64_t\s*\)\s*(\w+)\s*\*\s*(\w+)$)");
     auto lines = kernel::splitLines(source);
+    const auto binds = gmBinds(lines, why);
+    if (!binds) return std::nullopt;
+    const int first = int(binds->front().line);
     std::string rows, cols;
-    int first = -1;
-    std::vector<std::pair<size_t, std::smatch>> binds;
-    for (size_t i = 0; i < lines.size(); ++i) {
-        if (lines[i].find("SetGlobalBuffer") == std::string::npos) continue;
-        std::smatch m;
-        if (!std::regex_search(lines[i], m, setGlobal)) {
-            why = "line " + std::to_string(i + 1) + ": a SetGlobalBuffer that is not `(__gm__ T*)ptr, length`";
+    for (const auto& b : *binds) {
+        std::smatch mm;
+        if (!std::regex_match(b.length, mm, matrix)) continue;
+        if ((!rows.empty() && rows != mm[1].str()) || (!cols.empty() && cols != mm[2].str())) {
+            why = "its matrices are sized by different row or column counts";
             return std::nullopt;
         }
-        if (first < 0) first = int(i);
-        std::smatch mm;
-        const std::string len = m[3].str();
-        if (std::regex_match(len, mm, matrix)) {
-            if ((!rows.empty() && rows != mm[1].str()) || (!cols.empty() && cols != mm[2].str())) {
-                why = "its matrices are sized by different row or column counts";
-                return std::nullopt;
-            }
-            rows = mm[1].str(), cols = mm[2].str();
-        }
-        binds.emplace_back(i, m);
+        rows = mm[1].str(), cols = mm[2].str();
     }
-    if (first < 0 || rows.empty()) {
-        why = first < 0 ? "no SetGlobalBuffer" : "no GlobalTensor sized `(uint64_t)rows * cols`";
+    if (rows.empty()) {
+        why = "no GlobalTensor sized `(uint64_t)rows * cols`";
         return std::nullopt;
     }
-    auto trimmed = [](std::string t) {
-        t.erase(0, t.find_first_not_of(" \t"));
-        t.erase(t.find_last_not_of(" \t") + 1);
-        return t;
-    };
     std::vector<std::string> offsets;
-    for (auto& [i, m] : binds) {
-        const std::string len = trimmed(m[3].str());
-        std::smatch mm;
-        if (std::regex_match(len, mm, matrix)) offsets.push_back("(uint64_t)sageRow0 * " + cols);
-        else if (len == rows) offsets.push_back("sageRow0");
-        else if (len == cols) offsets.push_back("");
+    for (const auto& b : *binds) {
+        if (std::regex_match(b.length, matrix)) offsets.push_back("(uint64_t)sageRow0 * " + cols);
+        else if (b.length == rows) offsets.push_back("sageRow0");
+        else if (b.length == cols) offsets.push_back("");
         else {
-            why = "line " + std::to_string(i + 1) + ": a GlobalTensor of length `" + len + "` (neither rows, cols nor rows * cols)";
+            why = "line " + std::to_string(b.line + 1) + ": a GlobalTensor of length `" + b.length + "` (neither rows, cols nor rows * cols)";
             return std::nullopt;
         }
     }
@@ -143,12 +145,8 @@ std::optional<std::string> writeRowSplit(const std::string& source, std::string&
             return std::nullopt;
         }
     }
-    for (size_t k = 0; k < binds.size(); ++k) {
-        if (offsets[k].empty()) continue;
-        const auto& [i, m] = binds[k];
-        lines[i] = m.prefix().str() + ".SetGlobalBuffer((__gm__ " + m[1].str() + "*)" + m[2].str() + " + " + offsets[k] + ", " +
-                   m[3].str() + ");" + m.suffix().str();
-    }
+    for (size_t k = 0; k < binds->size(); ++k)
+        if (!offsets[k].empty()) lines[(*binds)[k].line] = (*binds)[k].rewritten(offsets[k]);
     const std::string ind = lines[size_t(first)].substr(0, lines[size_t(first)].find_first_not_of(" \t"));
     const std::vector<std::string> split = {
         ind + "// sage: each core takes a contiguous share of the " + rows + " rows (rows are independent)",
