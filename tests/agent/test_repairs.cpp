@@ -3,6 +3,7 @@
 // kernel that compiles and verifies through the real pipeline. The distilled lesson carries the
 // executed action, so it repairs the same failure again when retrieved.
 #include "TransformFixture.h"
+#include "repair/SourceScope.h"
 
 using namespace sage;
 using test::replaced;
@@ -141,6 +142,33 @@ private slots:
         auto prop = p_.propose("sadd", sample_, ev, memory::Stage::Repair);
         QVERIFY(!prop.ok);
         QVERIFY(prop.exhausted);
+    }
+
+    // The function-scope reader the inserting repairs use: braces in comments and strings do not
+    // count, control statements are not functions, and unbalanced text gives "not found".
+    void sourceScopeReadsFunctionsAndToleratesHostileText() {
+        using agent::repair::enclosingFunction;
+        using agent::repair::lastMention;
+        const std::vector<std::string> lines = {
+            "class K {",                                      // 0
+            "    __aicore__ inline void CopyIn(uint32_t n) {",  // 1
+            "        auto t = q.AllocTensor<half>();  // { not a brace",  // 2
+            "        if (n > 0) {",                           // 3
+            "            DataCopy(t, g[0], n);",              // 4
+            "        }",                                      // 5
+            "        const char* s = \"}\";",                 // 6
+            "    }",                                          // 7
+            "};"};                                            // 8
+        auto fn = enclosingFunction(lines, 4);
+        QVERIFY(fn);
+        QCOMPARE(fn->first, size_t(1));
+        QCOMPARE(fn->second, size_t(7));
+        QCOMPARE(*lastMention(lines, 2, 7, "t"), size_t(4));
+        QVERIFY(!lastMention(lines, 2, 7, "nothing"));
+        QVERIFY(!enclosingFunction(lines, 0));    // the class line is in no function
+        QVERIFY(!enclosingFunction(lines, 99));   // outside the text
+        QVERIFY(!enclosingFunction({"}", "void f() {", "x;"}, 2));  // unbalanced
+        QVERIFY(!enclosingFunction({}, 0));
     }
 
     void distilledLessonIsExecutable() {
