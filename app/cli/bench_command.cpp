@@ -293,7 +293,8 @@ void registerBenchCommand(CLI::App& app) {
     cmd->add_option("--only", o->only, "Comma-separated task names: run only these (in the learning and measured splits)");
     cmd->add_option("--budget", o->budget, "Iterations per run")->check(CLI::Range(1, 1000));
     cmd->add_option("--shard", o->shard, "i/n: run only tasks whose index modulo n is i (0-based)");
-    cmd->add_option("--db", o->db, "Database to use and keep (one mode, one seed only; default: fresh temporary ones)");
+    cmd->add_option("--db", o->db, "Database file or postgresql:// URL to use and keep (one mode, one seed only; "
+                                   "default: fresh temporary ones)");
     cmd->add_option("--device", o->device, "Device profile id");
     cmd->add_option("--out", o->out, "Also write the JSON report to this file");
     o->llm.add(cmd);

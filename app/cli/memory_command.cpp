@@ -549,7 +549,9 @@ void registerMemoryCommand(CLI::App& app) {
     auto* memory = app.add_subcommand("memory", "Browse and curate the experience memory (SQLite file)");
     memory->fallthrough();  // `sage memory list --db F` works as well as `sage memory --db F list`
     memory->require_subcommand(1);
-    memory->add_option("--db", cli->db, "Memory database file (created if missing)")
+    memory->add_option("--db", cli->db,
+                       "Memory database: a file (created if missing) or a postgresql:// URL (password from "
+                       "~/.pgpass or PGPASSWORD, never in the URL)")
         ->envname("SAGE_MEMORY_DB")
         ->required();
     memory->add_flag("--json", cli->json, "Machine-readable JSON output (errors too, on stderr)");

@@ -7,7 +7,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cctype>
+#include <cstdlib>
 #include <fstream>
+#include <unistd.h>
 #include <sstream>
 #include <string>
 
@@ -17,11 +20,30 @@ template <> inline char* toString(const std::string& text) { return qstrdup(text
 
 namespace sage::memory::test {
 
+// The PostgreSQL server the "_pg" variants of the suites run against (issue 16): a base URL
+// without a password, set by ctest from the throw-away cluster (tests/memory/pg_test_server.sh).
+// Empty: the suite runs on SQLite files.
+inline std::string postgresTestUrl() {
+    const char* url = std::getenv("SAGE_TEST_PG_URL");
+    return url ? url : "";
+}
+
 // A temporary folder per test class (mix it into the QObject): path("x.db") names a file in it.
+// location("x.db") names a store: that file, or on the PostgreSQL variant a schema of its own on
+// the test server (the same name gives the same schema, as the same file name gives the same file).
 class ScratchDir {
 protected:
     std::string path(const char* name) const { return dir_.filePath(name).toStdString(); }
     std::string root() const { return dir_.path().toStdString(); }
+    std::string location(const char* name) const {
+        const std::string server = postgresTestUrl();
+        if (server.empty()) return path(name);
+        if (std::getenv("SAGE_SKIP_PG_TESTS") && std::string(std::getenv("SAGE_SKIP_PG_TESTS")) == "1")
+            QTest::qSkip("SAGE_SKIP_PG_TESTS=1: the PostgreSQL variant is skipped on request", __FILE__, __LINE__);
+        std::string schema = "t" + std::to_string(::getpid()) + "_";
+        for (const char* c = name; *c; ++c) schema += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
+        return server + (server.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema;
+    }
 
 private:
     QTemporaryDir dir_;

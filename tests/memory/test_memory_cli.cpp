@@ -4,6 +4,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -43,9 +44,18 @@ class TestMemoryCli : public QObject {
 
     static QJsonDocument json(const Run& run) { return QJsonDocument::fromJson(run.out.toUtf8()); }
 
+    // A store: a file here, or on the "_pg" variant a schema of its own on the test server.
+    QString store(const QString& name) {
+        const QByteArray server = qgetenv("SAGE_TEST_PG_URL");
+        if (server.isEmpty()) return dir_.filePath(name);
+        QString schema = QString("cli%1_%2").arg(QCoreApplication::applicationPid()).arg(name);
+        schema.replace(QRegularExpression("[^A-Za-z0-9_]"), "_");
+        return QString::fromUtf8(server) + (server.contains('?') ? "&" : "?") + "options=-csearch_path%3D" + schema;
+    }
+
 private slots:
     void worksOnAFreshFile() {
-        const QString db = dir_.filePath("fresh.db");
+        const QString db = store("fresh.db");
         Run r = memory(db, {"list"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("No entries in"));
@@ -124,7 +134,7 @@ private slots:
     }
 
     void worksOnTheSeedPack() {
-        const QString db = dir_.filePath("seed.db");
+        const QString db = store("seed.db");
         Run r = memory(db, {"import", QStringLiteral(SAGE_SEED_PACK)});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("(0 skipped"), qPrintable(r.out));
@@ -187,6 +197,35 @@ private slots:
         r = sage({"memory", "list"});
         QVERIFY(r.code != 0);
         QVERIFY(r.err.contains("--db"));
+    }
+
+    // A password never travels in --db (ps, shell history and Slurm records show command lines),
+    // and never appears in a message: refused with the URL redacted, whichever way it was written.
+    void serverUrlsNeverShowAPassword() {
+        const QString secret = "s3cret-Pw9";
+        for (const QString& url : {"postgresql://alice:" + secret + "@127.0.0.1:1/sage",
+                                   "postgres://127.0.0.1:1/sage?user=alice&password=" + secret}) {
+            for (const QStringList& tail : {QStringList{"list"}, QStringList{"--json", "list"}}) {
+                const Run r = memory(url, tail);
+                QCOMPARE(r.code, 1);
+                QVERIFY2(!r.out.contains(secret) && !r.err.contains(secret), qPrintable(r.err));
+                QVERIFY2(r.err.contains("***") && r.err.contains(".pgpass") && r.err.contains("PGPASSWORD"),
+                         qPrintable(r.err));
+            }
+        }
+        // No server there: the message names the server and what to check, and a password from the
+        // environment is used but never shown.
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("PGPASSWORD", secret);
+        env.insert("PGCONNECT_TIMEOUT", "5");
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(SAGE_CLI_PATH), {"memory", "--db", "postgresql://alice@127.0.0.1:1/sage", "list"});
+        QVERIFY(process.waitForFinished(60000));
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(process.exitCode(), 4);
+        QVERIFY2(err.contains("postgresql://alice@127.0.0.1:1/sage") && err.contains("cannot connect"), qPrintable(err));
+        QVERIFY2(!err.contains(secret), qPrintable(err));
     }
 };
 
