@@ -16,8 +16,9 @@ namespace {
 
 constexpr const char* kSelectEntry =
     "SELECT id, title, kind, stage, trigger_category, trigger_diagnostic, trigger_bottleneck, content, code_idiom, "
-    "evidence_pattern, action, status, origin, pinned, merged_into, created_at, updated_at, applies_to FROM experience "
-    "WHERE id = ?1";
+    "evidence_pattern, action, status, origin, pinned, merged_into, created_at, updated_at, applies_to, "
+    "(SELECT coalesce(max(r.revision), 0) FROM experience_revision r WHERE r.experience_id = experience.id) "
+    "FROM experience WHERE id = ?1";
 
 std::string appliesToText(const Applicability& a) { return a.empty() ? std::string() : a.toJson().dump(); }
 
@@ -77,6 +78,7 @@ Experience ExperienceRepository::readRow(const Statement& row) const {
     e.createdAt = row.text(15);
     e.updatedAt = row.text(16);
     if (const std::string applies = row.text(17); !applies.empty()) e.appliesTo = Applicability::fromJson(json::parse(applies));
+    e.revision = static_cast<int>(row.int64(18));
     return e;
 }
 
@@ -186,7 +188,10 @@ std::vector<ExperienceSummary> ExperienceRepository::list(const ExperienceFilter
     auto stmt = db_.cached(
         "SELECT e.id, e.title, e.kind, e.stage, e.trigger_category, e.trigger_diagnostic, e.trigger_bottleneck, "
         "e.status, e.origin, e.pinned, e.merged_into, e.updated_at, "
-        "s.stage, s.q, s.retrieved, s.adopted, s.successes, s.ignored, s.reward_sum "
+        "s.stage, s.q, s.retrieved, s.adopted, s.successes, s.ignored, s.reward_sum, "
+        "(SELECT coalesce(max(r.revision), 0) FROM experience_revision r WHERE r.experience_id = e.id), "
+        "coalesce((SELECT r.author FROM experience_revision r WHERE r.experience_id = e.id "
+        "          ORDER BY r.revision DESC LIMIT 1), '') "
         // CAST(? AS TEXT): PostgreSQL must know a parameter's type even where it is only tested for NULL.
         "FROM (SELECT * FROM experience WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1) "
         "  AND (CAST(?2 AS TEXT) IS NULL OR stage = ?2) "
@@ -225,6 +230,8 @@ std::vector<ExperienceSummary> ExperienceRepository::list(const ExperienceFilter
             s.pinned = stmt->int64(9) != 0;
             s.mergedInto = stmt->optionalInt64(10);
             s.updatedAt = stmt->text(11);
+            s.revision = static_cast<int>(stmt->int64(19));
+            s.lastChangedBy = stmt->text(20);
             out.push_back(std::move(s));
         }
         if (!stmt->isNull(12)) {
@@ -382,6 +389,33 @@ std::vector<Revision> ExperienceRepository::revisions(std::int64_t id) {
     while (stmt->step())
         out.push_back({static_cast<int>(stmt->int64(0)), json::parse(stmt->text(1)), stmt->text(2), stmt->text(3),
                        stmt->text(4)});
+    return out;
+}
+
+int ExperienceRepository::currentRevision(std::int64_t id) {
+    auto stmt = db_.cached("SELECT coalesce(max(revision), 0) FROM experience_revision WHERE experience_id = ?1");
+    stmt->bind(1, id);
+    return stmt->step() ? static_cast<int>(stmt->int64(0)) : 0;
+}
+
+void ExperienceRepository::addAudit(const AuditRecord& r) {
+    auto stmt = db_.cached(
+        "INSERT INTO memory_audit(experience_id, revision, action, author, reason, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    stmt->bind(1, r.experienceId).bind(2, r.revision).bind(3, r.action);
+    stmt->bind(4, r.author.empty() ? std::string("unknown") : r.author).bind(5, r.reason);
+    stmt->bind(6, r.at.empty() ? now() : r.at);
+    stmt->run();
+}
+
+std::vector<AuditRecord> ExperienceRepository::auditLog(std::int64_t id, int limit) {
+    auto stmt = db_.cached(
+        "SELECT id, experience_id, revision, action, author, reason, at FROM memory_audit "
+        "WHERE ?1 = 0 OR experience_id = ?1 ORDER BY id DESC LIMIT ?2");
+    stmt->bind(1, id).bind(2, limit > 0 ? std::int64_t{limit} : std::numeric_limits<std::int64_t>::max());
+    std::vector<AuditRecord> out;
+    while (stmt->step())
+        out.push_back({stmt->int64(0), stmt->int64(1), static_cast<int>(stmt->int64(2)), stmt->text(3), stmt->text(4),
+                       stmt->text(5), stmt->text(6)});
     return out;
 }
 
