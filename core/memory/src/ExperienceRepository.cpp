@@ -419,4 +419,17 @@ std::vector<AuditRecord> ExperienceRepository::auditLog(std::int64_t id, int lim
     return out;
 }
 
+std::optional<std::string> ExperienceRepository::metadata(const std::string& key) {
+    auto stmt = db_.cached("SELECT value FROM memory_meta WHERE key = ?1");
+    stmt->bind(1, key);
+    if (!stmt->step()) return std::nullopt;
+    return stmt->text(0);
+}
+
+void ExperienceRepository::setMetadata(const std::string& key, const std::string& value) {
+    auto stmt = db_.cached(
+        "INSERT INTO memory_meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+    stmt->bind(1, key).bind(2, value).run();
+}
+
 } // namespace sage::memory

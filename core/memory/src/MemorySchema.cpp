@@ -244,6 +244,7 @@ ALTER TABLE retrieval ADD COLUMN evidence_detail TEXT;
 
 // Version 3 (issue 16): the audit log of curation — who approved, rejected, edited, merged or
 // deleted which entry, when and why. Not tied to the entry by a foreign key: a deletion stays on record.
+// memory_meta: facts about the whole memory (e.g. which bench learning phase filled it).
 constexpr const char* kVersion3 = R"sql(
 CREATE TABLE memory_audit (
   id            INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -255,6 +256,7 @@ CREATE TABLE memory_audit (
   at            TEXT NOT NULL
 );
 CREATE INDEX memory_audit_by_experience ON memory_audit(experience_id, id);
+CREATE TABLE memory_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 )sql";
 
 // On PostgreSQL the same table, and a notification on every change of an entry, its learned values
@@ -271,6 +273,7 @@ CREATE TABLE memory_audit (
   at            TEXT NOT NULL
 );
 CREATE INDEX memory_audit_by_experience ON memory_audit(experience_id, id);
+CREATE TABLE memory_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE FUNCTION sage_memory_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM pg_notify('sage_memory_' || TG_TABLE_SCHEMA,

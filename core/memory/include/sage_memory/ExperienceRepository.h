@@ -92,6 +92,10 @@ public:
     void addAudit(const AuditRecord& record);
     std::vector<AuditRecord> auditLog(std::int64_t id = 0, int limit = 100);
 
+    // Facts about the whole memory (table memory_meta), e.g. "bench.learned".
+    std::optional<std::string> metadata(const std::string& key);
+    void setMetadata(const std::string& key, const std::string& value);
+
     Database& database() { return db_; }
     [[noreturn]] void throwNotFound(std::int64_t id) const;
 
