@@ -582,7 +582,7 @@ void addSearchCommand(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli) {
 void registerMemoryCommand(CLI::App& app) {
     auto cli = std::make_shared<MemoryCli>();
     if (const char* user = std::getenv("USER")) cli->by = user;
-    auto* memory = app.add_subcommand("memory", "Browse and curate the experience memory (SQLite file)");
+    auto* memory = app.add_subcommand("memory", "Browse and curate the experience memory (SQLite file or PostgreSQL URL)");
     memory->fallthrough();  // `sage memory list --db F` works as well as `sage memory --db F list`
     memory->require_subcommand(1);
     memory->add_option("--db", cli->db,
