@@ -16,7 +16,7 @@ namespace {
 struct Options {
     QCommandLineOption task{"task", "Open this task (default: add).", "name", "add"};
     QCommandLineOption kernel{"kernel", "Open this kernel file instead of the task's baseline.", "file"};
-    QCommandLineOption db{"db", "Memory database file (default: $SAGE_MEMORY_DB or the settings').", "file"};
+    QCommandLineOption db{"db", "Memory database file or postgresql:// URL (default: $SAGE_MEMORY_DB or the settings').", "file"};
     QCommandLineOption tasksDir{"tasks-dir", "Load tasks from this folder (repeatable; default: resources/tasks).", "dir"};
     QCommandLineOption screenshot{"screenshot", "Evaluate, save a PNG of the window to FILE and exit.", "file"};
     QCommandLineOption panel{"panel", "With --screenshot: main, diagnostics, verification, timeline, agent, memory, diff.",

@@ -11,6 +11,11 @@ PACKAGES=(
   # bubblewrap: the namespaces (user, pid, mount, net, IPC) the compiler and runner run in (docs/security.md)
   bubblewrap
   libxxhash-dev  # XXH3-128 content hashes for the compile, input, reference and run caches
+  # a shared memory for a team or a cluster (docs/scale-out.md): libpq to build against, and the
+  # server that the memory tests start as a throw-away cluster
+  libpq-dev postgresql
+  # `sage bench` as a Slurm job array (scripts/slurm/): the test brings up a one-node Slurm
+  slurm-wlm munge
 )
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -82,7 +82,13 @@ QVariant ExperienceTableModel::data(const QModelIndex& index, int role) const {
             index.column() == AdoptedColumn)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
+    case ChangedByRole: return QString::fromStdString(e.lastChangedBy);
     case Qt::ToolTipRole:
+        // On a shared memory, who changed an entry last matters as much as when (issue 16).
+        if ((index.column() == StatusColumn || index.column() == UpdatedColumn) && !e.lastChangedBy.empty())
+            return tr("%1 by %2 (revision %3)")
+                .arg(str(memory::toString(e.status)), QString::fromStdString(e.lastChangedBy))
+                .arg(e.revision);
         if (index.column() == FlagsColumn && e.flagged())
             return tr("flagged for review: retrieved often, rarely adopted");
         return index.column() == TitleColumn ? QString::fromStdString(e.title) : QVariant();

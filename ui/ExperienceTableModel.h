@@ -26,6 +26,7 @@ public:
         CategoryRole,  // trigger category
         SearchTextRole,  // title and trigger, lower case, for the text filter
         SortRole,
+        ChangedByRole,  // who made the entry's last curation change ("" if nobody yet)
     };
 
     explicit ExperienceTableModel(QObject* parent = nullptr);

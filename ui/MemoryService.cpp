@@ -2,14 +2,22 @@
 
 #include "sage_memory/MemoryError.h"
 
+#include "sage_memory/DatabaseLocation.h"
+
 #include <QFileInfo>
+#include <QSocketNotifier>
+
+#include <set>
+#include <tuple>
 
 #include <filesystem>
 
 namespace sage::ui {
 
 MemoryService::MemoryService(QObject* parent)
-    : QObject(parent), store_(std::make_shared<std::unique_ptr<memory::ExperienceStore>>()) {
+    : QObject(parent),
+      store_(std::make_shared<std::unique_ptr<memory::ExperienceStore>>()),
+      listener_(std::make_shared<std::unique_ptr<memory::ChangeListener>>()) {
     qRegisterMetaType<ExperienceList>();
     qRegisterMetaType<std::shared_ptr<const ExperienceDetail>>();
     thread_.setObjectName(QStringLiteral("sage-memory"));
@@ -21,7 +29,11 @@ MemoryService::MemoryService(QObject* parent)
 
 MemoryService::~MemoryService() {
     auto store = store_;
-    QMetaObject::invokeMethod(worker_, [store]() { store->reset(); }, Qt::QueuedConnection);
+    auto listener = listener_;
+    QMetaObject::invokeMethod(worker_, [store, listener]() {
+        store->reset();
+        listener->reset();  // the notifier (a child of the worker) goes with the worker
+    }, Qt::QueuedConnection);
     thread_.quit();
     thread_.wait();
 }
@@ -64,14 +76,17 @@ void MemoryService::open(const QString& dbPath, const QString& seedFile) {
             try {
                 store->reset();
                 const std::filesystem::path path = dbPath.toStdString();
-                if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-                const bool existed = std::filesystem::exists(path);
+                const bool server = memory::DatabaseLocation::isServerUrl(dbPath.toStdString());
+                if (!server && path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+                const bool existed = !server && std::filesystem::exists(path);
                 *store = std::make_unique<memory::ExperienceStore>(path);
-                if (!existed && !seedFile.isEmpty() && QFileInfo::exists(seedFile)) {
+                const bool fresh = server ? (*store)->count() == 0 : !existed;
+                if (self) self->listen(dbPath);
+                if (fresh && !seedFile.isEmpty() && QFileInfo::exists(seedFile)) {
                     auto report = (*store)->importFrom(seedFile.toStdString());
                     message = tr("seeded %1 experiences from %2").arg(report.imported).arg(seedFile);
                 } else {
-                    message = tr("opened %1").arg(dbPath);
+                    message = tr("opened %1").arg(QString::fromStdString((*store)->path().string()));
                 }
             } catch (const std::exception& e) {
                 store->reset();
@@ -89,6 +104,46 @@ void MemoryService::open(const QString& dbPath, const QString& seedFile) {
                 Qt::QueuedConnection);
         },
         Qt::QueuedConnection);
+}
+
+// Runs on the worker: a listener for the memory's server (none for a SQLite file), watched by a
+// socket notifier in the worker's event loop. Each batch of changes refreshes the list once.
+void MemoryService::listen(const QString& location) {
+    delete notifier_;
+    notifier_ = nullptr;
+    listener_->reset();
+    *listener_ = memory::ChangeListener::open(location.toStdString());
+    if (!*listener_) return;
+    if (*store_) (*listener_)->ignoreChangesOf((*store_)->database());  // our own changes refresh already
+    auto* notifier = new QSocketNotifier(qintptr((*listener_)->socket()), QSocketNotifier::Read, worker_);
+    notifier_ = notifier;
+    QPointer<MemoryService> self(this);
+    auto store = store_;
+    auto listener = listener_;
+    connect(notifier, &QSocketNotifier::activated, worker_, [self, store, listener]() {
+        if (!*listener || !*store) return;
+        std::set<std::int64_t> ids;
+        std::vector<std::tuple<qint64, QString, QString>> told;
+        try {
+            ids = (*listener)->takeChanges();
+            for (const std::int64_t id : ids) {
+                const auto last = (*store)->auditLog(id, 1);
+                told.emplace_back(id, last.empty() ? QString() : QString::fromStdString(last.front().author),
+                                  last.empty() ? QString() : QString::fromStdString(last.front().action));
+            }
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(self.data(), [self, message]() { if (self) emit self->failed(message); },
+                                      Qt::QueuedConnection);
+            return;
+        }
+        if (ids.empty()) return;
+        QMetaObject::invokeMethod(self.data(), [self, told]() {
+            if (!self) return;
+            for (const auto& [id, by, what] : told) emit self->changedElsewhere(id, by, what);
+            self->refresh();
+        }, Qt::QueuedConnection);
+    });
 }
 
 void MemoryService::refresh() {

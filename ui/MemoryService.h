@@ -1,9 +1,14 @@
-// The experience memory for the GUI: one ExperienceStore (one SQLite connection) that lives on
-// its own worker thread, as SQLite connections belong to one thread. Every query and curation
+// The experience memory for the GUI: one ExperienceStore (one SQLite or PostgreSQL connection) that
+// lives on its own worker thread, as connections belong to one thread. Every query and curation
 // runs there; results come back to the GUI thread through queued calls and signals, so a big
 // list or import never blocks the window.
+//
+// On a shared PostgreSQL memory (issue 16) the worker also listens for other clients' changes
+// (memory::ChangeListener, LISTEN/NOTIFY): the list refreshes by itself and changedElsewhere()
+// says who did what, so an approval in one workbench shows in another without a restart.
 #pragma once
 
+#include "sage_memory/ChangeListener.h"
 #include "sage_memory/ExperienceStore.h"
 
 #include <QObject>
@@ -70,16 +75,22 @@ signals:
     void listed(sage::ui::ExperienceList entries, int pending, int flagged);
     void detailLoaded(qint64 id, std::shared_ptr<const sage::ui::ExperienceDetail> detail);
     void changed(qint64 id, const QString& what);
+    // Another client changed entry `id`; `by` and `what` come from the audit log ("" when the
+    // change was not a curation, e.g. learned values of a running agent).
+    void changedElsewhere(qint64 id, const QString& by, const QString& what);
     void failed(const QString& message);
     void info(const QString& message);
 
 private:
     void post(std::function<void(memory::ExperienceStore&)> work);
     void curate(qint64 id, const QString& what, std::function<void(memory::ExperienceStore&)> op);
+    void listen(const QString& location);  // on the worker
 
     QThread thread_;
     QObject* worker_ = nullptr;                      // lives on thread_
     std::shared_ptr<std::unique_ptr<memory::ExperienceStore>> store_;  // touched only on thread_
+    std::shared_ptr<std::unique_ptr<memory::ChangeListener>> listener_;  // touched only on thread_
+    QObject* notifier_ = nullptr;  // the listener's QSocketNotifier, on thread_
     QString path_;
     bool open_ = false;
 };

@@ -1,5 +1,6 @@
 #include "cli/agent_db.h"
 
+#include "sage_memory/DatabaseLocation.h"
 #include "sage_memory/MemorySchema.h"
 #include "sage_toolchain/ToolPaths.h"
 
@@ -17,7 +18,9 @@ std::string defaultDatabasePath() {
 
 std::shared_ptr<memory::Database> openAgentDatabase(const std::string& path) {
     std::filesystem::path p(path);
-    if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+    // A postgresql:// URL names a server, not a folder to create (issue 16).
+    if (!memory::DatabaseLocation::isServerUrl(path) && p.has_parent_path())
+        std::filesystem::create_directories(p.parent_path());
     return std::make_shared<memory::Database>(
         p, std::vector<memory::SchemaModule>{memory::MemorySchema::module(), agent::AgentSchema::module()});
 }

@@ -39,6 +39,7 @@ struct BenchOptions {
     TaskOptions tasks;
     std::string split = "test", policy = "builtin", modes = "adoption", learnOn, shard, db, out, seedPack;
     std::string device = "ascend910b1-sim", only;
+    std::string phase = "all";  // all | learn | measure (a shared --db: learning once, shards measure)
     int repeats = 1, budget = 12;
     uint64_t seed = 0;
     double epsilon = 0.0;
@@ -313,7 +314,12 @@ void registerBenchCommand(CLI::App& app) {
     cmd->add_option("--only", o->only, "Comma-separated task names: run only these (in the learning and measured splits)");
     cmd->add_option("--budget", o->budget, "Iterations per run")->check(CLI::Range(1, 1000));
     cmd->add_option("--shard", o->shard, "i/n: run only tasks whose index modulo n is i (0-based)");
-    cmd->add_option("--db", o->db, "Database to use and keep (one mode, one seed only; default: fresh temporary ones)");
+    cmd->add_option("--db", o->db, "Database file or postgresql:// URL to use and keep (one mode, one seed only; "
+                                   "default: fresh temporary ones)");
+    cmd->add_option("--phase", o->phase,
+                    "all | learn | measure: with a shared --db, `learn` runs only the --learn-on phase (once), "
+                    "`measure` only the measured split, frozen, on what `learn` stored (scripts/slurm/)")
+        ->check(CLI::IsMember({"all", "learn", "measure"}));
     cmd->add_option("--device", o->device, "Device profile id");
     cmd->add_option("--out", o->out, "Also write the JSON report to this file");
     o->llm.add(cmd);
@@ -344,6 +350,11 @@ void registerBenchCommand(CLI::App& app) {
         if (modes.empty()) modes.push_back(memory::kDefaultMemoryMode);
         if (!o->db.empty() && (modes.size() > 1 || o->repeats > 1)) {
             std::cerr << "sage: error: --db keeps one database: use it with one memory mode and --repeat 1\n";
+            throw CLI::RuntimeError(2);
+        }
+        if (o->phase != "all" && (o->db.empty() || o->learnOn.empty() || !memory::learnsValues(modes.front()))) {
+            std::cerr << "sage: error: --phase " << o->phase << " splits one learning experiment over jobs: give "
+                      << "--db (the shared memory), --learn-on and a memory mode that learns (adoption, all_retrieved)\n";
             throw CLI::RuntimeError(2);
         }
         const std::string pack = o->seedPack.empty()
@@ -387,7 +398,30 @@ void registerBenchCommand(CLI::App& app) {
                     if (mem->list().empty()) mem->importFrom(pack);
                     traps = trapsIn(*mem);
                 }
-                if (!o->learnOn.empty() && mem && memory::learnsValues(mode) && o->learnOn != o->split) {
+                // What the learning phase depends on: a `measure` job checks that the shared memory was
+                // filled by a `learn` job with the same settings, so every shard measures the same memory.
+                const json learned = {{"learn_on", o->learnOn}, {"only", o->only}, {"seed", seed},
+                                      {"epsilon", o->epsilon}, {"budget", o->budget}, {"policy", o->policy},
+                                      {"device", o->device}, {"memory_mode", modeName}, {"seed_pack", pack}};
+                if (o->phase == "measure") {
+                    const auto stored = mem ? mem->metadata("bench.learned") : std::nullopt;
+                    if (!stored || json::parse(*stored) != learned) {
+                        std::cerr << "sage: error: --phase measure: the memory " << db->path().string()
+                                  << (stored ? " learned with other settings (" + *stored + ")"
+                                             : " has no finished learning phase")
+                                  << ". Run `sage bench --phase learn` with the same options first (scripts/slurm/ "
+                                     "submits it as the job the shards depend on).\n";
+                        throw CLI::RuntimeError(2);
+                    }
+                    s.learn = false;
+                } else if (o->phase == "learn" && mem && mem->metadata("bench.learned")) {
+                    std::cerr << "sage: error: --phase learn: the memory " << db->path().string()
+                              << " has learned already; learning again would count every lesson twice. Use a new "
+                                 "database (or schema: options=-csearch_path%3DNAME in the URL).\n";
+                    throw CLI::RuntimeError(2);
+                }
+                if (o->phase != "measure" && !o->learnOn.empty() && mem && memory::learnsValues(mode) &&
+                    o->learnOn != o->split) {
                     for (const auto& t : set.tasks) {
                         if (!inSplit(t, o->learnOn)) continue;
                         if (!o->json) std::cerr << modeName << " seed " << seed << ": learning on " << t.name << "\n";
@@ -395,6 +429,12 @@ void registerBenchCommand(CLI::App& app) {
                         loop.run(t, runs, mem.get());
                     }
                     s.learn = false;  // the measured split runs with the learned memory frozen
+                    if (o->phase == "learn") mem->setMetadata("bench.learned", learned.dump());
+                }
+                if (o->phase == "learn") {
+                    std::cerr << modeName << " seed " << seed << ": learning phase stored in " << db->path().string()
+                              << "; measure with --phase measure\n";
+                    continue;
                 }
                 if (mem) {
                     json gap = qGap(*mem, traps);
@@ -413,6 +453,7 @@ void registerBenchCommand(CLI::App& app) {
                 if (temporary) removeDb(dbPath);
             }
         }
+        if (o->phase == "learn") return;  // nothing measured: the shards report
         json report = {{"policy", o->policy}, {"memory_mode", o->modes}, {"split", o->split}, {"learn_on", o->learnOn},
                        {"budget", o->budget}, {"repeats", o->repeats}, {"seed", o->seed}, {"epsilon", o->epsilon},
                        {"seed_pack", pack}, {"shard", o->shard}, {"device", o->device}, {"inject_faults", o->injectFaults}, {"tasks", rows},

@@ -32,6 +32,7 @@ struct MemoryCli {
     std::string file;
     std::string by;
     std::string why;
+    int expectRevision = -1;  // --expect-revision; -1 = no check
     // list
     std::string status, stage, kind, origin, text;
     bool flagged = false, pinned = false;
@@ -100,7 +101,11 @@ json parseJsonText(const std::string& text, const std::string& where) {
     }
 }
 
-ChangeNote note(const MemoryCli& cli) { return ChangeNote{cli.by, cli.why}; }
+ChangeNote note(const MemoryCli& cli) {
+    ChangeNote n{cli.by, cli.why};
+    if (cli.expectRevision >= 0) n.expectedRevision = cli.expectRevision;
+    return n;
+}
 
 // ---- add / edit fields ------------------------------------------------------------------------
 
@@ -256,7 +261,8 @@ void printShow(ExperienceStore& store, std::int64_t id) {
         std::cout << "  applies to: devices " << json(e.appliesTo.devices).dump() << ", categories "
                   << json(e.appliesTo.categories).dump() << "\n";
     std::cout
-              << "  created " << e.createdAt << ", updated " << e.updatedAt << "\n\n  content:\n";
+              << "  created " << e.createdAt << ", updated " << e.updatedAt << ", revision " << e.revision
+              << " (edit with --expect-revision " << e.revision << " to refuse a stale change)\n\n  content:\n";
     printIndented(e.content);
     if (!e.codeIdiom.empty()) {
         std::cout << "  code idiom:\n";
@@ -325,8 +331,12 @@ void addIdArgument(CLI::App* cmd, std::int64_t& id) {
 }
 
 void addNoteOptions(CLI::App* cmd, MemoryCli& cli) {
-    cmd->add_option("--by", cli.by, "Who makes the change (default: $USER)");
+    cmd->add_option("--by,--user", cli.by, "Who makes the change (default: $USER); kept in the audit log");
     cmd->add_option("--why", cli.why, "Why; kept in the entry's revision history");
+    cmd->add_option("--expect-revision", cli.expectRevision,
+                    "Fail (and change nothing) unless the entry is still at this revision (see `show`): a stale "
+                    "edit cannot overwrite a colleague's")
+        ->check(CLI::NonNegativeNumber);
 }
 
 // approve / reject / archive / pin / unpin: one id, one change, one line of output.
@@ -450,12 +460,38 @@ void addMergeDeleteCommands(CLI::App* memory, const std::shared_ptr<MemoryCli>& 
     auto* del = memory->add_subcommand("delete", "Delete an entry with its stats and histories (cannot be undone; "
                                                  "`archive` keeps it)");
     addIdArgument(del, cli->id);
+    addNoteOptions(del, *cli);
     del->callback([cli] {
         withStore(*cli, [&](ExperienceStore& store) {
             const std::string title = store.get(cli->id).title;
-            store.remove(cli->id);
+            store.remove(cli->id, note(*cli));
             if (cli->json) std::cout << json{{"deleted", cli->id}}.dump() << "\n";
             else std::cout << "#" << cli->id << " deleted (" << title << ")\n";
+        });
+    });
+}
+
+// audit [ID]: who approved, rejected, edited, merged or deleted what (issue 16), newest first.
+void addAuditCommand(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli) {
+    auto* cmd = memory->add_subcommand("audit", "Who approved, rejected, edited, merged or deleted entries, newest first");
+    cmd->add_option("id", cli->id, "Only this entry (default: every entry)");
+    cmd->add_option("--limit", cli->limit, "At most this many lines (default 100)");
+    cmd->callback([cli] {
+        withStore(*cli, [&](ExperienceStore& store) {
+            const auto log = store.auditLog(cli->id, cli->limit > 0 ? cli->limit : 100);
+            if (cli->json) {
+                json out = json::array();
+                for (const AuditRecord& r : log)
+                    out.push_back({{"experience", r.experienceId}, {"revision", r.revision}, {"action", r.action},
+                                   {"author", r.author}, {"reason", r.reason}, {"at", r.at}});
+                std::cout << out.dump(2) << "\n";
+                return;
+            }
+            if (log.empty()) std::cout << "No curation recorded yet.\n";
+            for (const AuditRecord& r : log)
+                std::cout << r.at << "  #" << r.experienceId << "  " << r.action << " by " << r.author
+                          << (r.revision > 0 ? "  (revision " + std::to_string(r.revision) + ")" : std::string())
+                          << (r.reason != r.action ? "  " + r.reason : std::string()) << "\n";
         });
     });
 }
@@ -546,10 +582,12 @@ void addSearchCommand(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli) {
 void registerMemoryCommand(CLI::App& app) {
     auto cli = std::make_shared<MemoryCli>();
     if (const char* user = std::getenv("USER")) cli->by = user;
-    auto* memory = app.add_subcommand("memory", "Browse and curate the experience memory (SQLite file)");
+    auto* memory = app.add_subcommand("memory", "Browse and curate the experience memory (SQLite file or PostgreSQL URL)");
     memory->fallthrough();  // `sage memory list --db F` works as well as `sage memory --db F list`
     memory->require_subcommand(1);
-    memory->add_option("--db", cli->db, "Memory database file (created if missing)")
+    memory->add_option("--db", cli->db,
+                       "Memory database: a file (created if missing) or a postgresql:// URL (password from "
+                       "~/.pgpass or PGPASSWORD, never in the URL)")
         ->envname("SAGE_MEMORY_DB")
         ->required();
     memory->add_flag("--json", cli->json, "Machine-readable JSON output (errors too, on stderr)");
@@ -573,6 +611,7 @@ void registerMemoryCommand(CLI::App& app) {
                        "unpinned");
     addEditCommands(memory, cli);
     addMergeDeleteCommands(memory, cli);
+    addAuditCommand(memory, cli);
     addExchangeCommands(memory, cli);
     addSearchCommand(memory, cli);
 }

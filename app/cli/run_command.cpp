@@ -67,7 +67,7 @@ void registerRunCommand(CLI::App& app) {
     cmd->add_option("--task", o->task, "Task name")->required();
     cmd->add_option("--policy", o->policy, "builtin (offline, default) or llm")->check(CLI::IsMember({"builtin", "llm"}));
     cmd->add_option("--budget", o->budget, "Iterations, including the draft (default 12)")->check(CLI::Range(1, 1000));
-    cmd->add_option("--db", o->db, "Database file (runs and memory; default " + defaultDatabasePath() + ")");
+    cmd->add_option("--db", o->db, "Database file or postgresql:// URL (runs and memory; default " + defaultDatabasePath() + ")");
     cmd->add_option("--memory-mode", o->mode, "off | similarity | all_retrieved | adoption (default)");
     cmd->add_option("--device", o->device, "Device profile id");
     cmd->add_option("--seed", o->seed, "Seed for retrieval exploration");

@@ -7,7 +7,11 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <unistd.h>
 #include <sstream>
 #include <string>
 
@@ -17,11 +21,38 @@ template <> inline char* toString(const std::string& text) { return qstrdup(text
 
 namespace sage::memory::test {
 
+// The PostgreSQL server the "_pg" variants of the suites run against (issue 16): a base URL
+// without a password, set by ctest from the throw-away cluster (tests/memory/pg_test_server.sh).
+// Empty: the suite runs on SQLite files.
+// SAGE_SKIP_PG_TESTS=1 skips the PostgreSQL variants on purpose: the process exits with 77, which
+// ctest reports as "Skipped" (SKIP_RETURN_CODE), never as passed.
+inline std::string postgresTestUrl() {
+    const char* url = std::getenv("SAGE_TEST_PG_URL");
+    if (!url || !*url) return "";
+    if (const char* skip = std::getenv("SAGE_SKIP_PG_TESTS"); skip && std::string(skip) == "1") {
+        std::fprintf(stderr, "SKIP: SAGE_SKIP_PG_TESTS=1, the PostgreSQL variant is skipped on request\n");
+        std::fflush(stderr);
+        std::_Exit(77);  // at once: no destructors under a running QtTest
+    }
+    return url;
+}
+
 // A temporary folder per test class (mix it into the QObject): path("x.db") names a file in it.
+// location("x.db") names a store: that file, or on the PostgreSQL variant a schema of its own on
+// the test server (the same name gives the same schema, as the same file name gives the same file).
 class ScratchDir {
 protected:
     std::string path(const char* name) const { return dir_.filePath(name).toStdString(); }
     std::string root() const { return dir_.path().toStdString(); }
+    std::string location(const char* name) const {
+        const std::string server = postgresTestUrl();
+        if (server.empty()) return path(name);
+        std::string schema(1, 't');
+        schema += std::to_string(::getpid());
+        schema += '_';
+        for (const char* c = name; *c; ++c) schema += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '_';
+        return server + (server.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema;
+    }
 
 private:
     QTemporaryDir dir_;

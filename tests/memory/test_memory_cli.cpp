@@ -4,8 +4,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cstdio>
+#include <cstdlib>
 
 class TestMemoryCli : public QObject {
     Q_OBJECT
@@ -43,9 +47,23 @@ class TestMemoryCli : public QObject {
 
     static QJsonDocument json(const Run& run) { return QJsonDocument::fromJson(run.out.toUtf8()); }
 
+    // A store: a file here, or on the "_pg" variant a schema of its own on the test server.
+    QString store(const QString& name) {
+        const QByteArray server = qgetenv("SAGE_TEST_PG_URL");
+        if (server.isEmpty()) return dir_.filePath(name);
+        if (qgetenv("SAGE_SKIP_PG_TESTS") == "1") {  // skipped on purpose: ctest shows "Skipped" (77)
+            std::fprintf(stderr, "SKIP: SAGE_SKIP_PG_TESTS=1, the PostgreSQL variant is skipped on request\n");
+            std::fflush(stderr);
+            std::_Exit(77);
+        }
+        QString schema = QString("cli%1_%2").arg(QCoreApplication::applicationPid()).arg(name);
+        schema.replace(QRegularExpression("[^A-Za-z0-9_]"), "_");
+        return QString::fromUtf8(server) + (server.contains('?') ? "&" : "?") + "options=-csearch_path%3D" + schema;
+    }
+
 private slots:
     void worksOnAFreshFile() {
-        const QString db = dir_.filePath("fresh.db");
+        const QString db = store("fresh.db");
         Run r = memory(db, {"list"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("No entries in"));
@@ -121,10 +139,35 @@ private slots:
         r = memory(db, {"list", "--status", "archived"});
         QVERIFY(r.out.contains("same-event"));
         QVERIFY(!r.out.contains("pair-set-wait-flags"));
+
+        // Team curation (issue 16): a stale edit is refused, naming who changed the entry since;
+        // the audit log says who did what.
+        r = memory(db, {"show", "1"});
+        const QRegularExpressionMatch revisionShown = QRegularExpression("revision (\\d+) \\(edit with").match(r.out);
+        QVERIFY2(revisionShown.hasMatch(), qPrintable(r.out));
+        const int revision = revisionShown.captured(1).toInt();
+        QVERIFY(revision >= 3);
+        r = memory(db, {"edit", "1", "--title", "stale", "--expect-revision", QString::number(revision - 1), "--user", "bob"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("tester ") && r.err.contains(QString("now revision %1").arg(revision)) &&
+                     r.err.contains("Reload"),
+                 qPrintable(r.err));
+        r = memory(db, {"edit", "1", "--content", "Every SetFlag needs one WaitFlag.", "--expect-revision",
+                        QString::number(revision), "--user", "bob"});
+        QCOMPARE(r.code, 0);
+        r = memory(db, {"audit", "1", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonArray audit = json(r).array();
+        QCOMPARE(audit.size(), revision + 1);  // every curation change of #1, newest first
+        QCOMPARE(audit[0].toObject()["author"].toString(), QString("bob"));
+        QCOMPARE(audit[0].toObject()["action"].toString(), QString("edited"));
+        QCOMPARE(audit.last().toObject()["action"].toString(), QString("approved"));
+        QCOMPARE(audit.last().toObject()["author"].toString(), QString("tester"));
+        QCOMPARE(audit.last().toObject()["reason"].toString(), QString("reviewed"));
     }
 
     void worksOnTheSeedPack() {
-        const QString db = dir_.filePath("seed.db");
+        const QString db = store("seed.db");
         Run r = memory(db, {"import", QStringLiteral(SAGE_SEED_PACK)});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("(0 skipped"), qPrintable(r.out));
@@ -187,6 +230,35 @@ private slots:
         r = sage({"memory", "list"});
         QVERIFY(r.code != 0);
         QVERIFY(r.err.contains("--db"));
+    }
+
+    // A password never travels in --db (ps, shell history and Slurm records show command lines),
+    // and never appears in a message: refused with the URL redacted, whichever way it was written.
+    void serverUrlsNeverShowAPassword() {
+        const QString secret = "s3cret-Pw9";
+        for (const QString& url : {"postgresql://alice:" + secret + "@127.0.0.1:1/sage",
+                                   "postgres://127.0.0.1:1/sage?user=alice&password=" + secret}) {
+            for (const QStringList& tail : {QStringList{"list"}, QStringList{"--json", "list"}}) {
+                const Run r = memory(url, tail);
+                QCOMPARE(r.code, 1);
+                QVERIFY2(!r.out.contains(secret) && !r.err.contains(secret), qPrintable(r.err));
+                QVERIFY2(r.err.contains("***") && r.err.contains(".pgpass") && r.err.contains("PGPASSWORD"),
+                         qPrintable(r.err));
+            }
+        }
+        // No server there: the message names the server and what to check, and a password from the
+        // environment is used but never shown.
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("PGPASSWORD", secret);
+        env.insert("PGCONNECT_TIMEOUT", "5");
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(SAGE_CLI_PATH), {"memory", "--db", "postgresql://alice@127.0.0.1:1/sage", "list"});
+        QVERIFY(process.waitForFinished(60000));
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(process.exitCode(), 4);
+        QVERIFY2(err.contains("postgresql://alice@127.0.0.1:1/sage") && err.contains("cannot connect"), qPrintable(err));
+        QVERIFY2(!err.contains(secret), qPrintable(err));
     }
 };
 

@@ -42,7 +42,7 @@ class TestMemoryCuration : public QObject, ScratchDir {
 
 private slots:
     void approvedLessonReachesRetrievalAndChangesTheNextMove() {
-        ExperienceStore store(path("curation.db"));
+        ExperienceStore store(location("curation.db"));
         Experience tiles = entry("bigger-tiles", "Double the tile length under parallelised kernels.", Stage::Optimize,
                                  {"", "", "under_parallelized"});
         tiles.action = {{"type", "scale_tunable"}, {"name", "TILE_LENGTH"}, {"factor", 2}};

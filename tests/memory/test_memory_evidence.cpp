@@ -43,7 +43,7 @@ class TestMemoryEvidence : public QObject, ScratchDir {
 
 private slots:
     void badPatternsAreRefusedOnEveryWayIn() {
-        ExperienceStore store(path("patterns.db"));
+        ExperienceStore store(location("patterns.db"));
         Experience e = entry("broken-pattern", "x");
         e.evidencePattern = "InitBuffer(q, 2";
         const MemoryError added = expectMemoryError([&] { store.add(e); });
@@ -79,7 +79,7 @@ private slots:
         QVERIFY(EvidencePattern::matchesAny(hostile, line + "QQQ"));
         Experience e = entry("hostile", "z");
         e.evidencePattern = hostile;
-        ExperienceStore store(path("hostile.db"));
+        ExperienceStore store(location("hostile.db"));
         const std::int64_t id = store.add(e);
         const Evidence ev = EvidenceMatcher::assess(store.get(id), CandidateChange{"", line});
         QVERIFY(!ev.evidenced);
@@ -149,7 +149,7 @@ private slots:
     }
 
     void adoptionRecordKeepsTheBasis() {
-        ExperienceStore store(path("basis.db"));
+        ExperienceStore store(location("basis.db"));
         const std::int64_t raise = store.add(withAction(
             "raise", {{"type", "set_tunable"}, {"name", "BLOCK_DIM"}, {"value", "cores"}}, "BLOCK_DIM"));
         const std::int64_t prose = store.add(entry("prose", "words only", Stage::Optimize));
@@ -176,7 +176,7 @@ private slots:
     }
 
     void applicabilityFiltersRetrieval() {
-        ExperienceStore store(path("applies.db"));
+        ExperienceStore store(location("applies.db"));
         Experience p310 = entry("datacopypad-missing-310p", "DataCopyPad does not exist here: compile error.", Stage::Repair,
                                 {"", "compile_error", ""});
         p310.appliesTo.devices = {"ascend310p3-sim"};
@@ -203,7 +203,7 @@ private slots:
         QCOMPARE(ids("", ""), (std::vector<std::int64_t>{a, b}));  // a context that does not say: no filter
         // Round trip through export/import keeps the field; bad values are refused with the field name.
         store.exportTo(path("applies.jsonl"));
-        ExperienceStore copy(path("applies-copy.db"));
+        ExperienceStore copy(location("applies-copy.db"));
         copy.importFrom(path("applies.jsonl"));
         QCOMPARE(copy.get(a).appliesTo.devices, std::vector<std::string>{"ascend310p3-sim"});
         QCOMPARE(readBytes(path("applies.jsonl")), [&] {
@@ -224,10 +224,11 @@ private slots:
                 out << json{{"title", "entry-" + std::to_string(i)}, {"content", "content number " + std::to_string(i)}}.dump()
                     << "\n";
         }
-        auto importerDb = std::make_shared<Database>(path("chunks.db"), std::vector<SchemaModule>{MemorySchema::module()});
+        auto importerDb = std::make_shared<Database>(location("chunks.db"), std::vector<SchemaModule>{MemorySchema::module()});
         ExperienceStore importer(importerDb);
-        auto writerDb = std::make_shared<Database>(path("chunks.db"), std::vector<SchemaModule>{MemorySchema::module()});
-        writerDb->exec("PRAGMA busy_timeout = 0");  // fail at once instead of waiting: shows who holds the lock
+        auto writerDb = std::make_shared<Database>(location("chunks.db"), std::vector<SchemaModule>{MemorySchema::module()});
+        // Fail at once instead of waiting: shows who holds the lock.
+        writerDb->exec(writerDb->isPostgres() ? "SET lock_timeout = 1" : "PRAGMA busy_timeout = 0");
         ExperienceStore writer(writerDb);
         // The test can fail: while the importer holds a transaction, the other connection cannot write.
         {

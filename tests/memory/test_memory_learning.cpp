@@ -55,7 +55,7 @@ private slots:
     }
 
     void retrievedButNotAdoptedNeverMoves() {
-        ExperienceStore store(path("ignored.db"));
+        ExperienceStore store(location("ignored.db"));
         const std::int64_t used = store.add(entry("used", "double buffer the queues"));
         const std::int64_t ignored = store.add(entry("ignored", "something the policy never uses"));
         const double rewards[] = {1.0, -1.0, 1.0, 1.0, -1.0, 0.6, -0.2, 1.0};
@@ -91,7 +91,7 @@ private slots:
     }
 
     void controlModesCreditDifferently() {
-        ExperienceStore store(path("modes.db"));
+        ExperienceStore store(location("modes.db"));
         const std::int64_t a = store.add(entry("a", "alpha"));
         const std::int64_t b = store.add(entry("b", "beta"));
         // all_retrieved (EvoKernel control): the unadopted entry is credited at weight 1.
@@ -108,7 +108,7 @@ private slots:
     }
 
     void declaredOnlyWeighsLessThanEvidenced() {
-        ExperienceStore store(path("weights.db"));
+        ExperienceStore store(location("weights.db"));
         Experience buffers = entry("double-buffer", "Use two buffers per queue.", Stage::Optimize);
         buffers.evidencePattern = R"(InitBuffer\(\s*\w+\s*,\s*2\s*,)";
         Experience reduce = entry("whole-reduce", "Use WholeReduceSum for row sums.", Stage::Optimize);
@@ -154,7 +154,7 @@ private slots:
     }
 
     void documentedWorkedExample() {  // docs/memory.md, "Worked example"
-        ExperienceStore store(path("example.db"));
+        ExperienceStore store(location("example.db"));
         const std::int64_t a = store.add(entry("ub-budget-910b-184kb", "Halve TILE_LENGTH.", Stage::Repair));
         const std::int64_t b = store.add(entry("cube-l0-tile-capacity", "Fit base tiles in L0.", Stage::Repair));
         const std::int64_t c = store.add(entry("ub-address-32b-aligned", "Align offsets.", Stage::Repair));
@@ -172,7 +172,7 @@ private slots:
     }
 
     void outcomeBookkeepingIsStrict() {
-        ExperienceStore store(path("strict.db"));
+        ExperienceStore store(location("strict.db"));
         const std::int64_t a = store.add(entry("a", "alpha"));
         const std::int64_t b = store.add(entry("b", "beta"));
         store.recordRetrievals(5, 1, Stage::Draft, shown(store, {a}));

@@ -28,7 +28,7 @@ class TestMemoryRetrieval : public QObject, private ScratchDir {
 
 private slots:
     void rankingChangesAsValuesAreLearned() {
-        ExperienceStore store(path("ranking.db"));
+        ExperienceStore store(location("ranking.db"));
         // Two rules equally similar to the context: same trigger, same words.
         const std::int64_t a = store.add(entry("queue-depth-a", "Pair each EnQue with a DeQue in the next stage.",
                                                Stage::Repair, {"", "enque_beyond_depth", ""}));
@@ -72,7 +72,7 @@ private slots:
     }
 
     void scorePartsFollowTheDocumentedBlend() {
-        ExperienceStore store(path("blend.db"));
+        ExperienceStore store(location("blend.db"));
         const std::int64_t exact = store.add(entry("ub-overflow", "Halve the tile when the UB overflows.", Stage::Repair,
                                                    {"elementwise", "capacity_exceeded", ""}));
         const std::int64_t words = store.add(entry("tiles", "Tiles and UB budgets: tile sizes per UB.", Stage::Any));
@@ -106,7 +106,7 @@ private slots:
     }
 
     void exactTriggerMatchesAreFoundWithoutSharedWords() {
-        ExperienceStore store(path("trigger.db"));
+        ExperienceStore store(location("trigger.db"));
         const std::int64_t rule = store.add(entry("zz", "Qwerty uiop asdf.", Stage::Repair, {"", "race_war", ""}));
         for (int i = 0; i < 30; ++i)
             store.add(entry("race war hazard " + std::to_string(i), "race war: write after read hazard on a buffer"));
@@ -131,7 +131,7 @@ private slots:
     }
 
     void anyTextIsASafeQuery() {
-        ExperienceStore store(path("safe.db"));
+        ExperienceStore store(location("safe.db"));
         store.add(entry("quotes", "He said \"DataCopy\" AND left; NOT (really) NEAR/2 col:x *"));
         const char* texts[] = {"\"", "\"\"\"", "AND", "OR NOT AND", "(", ")", "NEAR(a b", "title:content", "*", "^x",
                                "a - b", "'; DROP TABLE experience; --", "\xE4\xBD\xA0\xE5\xA5\xBD UB", "\xFF\xFE",
@@ -154,7 +154,7 @@ private slots:
     }
 
     void largeMemoriesLeaveOutTheirStopWords() {
-        ExperienceStore store(path("budget.db"));
+        ExperienceStore store(location("budget.db"));
         for (int i = 0; i < 30; ++i) store.add(entry("common-" + std::to_string(i), "buffer tiling advice"));
         const std::int64_t rare = store.add(entry("rare", "buffer zeta advice"));
         Retriever& retriever = store.retriever();
@@ -174,7 +174,7 @@ private slots:
     }
 
     void explorationIsSeededAndReproducible() {
-        ExperienceStore store(path("explore.db"));
+        ExperienceStore store(location("explore.db"));
         for (int i = 0; i < 40; ++i)
             store.add(entry("rule-" + std::to_string(i), "vector repeat limit rule number " + std::to_string(i)));
         RetrievalContext ctx = repairContext("vector repeat limit");
@@ -205,7 +205,7 @@ private slots:
     }
 
     void badContextsAreRefused() {
-        ExperienceStore store(path("badctx.db"));
+        ExperienceStore store(location("badctx.db"));
         store.add(entry("a", "alpha"));
         RetrievalContext ctx = repairContext("alpha");
         ctx.stage = Stage::Any;

@@ -12,7 +12,7 @@ class TestMemoryStore : public QObject, private ScratchDir {
 
 private slots:
     void storesEveryField() {
-        ExperienceStore store(path("fields.db"));
+        ExperienceStore store(location("fields.db"));
         Experience e = entry("ub-budget", "Keep **UB** under 184 KB.", Stage::Optimize,
                              {"reduction", "capacity_exceeded", "mte2_bound"}, ExperienceStatus::Pending);
         e.kind = ExperienceKind::Pitfall;
@@ -43,7 +43,7 @@ private slots:
     }
 
     void rejectsInvalidEntries() {
-        ExperienceStore store(path("invalid.db"));
+        ExperienceStore store(location("invalid.db"));
         auto error = expectMemoryError([&] { store.add(entry("", "content")); });
         QVERIFY(error.code() == MemoryError::Code::InvalidInput);
         QVERIFY(std::string(error.what()).find("title is empty") != std::string::npos);
@@ -65,7 +65,7 @@ private slots:
     }
 
     void curationKeepsRevisions() {
-        ExperienceStore store(path("curation.db"));
+        ExperienceStore store(location("curation.db"));
         const std::int64_t id = store.add(entry("old-title", "old content", Stage::Repair, {}, ExperienceStatus::Pending));
         QVERIFY(store.approve(id, {"alice", "checked on hardware"}));
         QVERIFY(!store.approve(id, {"alice", "again"}));  // no change, no revision
@@ -126,7 +126,7 @@ private slots:
     }
 
     void mergeCombinesStatsAndKeepsBothHistories() {
-        ExperienceStore store(path("merge.db"));
+        ExperienceStore store(location("merge.db"));
         Experience a = entry("pair-flags", "Pair every SetFlag with a WaitFlag.", Stage::Repair, {"", "flag_unpaired", ""});
         a.provenance = {{"relu", 1, 2, "+SetFlag", ""}};
         Experience b = entry("flags-must-match", "WaitFlag needs the same HardEvent as SetFlag.", Stage::Repair,
@@ -203,7 +203,7 @@ private slots:
     }
 
     void deleteRemovesEverything() {
-        ExperienceStore store(path("delete.db"));
+        ExperienceStore store(location("delete.db"));
         const std::int64_t a = store.add(entry("a", "alpha"));
         const std::int64_t b = store.add(entry("b", "beta"));
         store.recordRetrievals(1, 1, Stage::Repair, shown(store, {a, b}));
@@ -221,7 +221,7 @@ private slots:
     }
 
     void dedupCreditsInsteadOfDuplicating() {
-        ExperienceStore store(path("dedup.db"));
+        ExperienceStore store(location("dedup.db"));
         Experience rule = entry("halve-tile-on-overflow", "When UB capacity is exceeded halve TILE_LENGTH.",
                                 Stage::Repair, {"", "capacity_exceeded", ""});
         rule.action = {{"type", "scale_tunable"}, {"name", "TILE_LENGTH"}, {"factor", 0.5}};
@@ -287,7 +287,7 @@ private slots:
     }
 
     void listFiltersAndOverview() {
-        ExperienceStore store(path("list.db"));
+        ExperienceStore store(location("list.db"));
         const std::int64_t a = store.add(entry("alpha", "double buffering", Stage::Optimize));
         const std::int64_t b = store.add(entry("beta", "queue depth", Stage::Repair, {}, ExperienceStatus::Pending));
         Experience c = entry("gamma", "cube tiles", Stage::Draft);

@@ -30,6 +30,8 @@ void AdoptionLedger::recordRetrievals(std::int64_t run, std::int64_t iteration, 
     const std::string at = ExperienceRepository::now();
     for (const ScoredExperience& item : retrieved) {
         const std::int64_t id = item.experience.id;
+        // Checked first: after a failed statement PostgreSQL accepts no other in the transaction.
+        if (!repo_.exists(id)) repo_.throwNotFound(id);
         try {
             auto stmt = db.cached(
                 "INSERT INTO retrieval(run, iteration, experience_id, stage, rank, score, explored, retrieved_at) "
@@ -38,7 +40,6 @@ void AdoptionLedger::recordRetrievals(std::int64_t run, std::int64_t iteration, 
             stmt->bind(6, item.score).bind(7, item.explored ? 1 : 0).bind(8, at);
             stmt->run();
         } catch (const MemoryError& e) {
-            if (!repo_.exists(id)) repo_.throwNotFound(id);
             if (e.code() != MemoryError::Code::Conflict) throw;
             throw MemoryError(MemoryError::Code::Conflict, "experience #" + std::to_string(id) +
                                                                " is already recorded as retrieved in " +

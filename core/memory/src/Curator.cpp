@@ -33,31 +33,58 @@ std::string entryName(std::int64_t id) {
 
 } // namespace
 
-bool Curator::change(std::int64_t id, const ChangeNote& note, const std::string& defaultReason,
-                     const std::function<void(Experience&)>& mutate, bool recordEvenIfUnchanged) {
+// Under the writer lock (the transaction), so two curators cannot both pass the check.
+void Curator::checkRevision(std::int64_t id, const ChangeNote& note) {
+    if (!note.expectedRevision) return;
+    const int current = repo_.currentRevision(id);
+    if (current == *note.expectedRevision) return;
+    std::string who = "someone";
+    std::string what = "changed it";
+    std::string when;
+    for (const AuditRecord& r : repo_.auditLog(id, 1)) {
+        who = r.author;
+        what = r.action.empty() ? what : r.action + " it";
+        when = " at " + r.at;
+    }
+    throw MemoryError(MemoryError::Code::Conflict,
+                      "experience " + entryName(id) + " was changed since you read it: you edited revision " +
+                          std::to_string(*note.expectedRevision) + ", but " + who + " " + what + when +
+                          " (now revision " + std::to_string(current) + "). Nothing was saved. Reload the entry (`sage "
+                          "memory show " + std::to_string(id) + "`, or reopen it in the memory browser), then apply "
+                          "your change again.");
+}
+
+bool Curator::change(std::int64_t id, const ChangeNote& note, const std::string& action,
+                     const std::string& defaultReason, const std::function<void(Experience&)>& mutate,
+                     bool recordEvenIfUnchanged) {
     Transaction tx(repo_.database());
     const Experience before = repo_.get(id);
+    checkRevision(id, note);
     Experience after = before;
     mutate(after);
     const bool changed = after.editableJson() != before.editableJson() || after.mergedInto != before.mergedInto;
     if (!changed && !recordEvenIfUnchanged) return false;
-    repo_.addRevision(id, before.editableJson(), note.author, note.reason.empty() ? defaultReason : note.reason);
+    const std::string reason = note.reason.empty() ? defaultReason : note.reason;
+    const int revision = repo_.addRevision(id, before.editableJson(), note.author, reason);
     repo_.update(after);
+    repo_.addAudit({0, id, revision, action, note.author, reason, {}});
     tx.commit();
     return changed;
 }
 
 bool Curator::setStatus(std::int64_t id, ExperienceStatus status, const ChangeNote& note) {
-    return change(id, note, std::string(toString(status)), [&](Experience& e) { e.status = status; });
+    const std::string action(toString(status));
+    return change(id, note, action, action, [&](Experience& e) { e.status = status; });
 }
 
 bool Curator::setPinned(std::int64_t id, bool pinned, const ChangeNote& note) {
-    return change(id, note, pinned ? "pinned" : "unpinned", [&](Experience& e) { e.pinned = pinned; });
+    const std::string action = pinned ? "pinned" : "unpinned";
+    return change(id, note, action, action, [&](Experience& e) { e.pinned = pinned; });
 }
 
 std::vector<std::string> Curator::edit(std::int64_t id, const ExperiencePatch& patch, const ChangeNote& note) {
     std::vector<std::string> changed;
-    change(id, note, "edited", [&](Experience& e) {
+    change(id, note, "edited", "edited", [&](Experience& e) {
         changed = patch.applyTo(e);
         if (const auto problems = e.problems(); !problems.empty())
             throw MemoryError(MemoryError::Code::InvalidInput,
@@ -72,6 +99,7 @@ void Curator::merge(std::int64_t kept, std::int64_t absorbed, const ChangeNote& 
     Transaction tx(repo_.database());
     const Experience a = repo_.get(kept);
     const Experience b = repo_.get(absorbed);
+    checkRevision(kept, note);
     if (b.mergedInto)
         throw MemoryError(MemoryError::Code::Conflict, "experience " + entryName(absorbed) + " was already merged into " +
                                                            entryName(*b.mergedInto) + "; merge into that entry instead");
@@ -95,19 +123,25 @@ void Curator::merge(std::int64_t kept, std::int64_t absorbed, const ChangeNote& 
         repo_.addProvenance(kept, p);
     }
     const ChangeNote keptNote{note.author, "merged " + entryName(absorbed) + " into this entry" + reason};
-    change(kept, keptNote, "", [&](Experience& e) {
+    change(kept, keptNote, "merged", "", [&](Experience& e) {
         if (e.codeIdiom.empty()) e.codeIdiom = b.codeIdiom;
         if (e.evidencePattern.empty()) e.evidencePattern = b.evidencePattern;
         if (e.action.is_null()) e.action = b.action;
     }, true);
     const ChangeNote absorbedNote{note.author, "merged into " + entryName(kept) + reason};
-    change(absorbed, absorbedNote, "", [&](Experience& e) {
+    change(absorbed, absorbedNote, "merged", "", [&](Experience& e) {
         e.status = ExperienceStatus::Archived;
         e.mergedInto = kept;
     });
     tx.commit();
 }
 
-void Curator::remove(std::int64_t id) { repo_.remove(id); }
+void Curator::remove(std::int64_t id, const ChangeNote& note) {
+    Transaction tx(repo_.database());
+    checkRevision(id, note);
+    repo_.remove(id);
+    repo_.addAudit({0, id, 0, "deleted", note.author, note.reason.empty() ? "deleted" : note.reason, {}});
+    tx.commit();
+}
 
 } // namespace sage::memory

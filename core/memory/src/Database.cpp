@@ -1,5 +1,9 @@
 #include "sage_memory/Database.h"
 
+#include "PgConnection.h"
+#include "PgDialect.h"
+#include "SqliteConnection.h"
+#include "sage_memory/DatabaseLocation.h"
 #include "sage_memory/MemoryError.h"
 
 #include <sqlite3.h>
@@ -156,6 +160,48 @@ Database::Database(fs::path path, const std::vector<SchemaModule>& modules) : pa
             if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
                 throw MemoryError(MemoryError::Code::InvalidInput,
                                   "schema module name '" + module.name + "' may only hold letters, digits and '_'");
+    const std::string location = path_.string();
+    if (DatabaseLocation::isServerUrl(location)) {
+        path_ = DatabaseLocation::redacted(location);  // the only name kept: safe to show and store
+        openPostgres(location);
+    } else {
+        openSqlite(modules);
+    }
+    try {
+        for (const SchemaModule& module : modules) migrate(module);
+    } catch (...) {
+        cache_.clear();
+        throw;
+    }
+}
+
+void Database::openPostgres(const std::string& url) {
+    connection_ = std::make_unique<PgConnection>(url);
+    // The version table and the SQLite functions the store's SQL calls, created once per database
+    // under the writer lock (several shards may open a new database at the same moment).
+    Transaction tx(*this);
+    // A URL may choose a schema (options=-csearch_path%3DNAME), so that several memories share one
+    // database; the schema is created on first use like a new SQLite file.
+    {
+        auto current = prepare("SELECT current_schema() IS NULL, '', split_part(current_setting('search_path'), ',', 1)");
+        if (current.step() && current.int64(0) != 0) {
+            std::string schema = current.text(2);
+            if (schema.size() >= 2 && schema.front() == '"' && schema.back() == '"') schema = schema.substr(1, schema.size() - 2);
+            std::string quoted = "\"";
+            for (const char c : schema) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+            quoted += '"';
+            current.reset();
+            exec("CREATE SCHEMA IF NOT EXISTS " + quoted);
+        }
+    }
+    exec("CREATE TABLE IF NOT EXISTS schema_module (name TEXT PRIMARY KEY, version INTEGER NOT NULL)");
+    auto present = prepare("SELECT to_regprocedure('strftime(text,text)') IS NOT NULL");
+    if (!present.step() || present.int64(0) == 0) exec(PgDialect::compatibilityFunctions());
+    present.reset();
+    tx.commit();
+}
+
+void Database::openSqlite(const std::vector<SchemaModule>& modules) {
     probe(path_, modules);
     const int rc = sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
     if (rc != SQLITE_OK) {
@@ -165,6 +211,7 @@ Database::Database(fs::path path, const std::vector<SchemaModule>& modules) : pa
         throw MemoryError(MemoryError::Code::Io, path_.string() + ": cannot open or create the database (" +
                                                      message + "). Check that the folder exists and is writable.");
     }
+    connection_ = std::make_unique<SqliteConnection>(db_);
     try {
         sqlite3_busy_timeout(db_, kBusyTimeoutMs);
         exec("PRAGMA foreign_keys = ON");
@@ -188,43 +235,37 @@ Database::Database(fs::path path, const std::vector<SchemaModule>& modules) : pa
             throw MemoryError(MemoryError::Code::Sqlite,
                               path_.string() + ": cannot switch to WAL journal mode. Use a local file system.");
         exec("PRAGMA synchronous = NORMAL");
-        for (const SchemaModule& module : modules) migrate(module);
     } catch (...) {
         cache_.clear();
-        sqlite3_close_v2(db_);
+        connection_.reset();  // closes db_
         throw;
     }
 }
 
 Database::~Database() {
     cache_.clear();
-    sqlite3_close_v2(db_);
+    connection_.reset();
 }
 
-void Database::exec(const std::string& sql) {
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error);
-    if (rc != SQLITE_OK) {
-        std::string message = describeSqliteError(db_, rc);
-        sqlite3_free(error);
-        throw MemoryError(rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB ? MemoryError::Code::NotADatabase
-                                                                      : MemoryError::Code::Sqlite,
-                          message + " (running: " + sql.substr(0, 120) + ")");
-    }
-}
+void Database::exec(const std::string& sql) { connection_->exec(sql); }
 
 Statement::Lease Database::cached(std::string_view sql) {
     auto it = cache_.find(std::string(sql));
     if (it == cache_.end())
-        it = cache_.emplace(std::string(sql), std::make_unique<Statement>(db_, sql)).first;
+        it = cache_.emplace(std::string(sql), std::make_unique<Statement>(connection_->prepare(sql))).first;
     it->second->reset();
     return Statement::Lease(*it->second);
 }
 
-std::int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(db_); }
-int Database::changes() const { return sqlite3_changes(db_); }
+std::int64_t Database::lastInsertId() const { return connection_->lastInsertId(); }
+int Database::changes() const { return connection_->changes(); }
 
 int Database::schemaVersion(std::string_view module) {
+    if (isPostgres()) {
+        auto stmt = prepare("SELECT version FROM schema_module WHERE name = ?1");
+        stmt.bind(1, module);
+        return stmt.step() ? static_cast<int>(stmt.int64(0)) : 0;
+    }
     if (module == kPrimaryModule) {
         auto stmt = prepare("PRAGMA user_version");
         return stmt.step() ? static_cast<int>(stmt.int64(0)) : 0;
@@ -249,12 +290,13 @@ void Database::migrate(const SchemaModule& module) {
             continue;
         }
         try {
-            exec(step.sql);
+            if (!isPostgres()) exec(step.sql);
+            else exec(step.postgresSql.empty() ? PgDialect::ddl(step.sql) : step.postgresSql);
         } catch (const MemoryError& e) {
             throw MemoryError(e.code(), "migration " + std::to_string(step.version) + " of module '" + module.name +
                                             "' (" + step.description + ") failed: " + e.what());
         }
-        if (module.name == kPrimaryModule) {
+        if (module.name == kPrimaryModule && !isPostgres()) {
             exec("PRAGMA user_version = " + std::to_string(step.version));
         } else {
             exec("CREATE TABLE IF NOT EXISTS schema_module (name TEXT PRIMARY KEY, version INTEGER NOT NULL)");
@@ -267,6 +309,7 @@ void Database::migrate(const SchemaModule& module) {
 }
 
 std::vector<std::string> Database::integrityCheck() {
+    if (isPostgres()) return {"ok"};  // the server keeps its own pages consistent (checksums, WAL)
     std::vector<std::string> findings;
     auto stmt = prepare("PRAGMA integrity_check");
     while (stmt.step()) findings.push_back(stmt.text(0));

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 
 namespace sage::memory {
 using nlohmann::json;
@@ -15,8 +16,9 @@ namespace {
 
 constexpr const char* kSelectEntry =
     "SELECT id, title, kind, stage, trigger_category, trigger_diagnostic, trigger_bottleneck, content, code_idiom, "
-    "evidence_pattern, action, status, origin, pinned, merged_into, created_at, updated_at, applies_to FROM experience "
-    "WHERE id = ?1";
+    "evidence_pattern, action, status, origin, pinned, merged_into, created_at, updated_at, applies_to, "
+    "(SELECT coalesce(max(r.revision), 0) FROM experience_revision r WHERE r.experience_id = experience.id) "
+    "FROM experience WHERE id = ?1";
 
 std::string appliesToText(const Applicability& a) { return a.empty() ? std::string() : a.toJson().dump(); }
 
@@ -76,6 +78,7 @@ Experience ExperienceRepository::readRow(const Statement& row) const {
     e.createdAt = row.text(15);
     e.updatedAt = row.text(16);
     if (const std::string applies = row.text(17); !applies.empty()) e.appliesTo = Applicability::fromJson(json::parse(applies));
+    e.revision = static_cast<int>(row.int64(18));
     return e;
 }
 
@@ -88,12 +91,19 @@ std::int64_t ExperienceRepository::insert(const Experience& e) {
     Transaction tx(db_);
     const std::string stamp = now();
     {
+        // Without an id the column is left out, so that the database assigns one (PostgreSQL's
+        // identity column does not treat an explicit NULL as "assign").
         auto stmt = db_.cached(
-            "INSERT INTO experience(id, title, kind, stage, trigger_category, trigger_diagnostic, trigger_bottleneck, "
-            "content, code_idiom, evidence_pattern, action, status, origin, pinned, merged_into, created_at, updated_at, "
-            "applies_to) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
+            e.id != 0
+                ? "INSERT INTO experience(id, title, kind, stage, trigger_category, trigger_diagnostic, trigger_bottleneck, "
+                  "content, code_idiom, evidence_pattern, action, status, origin, pinned, merged_into, created_at, "
+                  "updated_at, applies_to) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+                  "?17, ?18)"
+                : "INSERT INTO experience(title, kind, stage, trigger_category, trigger_diagnostic, trigger_bottleneck, "
+                  "content, code_idiom, evidence_pattern, action, status, origin, pinned, merged_into, created_at, "
+                  "updated_at, applies_to) VALUES (?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+                  "?17, ?18)");
         if (e.id != 0) stmt->bind(1, e.id);
-        else stmt->bindNull(1);
         stmt->bind(2, e.title).bind(3, toString(e.kind)).bind(4, toString(e.stage));
         stmt->bind(5, e.trigger.category).bind(6, e.trigger.diagnostic).bind(7, e.trigger.bottleneck);
         stmt->bind(8, e.content).bind(9, e.codeIdiom).bind(10, e.evidencePattern).bind(11, e.actionText());
@@ -104,7 +114,11 @@ std::int64_t ExperienceRepository::insert(const Experience& e) {
         stmt->bind(18, appliesToText(e.appliesTo));
         stmt->run();
     }
-    const std::int64_t id = db_.lastInsertId();
+    const std::int64_t id = e.id != 0 ? e.id : db_.lastInsertId();
+    // An explicit id (an import) does not advance PostgreSQL's identity sequence: move it past the
+    // largest id, so the next new entry does not collide.
+    if (e.id != 0 && db_.isPostgres())
+        db_.exec("SELECT setval(pg_get_serial_sequence('experience', 'id'), (SELECT max(id) FROM experience))");
     for (const Provenance& p : e.provenance) addProvenance(id, p);
     tx.commit();
     return id;
@@ -174,12 +188,20 @@ std::vector<ExperienceSummary> ExperienceRepository::list(const ExperienceFilter
     auto stmt = db_.cached(
         "SELECT e.id, e.title, e.kind, e.stage, e.trigger_category, e.trigger_diagnostic, e.trigger_bottleneck, "
         "e.status, e.origin, e.pinned, e.merged_into, e.updated_at, "
-        "s.stage, s.q, s.retrieved, s.adopted, s.successes, s.ignored, s.reward_sum "
-        "FROM (SELECT * FROM experience WHERE (?1 IS NULL OR status = ?1) AND (?2 IS NULL OR stage = ?2) "
-        "  AND (?3 IS NULL OR kind = ?3) AND (?4 IS NULL OR origin = ?4) AND (?5 = 0 OR pinned = 1) "
+        "s.stage, s.q, s.retrieved, s.adopted, s.successes, s.ignored, s.reward_sum, "
+        "(SELECT coalesce(max(r.revision), 0) FROM experience_revision r WHERE r.experience_id = e.id), "
+        "coalesce((SELECT r.author FROM experience_revision r WHERE r.experience_id = e.id "
+        "          ORDER BY r.revision DESC LIMIT 1), '') "
+        // CAST(? AS TEXT): PostgreSQL must know a parameter's type even where it is only tested for NULL.
+        "FROM (SELECT * FROM experience WHERE (CAST(?1 AS TEXT) IS NULL OR status = ?1) "
+        "  AND (CAST(?2 AS TEXT) IS NULL OR stage = ?2) "
+        "  AND (CAST(?3 AS TEXT) IS NULL OR kind = ?3) AND (CAST(?4 AS TEXT) IS NULL OR origin = ?4) "
+        "  AND (?5 = 0 OR pinned = 1) "
         "  AND (?6 = 0 OR id IN (SELECT experience_id FROM experience_stats GROUP BY experience_id "
         "        HAVING sum(retrieved) >= ?8 AND sum(adopted) < ?9 * sum(retrieved))) "
-        "  AND (?7 IS NULL OR id IN (SELECT rowid FROM experience_fts WHERE experience_fts MATCH ?7)) "
+        + std::string(db_.isPostgres()
+                          ? "  AND (CAST(?7 AS TEXT) IS NULL OR search @@ to_tsquery('sage_fts', ?7)) "
+                          : "  AND (?7 IS NULL OR id IN (SELECT rowid FROM experience_fts WHERE experience_fts MATCH ?7)) ") +
         "  ORDER BY id LIMIT ?10 OFFSET ?11) e "
         "LEFT JOIN experience_stats s ON s.experience_id = e.id ORDER BY e.id");
     bindOptionalEnum(*stmt, 1, filter.status);
@@ -189,10 +211,10 @@ std::vector<ExperienceSummary> ExperienceRepository::list(const ExperienceFilter
     stmt->bind(5, filter.pinnedOnly ? 1 : 0).bind(6, filter.flaggedOnly ? 1 : 0);
     const std::string query = TextTokens::ftsQuery(TextTokens::keywords(filter.text));
     if (query.empty()) stmt->bindNull(7);
-    else stmt->bind(7, query);
+    else stmt->bind(7, db_.isPostgres() ? TextTokens::tsQuery(query) : query);
     stmt->bind(8, static_cast<std::int64_t>(ValueModel::kReviewMinRetrievals))
         .bind(9, ValueModel::kReviewMaxAdoptionRate)
-        .bind(10, filter.limit > 0 ? filter.limit : -1)
+        .bind(10, filter.limit > 0 ? std::int64_t{filter.limit} : std::numeric_limits<std::int64_t>::max())
         .bind(11, filter.offset > 0 ? filter.offset : 0);
     std::vector<ExperienceSummary> out;
     while (stmt->step()) {
@@ -208,6 +230,8 @@ std::vector<ExperienceSummary> ExperienceRepository::list(const ExperienceFilter
             s.pinned = stmt->int64(9) != 0;
             s.mergedInto = stmt->optionalInt64(10);
             s.updatedAt = stmt->text(11);
+            s.revision = static_cast<int>(stmt->int64(19));
+            s.lastChangedBy = stmt->text(20);
             out.push_back(std::move(s));
         }
         if (!stmt->isNull(12)) {
@@ -237,8 +261,12 @@ std::vector<std::int64_t> ExperienceRepository::withTriggerAndAction(const Trigg
 std::vector<std::int64_t> ExperienceRepository::textMatches(const std::string& ftsQuery, int limit) {
     std::vector<std::int64_t> ids;
     if (ftsQuery.empty()) return ids;
-    auto stmt = db_.cached("SELECT rowid FROM experience_fts WHERE experience_fts MATCH ?1 ORDER BY rank LIMIT ?2");
-    stmt->bind(1, ftsQuery).bind(2, limit);
+    auto stmt = db_.cached(db_.isPostgres()
+                               ? "SELECT id FROM experience WHERE search @@ to_tsquery('sage_fts', ?1) "
+                                 "ORDER BY ts_rank('{0.1, 0.5, 0.75, 1.0}', search, to_tsquery('sage_fts', ?1), 1) DESC, "
+                                 "id LIMIT ?2"
+                               : "SELECT rowid FROM experience_fts WHERE experience_fts MATCH ?1 ORDER BY rank LIMIT ?2");
+    stmt->bind(1, db_.isPostgres() ? TextTokens::tsQuery(ftsQuery) : ftsQuery).bind(2, limit);
     while (stmt->step()) ids.push_back(stmt->int64(0));
     return ids;
 }
@@ -308,9 +336,9 @@ void ExperienceRepository::appendValuePoint(const ValuePoint& p) {
 std::vector<ValuePoint> ExperienceRepository::qHistory(std::int64_t id, bool includeMerged) {
     auto stmt = db_.cached(
         "WITH RECURSIVE family(id) AS (SELECT ?1 UNION SELECT e.id FROM experience e JOIN family f "
-        "  ON e.merged_into = f.id WHERE ?2) "
+        "  ON e.merged_into = f.id WHERE ?2 <> 0) "
         "SELECT experience_id, stage, q, cause, run, iteration, at FROM q_history "
-        "WHERE experience_id IN family ORDER BY at, id");
+        "WHERE experience_id IN (SELECT id FROM family) ORDER BY at, id");
     stmt->bind(1, id).bind(2, includeMerged ? 1 : 0);
     std::vector<ValuePoint> out;
     while (stmt->step()) {
@@ -362,6 +390,46 @@ std::vector<Revision> ExperienceRepository::revisions(std::int64_t id) {
         out.push_back({static_cast<int>(stmt->int64(0)), json::parse(stmt->text(1)), stmt->text(2), stmt->text(3),
                        stmt->text(4)});
     return out;
+}
+
+int ExperienceRepository::currentRevision(std::int64_t id) {
+    auto stmt = db_.cached("SELECT coalesce(max(revision), 0) FROM experience_revision WHERE experience_id = ?1");
+    stmt->bind(1, id);
+    return stmt->step() ? static_cast<int>(stmt->int64(0)) : 0;
+}
+
+void ExperienceRepository::addAudit(const AuditRecord& r) {
+    auto stmt = db_.cached(
+        "INSERT INTO memory_audit(experience_id, revision, action, author, reason, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    stmt->bind(1, r.experienceId).bind(2, r.revision).bind(3, r.action);
+    stmt->bind(4, r.author.empty() ? std::string("unknown") : r.author).bind(5, r.reason);
+    stmt->bind(6, r.at.empty() ? now() : r.at);
+    stmt->run();
+}
+
+std::vector<AuditRecord> ExperienceRepository::auditLog(std::int64_t id, int limit) {
+    auto stmt = db_.cached(
+        "SELECT id, experience_id, revision, action, author, reason, at FROM memory_audit "
+        "WHERE ?1 = 0 OR experience_id = ?1 ORDER BY id DESC LIMIT ?2");
+    stmt->bind(1, id).bind(2, limit > 0 ? std::int64_t{limit} : std::numeric_limits<std::int64_t>::max());
+    std::vector<AuditRecord> out;
+    while (stmt->step())
+        out.push_back({stmt->int64(0), stmt->int64(1), static_cast<int>(stmt->int64(2)), stmt->text(3), stmt->text(4),
+                       stmt->text(5), stmt->text(6)});
+    return out;
+}
+
+std::optional<std::string> ExperienceRepository::metadata(const std::string& key) {
+    auto stmt = db_.cached("SELECT value FROM memory_meta WHERE key = ?1");
+    stmt->bind(1, key);
+    if (!stmt->step()) return std::nullopt;
+    return stmt->text(0);
+}
+
+void ExperienceRepository::setMetadata(const std::string& key, const std::string& value) {
+    auto stmt = db_.cached(
+        "INSERT INTO memory_meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+    stmt->bind(1, key).bind(2, value).run();
 }
 
 } // namespace sage::memory

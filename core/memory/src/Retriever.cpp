@@ -17,6 +17,10 @@ constexpr std::size_t kMaxQueryTerms = 32;
 
 // BM25 column weights: title, content, trigger.
 constexpr const char* kBm25 = "bm25(experience_fts, 2.0, 1.0, 1.5)";
+// The PostgreSQL counterpart: ts_rank with the same column weights scaled to [0, 1] ({D, C, B, A}
+// = {-, content, trigger, title}), normalised by document length (flag 1) as BM25 is. It has no
+// inverse document frequency: only the relative order within one query matters (c.text below).
+constexpr const char* kTsRank = "ts_rank('{0.1, 0.5, 0.75, 1.0}', e.search, to_tsquery('sage_fts', ?1), 1)";
 
 struct Candidate {
     std::int64_t id = 0;
@@ -59,9 +63,12 @@ std::string Retriever::queryFor(const RetrievalContext& ctx) { return TextTokens
 
 std::int64_t Retriever::documentFrequency(const std::string& word, int cap) {
     if (const auto it = frequency_.find(word); it != frequency_.end()) return it->second;
+    const bool pg = repo_.database().isPostgres();
     auto stmt = repo_.database().cached(
-        "SELECT count(*) FROM (SELECT 1 FROM experience_fts WHERE experience_fts MATCH ?1 LIMIT ?2)");
-    stmt->bind(1, TextTokens::ftsQuery({word})).bind(2, cap + 1);
+        pg ? "SELECT count(*) FROM (SELECT 1 FROM experience WHERE search @@ to_tsquery('sage_fts', ?1) LIMIT ?2) AS hits"
+           : "SELECT count(*) FROM (SELECT 1 FROM experience_fts WHERE experience_fts MATCH ?1 LIMIT ?2) AS hits");
+    const std::string query = TextTokens::ftsQuery({word});
+    stmt->bind(1, pg ? TextTokens::tsQuery(query) : query).bind(2, cap + 1);
     const std::int64_t count = stmt->step() ? stmt->int64(0) : 0;
     frequency_.emplace(word, count);
     return count;
@@ -125,11 +132,16 @@ std::vector<ScoredExperience> Retriever::retrieve(const RetrievalContext& ctx) {
     std::map<std::int64_t, double> relevance;  // ordered by id: ties break the same way every time
     const auto keywords = affordableKeywords(keywordsFor(ctx), ctx.weights.postingBudget);
     if (const std::string query = TextTokens::ftsQuery(keywords, kMaxQueryTerms); !query.empty()) {
-        auto stmt = db.cached(std::string("SELECT experience_fts.rowid, -") + kBm25 +
-                              " FROM experience_fts JOIN experience e ON e.id = experience_fts.rowid "
-                              "WHERE experience_fts MATCH ?1 AND e.stage IN (?2, 'any') AND e.status IN ('approved', ?3) "
-                              "ORDER BY " + kBm25 + " LIMIT ?4");
-        stmt->bind(1, query).bind(2, stage).bind(3, secondStatus).bind(4, pool);
+        auto stmt = db.cached(
+            db.isPostgres()
+                ? std::string("SELECT e.id, ") + kTsRank + " AS relevance FROM experience e "
+                      "WHERE e.search @@ to_tsquery('sage_fts', ?1) AND e.stage IN (?2, 'any') "
+                      "AND e.status IN ('approved', ?3) ORDER BY relevance DESC, e.id LIMIT ?4"
+                : std::string("SELECT experience_fts.rowid, -") + kBm25 +
+                      " FROM experience_fts JOIN experience e ON e.id = experience_fts.rowid "
+                      "WHERE experience_fts MATCH ?1 AND e.stage IN (?2, 'any') AND e.status IN ('approved', ?3) "
+                      "ORDER BY " + kBm25 + " LIMIT ?4");
+        stmt->bind(1, db.isPostgres() ? TextTokens::tsQuery(query) : query).bind(2, stage).bind(3, secondStatus).bind(4, pool);
         while (stmt->step()) relevance.emplace(stmt->int64(0), std::max(0.0, stmt->real(1)));
     }
     auto addTriggerMatches = [&](const char* column, const std::string& value) {
@@ -147,25 +159,31 @@ std::vector<ScoredExperience> Retriever::retrieve(const RetrievalContext& ctx) {
 
     std::vector<Candidate> candidates;  // applicable entries only
     {
-        json ids = json::array();
-        for (const auto& [id, rel] : relevance) ids.push_back(id);
-        auto stmt = db.cached(
-            "SELECT e.id, e.trigger_category, e.trigger_diagnostic, e.trigger_bottleneck, e.pinned, coalesce(s.q, ?3), "
+        // The ids are integers this process read from the store: listed literally, which both
+        // backends understand (SQLite's json_each has no PostgreSQL twin of the same name).
+        std::string ids;
+        for (const auto& [id, rel] : relevance) {
+            if (!ids.empty()) ids += ',';
+            ids += std::to_string(id);
+        }
+        auto stmt = db.prepare(
+            "SELECT e.id, e.trigger_category, e.trigger_diagnostic, e.trigger_bottleneck, e.pinned, coalesce(s.q, ?2), "
             "e.applies_to "
-            "FROM experience e LEFT JOIN experience_stats s ON s.experience_id = e.id AND s.stage = ?2 "
-            "WHERE e.id IN (SELECT value FROM json_each(?1)) ORDER BY e.id");
-        stmt->bind(1, ids.dump()).bind(2, stage).bind(3, ValueModel::kInitialQ);
-        while (stmt->step()) {
+            "FROM experience e LEFT JOIN experience_stats s ON s.experience_id = e.id AND s.stage = ?1 "
+            "WHERE e.id IN (" + ids + ") ORDER BY e.id");
+        stmt.bind(1, stage).bind(2, ValueModel::kInitialQ);
+        auto* row = &stmt;
+        while (row->step()) {
             // Applicability is a hard filter: a 310P-only pitfall never reaches a 910B prompt.
-            if (const std::string applies = stmt->text(6); !applies.empty() &&
+            if (const std::string applies = row->text(6); !applies.empty() &&
                 !Applicability::fromJson(json::parse(applies)).admits(ctx.device, ctx.category))
                 continue;
             Candidate c;
-            c.id = stmt->int64(0);
+            c.id = row->int64(0);
             c.relevance = relevance[c.id];
-            c.trigger = {stmt->text(1), stmt->text(2), stmt->text(3)};
-            c.pinned = stmt->int64(4) != 0;
-            c.q = stmt->real(5);
+            c.trigger = {row->text(1), row->text(2), row->text(3)};
+            c.pinned = row->int64(4) != 0;
+            c.q = row->real(5);
             candidates.push_back(std::move(c));
         }
     }

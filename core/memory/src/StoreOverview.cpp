@@ -41,7 +41,7 @@ StoreOverview StoreOverview::of(ExperienceRepository& repository) {
     {
         auto stmt = db.cached(
             "SELECT count(*) FROM (SELECT experience_id FROM experience_stats GROUP BY experience_id "
-            "HAVING sum(retrieved) >= ?1 AND sum(adopted) < ?2 * sum(retrieved))");
+            "HAVING sum(retrieved) >= ?1 AND sum(adopted) < ?2 * sum(retrieved)) AS flagged");
         stmt->bind(1, static_cast<std::int64_t>(ValueModel::kReviewMinRetrievals)).bind(2, ValueModel::kReviewMaxAdoptionRate);
         o.flagged = stmt->step() ? stmt->int64(0) : 0;
     }

@@ -17,6 +17,18 @@ constexpr std::array<std::string_view, 48> kStopWords{
     "on",   "or",   "so",   "such",  "than",  "that", "the",  "then", "there", "these", "this", "to",
     "too",  "was",  "were", "when",  "where", "which", "while", "will", "with", "would", "you",  "your"};
 
+bool validUtf8(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const std::size_t length = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (length == 0 || i + length > text.size()) return false;
+        for (std::size_t k = 1; k < length; ++k)
+            if ((static_cast<unsigned char>(text[i + k]) >> 6) != 2) return false;
+        i += length;
+    }
+    return true;
+}
+
 } // namespace
 
 bool TextTokens::isStopWord(std::string_view word) {
@@ -67,6 +79,30 @@ std::string TextTokens::ftsQuery(const std::vector<std::string>& keywords, std::
             query += c;
         }
         query += '"';
+    }
+    return query;
+}
+
+std::string TextTokens::tsQuery(std::string_view ftsQuery) {
+    std::string query;
+    bool inside = false;
+    std::string word;
+    for (std::size_t i = 0; i < ftsQuery.size(); ++i) {
+        const char c = ftsQuery[i];
+        if (c != '"') {
+            if (inside && isTokenByte(static_cast<unsigned char>(c))) word += c;
+            continue;
+        }
+        if (inside && i + 1 < ftsQuery.size() && ftsQuery[i + 1] == '"') {  // a doubled quote inside a word
+            ++i;
+            continue;
+        }
+        inside = !inside;
+        if (!inside && !word.empty() && validUtf8(word)) {  // PostgreSQL refuses invalid UTF-8
+            if (!query.empty()) query += " | ";
+            query += word;
+            word.clear();
+        }
     }
     return query;
 }

@@ -2,13 +2,11 @@
 
 #include "sage_memory/Database.h"
 
-#include <sqlite3.h>
-
 namespace sage::memory {
 
 Transaction::Transaction(Database& db) : db_(&db) {
-    if (sqlite3_get_autocommit(db.handle())) {
-        db.exec("BEGIN IMMEDIATE");
+    if (!db.connection().inTransaction()) {
+        db.connection().beginWrite();
     } else {
         savepoint_ = db.nextSavepointName();
         db.exec("SAVEPOINT " + savepoint_);
@@ -17,12 +15,8 @@ Transaction::Transaction(Database& db) : db_(&db) {
 
 Transaction::~Transaction() {
     if (finished_) return;
-    // Rolling back never throws here: a failed rollback leaves SQLite to roll back on close.
-    if (savepoint_.empty())
-        sqlite3_exec(db_->handle(), "ROLLBACK", nullptr, nullptr, nullptr);
-    else
-        sqlite3_exec(db_->handle(), ("ROLLBACK TO " + savepoint_ + "; RELEASE " + savepoint_).c_str(), nullptr,
-                     nullptr, nullptr);
+    // Rolling back never throws here: a failed rollback leaves the server to roll back on close.
+    db_->connection().rollbackQuietly(savepoint_);
 }
 
 void Transaction::commit() {

@@ -7,6 +7,7 @@
 #include "sage_memory/ExperienceRepository.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ namespace sage::memory {
 struct ChangeNote {
     std::string author;  // who ("alice", "agent", ...); "unknown" when empty
     std::string reason;  // why; a default describing the operation when empty
+    // Optimistic concurrency (issue 16): the entry's revision the change was made on (as read,
+    // Experience::revision). When someone changed the entry since, the change fails with
+    // MemoryError(Conflict) naming who, when and what to do. Empty: no check.
+    std::optional<int> expectedRevision = std::nullopt;
 };
 
 class Curator {
@@ -38,12 +43,14 @@ public:
     // ExperienceRepository::qHistory(kept) shows both histories.
     void merge(std::int64_t kept, std::int64_t absorbed, const ChangeNote& note = {});
 
-    // Deletes the entry with its stats, histories, revisions and retrieval records. Cannot be undone.
-    void remove(std::int64_t id);
+    // Deletes the entry with its stats, histories, revisions and retrieval records. Cannot be undone;
+    // the audit log keeps who deleted it.
+    void remove(std::int64_t id, const ChangeNote& note = {});
 
 private:
-    bool change(std::int64_t id, const ChangeNote& note, const std::string& defaultReason,
+    bool change(std::int64_t id, const ChangeNote& note, const std::string& action, const std::string& defaultReason,
                 const std::function<void(Experience&)>& mutate, bool recordEvenIfUnchanged = false);
+    void checkRevision(std::int64_t id, const ChangeNote& note);
 
     ExperienceRepository& repo_;
 };

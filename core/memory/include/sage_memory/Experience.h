@@ -68,6 +68,9 @@ struct Experience {
     std::vector<Provenance> provenance;
     std::string createdAt;  // ISO-8601 UTC, set by the store
     std::string updatedAt;
+    // How many curation changes the entry has had (its last revision number), as read: an edit
+    // that names it (ChangeNote::expectedRevision) fails if someone changed the entry since.
+    int revision = 0;
 
     // Problems that keep the entry from being stored ("title is empty", ...); empty when valid.
     std::vector<std::string> problems() const;
@@ -93,6 +96,18 @@ struct Revision {
     std::string at;
 
     bool operator==(const Revision&) const = default;
+};
+
+// One line of the audit log (issue 16): who did what to which entry, when and why. Kept when the
+// entry is deleted, so a deletion is on record too.
+struct AuditRecord {
+    std::int64_t id = 0;
+    std::int64_t experienceId = 0;
+    int revision = 0;     // the entry's revision after the change (0 for a deletion)
+    std::string action;   // approved, rejected, archived, pending, pinned, unpinned, edited, merged, deleted
+    std::string author;
+    std::string reason;
+    std::string at;
 };
 
 nlohmann::json toJson(const Provenance& provenance);

@@ -38,6 +38,8 @@ struct ExperienceSummary {
     bool pinned = false;
     std::optional<std::int64_t> mergedInto;
     std::string updatedAt;
+    int revision = 0;           // see Experience::revision
+    std::string lastChangedBy;  // author of the last curation change ("" when never curated)
     ExperienceStats stats;
     bool flagged() const { return stats.flaggedForReview(); }
 };
@@ -84,6 +86,15 @@ public:
     int addRevision(std::int64_t id, const nlohmann::json& previous, const std::string& author, const std::string& reason);
     void insertRevision(std::int64_t id, const Revision& revision);
     std::vector<Revision> revisions(std::int64_t id);
+    int currentRevision(std::int64_t id);
+
+    // The audit log: appended by the curator, newest first; `id` 0 = every entry.
+    void addAudit(const AuditRecord& record);
+    std::vector<AuditRecord> auditLog(std::int64_t id = 0, int limit = 100);
+
+    // Facts about the whole memory (table memory_meta), e.g. "bench.learned".
+    std::optional<std::string> metadata(const std::string& key);
+    void setMetadata(const std::string& key, const std::string& value);
 
     Database& database() { return db_; }
     [[noreturn]] void throwNotFound(std::int64_t id) const;

@@ -76,7 +76,12 @@ public:
         return curator_.edit(id, patch, note);
     }
     void merge(std::int64_t kept, std::int64_t absorbed, const ChangeNote& note = {}) { curator_.merge(kept, absorbed, note); }
-    void remove(std::int64_t id) { curator_.remove(id); }
+    void remove(std::int64_t id, const ChangeNote& note = {}) { curator_.remove(id, note); }
+    // Who approved, rejected, edited, merged or deleted what, newest first; id 0 = every entry.
+    std::vector<AuditRecord> auditLog(std::int64_t id = 0, int limit = 100) { return repo_.auditLog(id, limit); }
+    // Facts about the whole memory, e.g. which `sage bench --phase learn` filled it.
+    std::optional<std::string> metadata(const std::string& key) { return repo_.metadata(key); }
+    void setMetadata(const std::string& key, const std::string& value) { repo_.setMetadata(key, value); }
 
     // Exchange
     int exportTo(const std::filesystem::path& file, const ExperienceFilter& filter = {}) {

@@ -1,24 +1,27 @@
-// Statement: a RAII prepared SQLite statement with typed binds and column reads.
-// Errors throw MemoryError naming the database file, the SQL and SQLite's message.
+// Statement: a RAII prepared statement with typed binds and column reads, on whichever backend
+// the Database runs (see Connection). Errors throw MemoryError naming the database, the SQL and
+// the backend's message.
 #pragma once
 
+#include "sage_memory/Connection.h"
+
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 struct sqlite3;
-struct sqlite3_stmt;
 
 namespace sage::memory {
 
 class Statement {
 public:
     Statement() = default;
-    Statement(sqlite3* db, std::string_view sql);
+    explicit Statement(std::unique_ptr<StatementBackend> backend) : impl_(std::move(backend)) {}
     ~Statement();
-    Statement(Statement&& other) noexcept;
-    Statement& operator=(Statement&& other) noexcept;
+    Statement(Statement&& other) noexcept = default;
+    Statement& operator=(Statement&& other) noexcept = default;
     Statement(const Statement&) = delete;
     Statement& operator=(const Statement&) = delete;
 
@@ -54,8 +57,6 @@ public:
     std::optional<std::int64_t> optionalInt64(int column) const;
     std::optional<double> optionalReal(int column) const;
 
-    sqlite3_stmt* handle() const { return stmt_; }
-
     // A borrowed cached statement that is reset (bindings cleared) when the lease ends, so a
     // half-read SELECT never keeps a read transaction open. See Database::cached().
     class Lease {
@@ -72,11 +73,9 @@ public:
     };
 
 private:
-    [[noreturn]] void fail(int rc, std::string_view what) const;
     void resetQuietly() noexcept;
 
-    sqlite3* db_ = nullptr;
-    sqlite3_stmt* stmt_ = nullptr;
+    std::unique_ptr<StatementBackend> impl_;
 };
 
 // "<file>: <sqlite message>" for an error on connection `db`.

@@ -22,6 +22,9 @@ public:
     // An FTS5 MATCH expression that can never be a syntax error: each keyword double-quoted,
     // joined with OR ("ub" OR "capacity" OR ...). At most maxTerms terms; "" when none are left.
     static std::string ftsQuery(const std::vector<std::string>& keywords, std::size_t maxTerms = 32);
+    // The same query for PostgreSQL's to_tsquery ("w1 | w2"), from an ftsQuery() expression: its
+    // quoted words, with anything but word bytes dropped (so the text cannot inject operators).
+    static std::string tsQuery(std::string_view ftsQuery);
 
     // |A ∩ B| / |A ∪ B| over keyword sets; 0 when both are empty.
     static double jaccard(const std::set<std::string>& a, const std::set<std::string>& b);
