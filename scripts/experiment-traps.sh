@@ -17,6 +17,7 @@
 #   SEEDS [5]  FIRST_SEED [1]  BUDGET [12]  EPSILON [0.1]  DEVICE [ascend910b1-sim]
 #   ARMS ["builtin llm"]  PACKS ["traps control"]  MODES [off,similarity,all_retrieved,adoption]
 #   BUILD [build]  OUT [$BUILD/experiment-traps]  RESULTS [docs/results.md]  LLM_PORT [8099]
+#   REUSE_ARMS  arms whose merged reports already in $OUT are reported without running them again
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -57,6 +58,8 @@ t0=$(date +%s)
 # (its choices then vary with the seed as a model's sampling would); `sage bench merge` joins the
 # seeds and pairs the runs by task x seed.
 for arm in $ARMS; do
+  # REUSE_ARMS="builtin": that arm's merged reports in $OUT are reported again, not rerun.
+  [[ " ${REUSE_ARMS:-} " == *" $arm "* ]] && continue
   for pack in $PACKS; do
     packfile=resources/memory/experiments/$pack.jsonl
     [[ -f $packfile ]] || { echo "experiment-traps: no pack $packfile" >&2; exit 1; }

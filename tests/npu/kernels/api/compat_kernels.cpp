@@ -72,3 +72,6 @@ extern "C" __global__ __aicore__ void gather_kernel(GM_ADDR src, GM_ADDR offsets
     PipeBarrier<PIPE_ALL>();
     DataCopy(dg, ld, n);
 }
+
+// The scalar unit's sqrt, called unqualified as kernels do under `using namespace AscendC`.
+inline float scalarSqrtTwice(float v) { return sqrt(v) * 2.0f; }
