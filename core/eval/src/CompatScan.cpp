@@ -60,20 +60,30 @@ std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& t
                 break;
             }
         }
-        // Shared headers of a family of ops (e.g. a common foreach folder) sit next to the op
-        // directory; the real build puts them on the include path.
+        // Shared headers of a family of ops sit next to the op directory (a common folder of the
+        // family) or in a `common/inc` folder of the tree above it; the real build puts them on
+        // the include path.
         if (!found && name.find("..") == std::string::npos) {
-            std::error_code ec;
-            for (auto it = fs::recursive_directory_iterator(root.parent_path(), ec);
-                 it != fs::recursive_directory_iterator(); it.increment(ec)) {
-                if (ec) break;
-                const fs::path& p = it->path();
-                if (p.filename() == fs::path(name).filename() && p.string().size() >= name.size() &&
-                    p.string().compare(p.string().size() - name.size(), name.size(), name) == 0 &&
-                    it->is_regular_file()) {
-                    out.push_back({name, p});
-                    break;
+            std::vector<fs::path> shared{root.parent_path()};
+            fs::path up = root.parent_path();
+            for (int level = 0; level < 3 && !up.empty() && up != up.root_path(); ++level, up = up.parent_path()) {
+                std::error_code ec;
+                if (fs::is_directory(up / "common" / "inc", ec)) shared.push_back(up / "common" / "inc");
+            }
+            for (const auto& dir : shared) {
+                std::error_code ec;
+                for (auto it = fs::recursive_directory_iterator(dir, ec); !found && it != fs::recursive_directory_iterator();
+                     it.increment(ec)) {
+                    if (ec) break;
+                    const fs::path& p = it->path();
+                    if (p.filename() == fs::path(name).filename() && p.string().size() >= name.size() &&
+                        p.string().compare(p.string().size() - name.size(), name.size(), name) == 0 &&
+                        it->is_regular_file()) {
+                        out.push_back({name, p});
+                        found = true;
+                    }
                 }
+                if (found) break;
             }
         }
     }

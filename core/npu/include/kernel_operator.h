@@ -13,6 +13,7 @@
 #include "kernel_vec_cmpsel.h"
 #include "kernel_vec_reduce.h"
 #include "kernel_cube.h"
+#include "kernel_vec_math.h"
 #include "kernel_compat.h"
 #include "kernel_launch.h"
 

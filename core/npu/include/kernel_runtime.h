@@ -45,6 +45,9 @@ enum class VecOp : uint8_t {
     Sigmoid, Tanh, Gelu, Silu, Softplus,
     // fill
     Duplicate,
+    // advanced math library (lib/math): unary, then Power's three forms
+    Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Erf, Erfc, Sign, Log2, Log10, Floor, Ceil, Round, Trunc,
+    Pow, Pows, RPows,
 };
 
 enum class ReduceOp : uint8_t { Sum, Max, Min };
@@ -168,6 +171,44 @@ struct FixpipeShape {
     bool nz2nd = true;
 };
 void fixpipe(const GmRef& dst, const LocalRef& src, const FixpipeShape& p, DType dt, DType st, Loc loc);
+
+// --- high-level Matmul (lib/matmul_intf.h) ---------------------------------------------
+// One operand of a Matmul as the library reads it: from GM or a local tensor, ND (row-major,
+// `ld` elements per row) or NZ (the L1 layout above, `ld` = rows of the stored matrix, aligned
+// to 16), stored transposed or not.
+struct MatmulOperand {
+    GmRef gm;
+    LocalRef local;
+    bool isLocal = false;
+    bool nz = false;
+    bool trans = false;
+    uint64_t ld = 0;
+};
+// One base block of C: C[m0.., n0..] (mSize x nSize) = A[m0.., 0..kSize] x B[0..kSize, n0..]
+// (+ bias[n0..]), written to `dstGm` (row stride ldc, at the block's position unless
+// `sequential`) or to `dstLocal` (ND with row stride ldc, or NZ).
+struct MatmulBlock {
+    MatmulOperand a, b;
+    DType abType = DType::F16;
+    bool hasBias = false;
+    MatmulOperand bias;  // a row of N elements
+    DType biasType = DType::F32;
+    GmRef dstGm;
+    LocalRef dstLocal;
+    bool dstIsLocal = false;
+    bool dstNz = false;
+    bool sequential = false;
+    uint64_t ldc = 0;
+    DType cType = DType::F32;
+    uint32_t m0 = 0, n0 = 0, mSize = 0, nSize = 0, kSize = 0;
+    uint8_t atomic = 0;       // 1: add into C
+    bool quant = false;       // multiply by quantScale on the way out (int32 -> half)
+    float quantScale = 1.0f;
+    const uint64_t* quantVector = nullptr;  // per-column scales (float bits in the low word)
+};
+// Loads, multiplies and writes one block on MTE2 -> MTE1 -> M -> FIX, each stage after the
+// previous one, and returns when the result is visible (the library's calls are synchronous).
+void matmulBlock(const MatmulBlock& blk, Loc loc);
 
 // --- synchronisation -----------------------------------------------------------------
 void setFlag(PipeId src, PipeId dst, int eventId, Loc loc);

@@ -15,7 +15,9 @@ const char* opName(VecOp op) {
     static const char* names[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "And", "Or", "Adds", "Muls", "Maxs",
                                   "Mins", "LeakyRelu", "ShiftLeft", "ShiftRight", "Exp", "Ln", "Abs", "Relu", "Sqrt",
                                   "Rsqrt", "Reciprocal", "Not", "Neg", "Sigmoid", "Tanh", "Gelu", "Silu", "Softplus",
-                                  "Duplicate"};
+                                  "Duplicate", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Erf",
+                                  "Erfc", "Sign", "Log2", "Log10", "Floor", "Ceil", "Round", "Trunc", "Power",
+                                  "Power", "Power"};
     return names[size_t(op)];
 }
 
@@ -24,6 +26,11 @@ double cyclesPerRepeat(const DeviceProfile& p, VecOp op, DType t) {
     case VecOp::Div: case VecOp::Exp: case VecOp::Ln: case VecOp::Sqrt: case VecOp::Rsqrt: case VecOp::Reciprocal:
         return t == DType::F32 ? p.cyclesPerRepeatDivF32 : p.cyclesPerRepeatDivF16;
     case VecOp::Sigmoid: case VecOp::Tanh: case VecOp::Gelu: case VecOp::Silu: case VecOp::Softplus:
+        return p.cyclesPerRepeatComposite;
+    // The library's math functions are polynomial sequences of several vector instructions.
+    case VecOp::Sin: case VecOp::Cos: case VecOp::Tan: case VecOp::Asin: case VecOp::Acos: case VecOp::Atan:
+    case VecOp::Sinh: case VecOp::Cosh: case VecOp::Erf: case VecOp::Erfc: case VecOp::Log2: case VecOp::Log10:
+    case VecOp::Pow: case VecOp::Pows: case VecOp::RPows:
         return p.cyclesPerRepeatComposite;
     default: return p.cyclesPerRepeatSimple;
     }
