@@ -43,6 +43,30 @@ bool inside(const fs::path& child, const fs::path& dir) {
     return a == d.end();
 }
 
+// `common/inc` folders of the trees above an op directory (up to three levels): a family's
+// shared kernel headers and host tiling headers, which the real build puts on the include path.
+std::vector<fs::path> commonIncludeDirs(const fs::path& opRoot) {
+    std::vector<fs::path> out;
+    fs::path up = opRoot.parent_path();
+    for (int level = 0; level < 3 && !up.empty() && up != up.root_path(); ++level, up = up.parent_path()) {
+        std::error_code ec;
+        if (fs::is_directory(up / "common" / "inc", ec)) out.push_back(up / "common" / "inc");
+    }
+    return out;
+}
+
+// The op type a directory name stands for: foreach_abs -> ForeachAbs.
+std::string opTypeOf(const fs::path& opRoot) {
+    std::string out;
+    bool up = true;
+    for (char ch : opRoot.filename().string()) {
+        if (ch == '_') { up = true; continue; }
+        out += up ? char(std::toupper(static_cast<unsigned char>(ch))) : ch;
+        up = false;
+    }
+    return out;
+}
+
 // Quoted includes of `text` (in file `from`) that resolve to a file inside `root`.
 std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& text, const fs::path& from,
                                                             const fs::path& root) {
@@ -65,11 +89,7 @@ std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& t
         // the include path.
         if (!found && name.find("..") == std::string::npos) {
             std::vector<fs::path> shared{root.parent_path()};
-            fs::path up = root.parent_path();
-            for (int level = 0; level < 3 && !up.empty() && up != up.root_path(); ++level, up = up.parent_path()) {
-                std::error_code ec;
-                if (fs::is_directory(up / "common" / "inc", ec)) shared.push_back(up / "common" / "inc");
-            }
+            for (const auto& d : commonIncludeDirs(root)) shared.push_back(d);
             for (const auto& dir : shared) {
                 std::error_code ec;
                 for (auto it = fs::recursive_directory_iterator(dir, ec); !found && it != fs::recursive_directory_iterator();
@@ -117,6 +137,27 @@ std::string opPrelude(const fs::path& opRoot) {
         if (cls.empty() && std::regex_search(text, m, def)) cls = m[1];
         ns |= text.find("namespace optiling") != std::string::npos;
         includes += "#include \"" + fs::absolute(h).string() + "\"\n";
+    }
+    // Ops of a family register a shared tiling class in a common header
+    // (REGISTER_TILING_DATA_CLASS(<OpType>, Class)): use it when op_host declares none.
+    if (includes.empty()) {
+        const std::regex mine("REGISTER_TILING_DATA_CLASS\\s*\\(\\s*" + opTypeOf(opRoot) + "\\s*,\\s*(\\w+)\\s*\\)");
+        for (const auto& dir : commonIncludeDirs(opRoot)) {
+            std::error_code ec2;
+            for (auto it = fs::recursive_directory_iterator(dir, ec2); it != fs::recursive_directory_iterator();
+                 it.increment(ec2)) {
+                if (ec2) break;
+                if (!it->is_regular_file() || it->path().extension() != ".h") continue;
+                const std::string text = slurp(it->path());
+                std::smatch m;
+                if (!std::regex_search(text, m, mine)) continue;
+                cls = m[1];
+                ns |= text.find("namespace optiling") != std::string::npos;
+                includes += "#include \"" + fs::absolute(it->path()).string() + "\"\n";
+                break;
+            }
+            if (!includes.empty()) break;
+        }
     }
     std::string out;
     if (!cls.empty()) out += "#define SAGE_TILING_TYPE " + cls + "\n";
@@ -209,8 +250,11 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
     cr.prelude = opPrelude(opRoot);
     cr.npuArch = npuArch_;
     cr.deviceId = deviceId_;
-    cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string(),
-                     "-I" + compiler_.paths().npuInclude + "/host", "-w"};
+    cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string()};
+    // The project's own common headers come before the simulator's host stand-ins, as the
+    // project's include directories come before the CANN ones in the real build.
+    for (const auto& d : commonIncludeDirs(opRoot)) cr.extraFlags.push_back("-I" + fs::absolute(d).string());
+    cr.extraFlags.insert(cr.extraFlags.end(), {"-I" + compiler_.paths().npuInclude + "/host", "-w"});
     for (const auto& d : includeDirs) cr.extraFlags.push_back("-I" + d);
     auto res = compiler_.compile(cr);
     r.compiled = res.ok;

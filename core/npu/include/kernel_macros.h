@@ -51,10 +51,23 @@ enum KernelTaskType {
 // GET_TILING_DATA uses SAGE_TILING_TYPE, which the pipeline's prelude sets to the struct's name
 // (from REGISTER_TILING_DATA_CLASS / BEGIN_TILING_DATA_DEF in the file, or the task's launch spec).
 #define BEGIN_TILING_DATA_DEF(name) struct name {
-#define TILING_DATA_FIELD_DEF(type, field) type field;
-#define TILING_DATA_FIELD_DEF_ARR(type, count, field) type field[count];
+// The accessors are what the host tiling function calls (set_x, get_x, SaveToBuffer); member
+// functions leave the struct's layout as the kernel reads it.
+#define TILING_DATA_FIELD_DEF(type, field)                                                                 \
+    type field;                                                                                            \
+    void set_##field(type v) { field = v; }                                                                \
+    type get_##field() const { return field; }
+#define TILING_DATA_FIELD_DEF_ARR(type, count, field)                                                      \
+    type field[count];                                                                                     \
+    void set_##field(const type* v) { std::memcpy(field, v, sizeof(field)); }                              \
+    type* get_##field() { return field; }
 #define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field;
-#define END_TILING_DATA_DEF }
+#define END_TILING_DATA_DEF                                                                                \
+    void SaveToBuffer(void* buf, size_t capacity) const {                                                  \
+        std::memcpy(buf, this, sizeof(*this) <= capacity ? sizeof(*this) : capacity);                      \
+    }                                                                                                      \
+    size_t GetDataSize() const { return sizeof(*this); }                                                   \
+    }
 #define REGISTER_TILING_DATA_CLASS(op, cls)
 #ifndef SAGE_TILING_TYPE
 #define SAGE_TILING_TYPE TilingData

@@ -14,6 +14,7 @@
 #include "kernel_vec_reduce.h"
 #include "kernel_cube.h"
 #include "kernel_vec_math.h"
+#include "kernel_vec_lib.h"
 #include "kernel_compat.h"
 #include "kernel_launch.h"
 

@@ -48,6 +48,8 @@ enum class VecOp : uint8_t {
     // advanced math library (lib/math): unary, then Power's three forms
     Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Erf, Erfc, Sign, Log2, Log10, Floor, Ceil, Round, Trunc,
     Pow, Pows, RPows,
+    // UB -> UB copy on the vector unit (Copy)
+    Copy,
 };
 
 enum class ReduceOp : uint8_t { Sum, Max, Min };
@@ -138,6 +140,27 @@ void vecAxpy(DType dt, DType st, const LocalRef& dst, const LocalRef& src, doubl
 // dst[i] = the element at byte offset base + offsets[i] of src (Gather; offsets are uint32 bytes).
 void vecGather(DType t, const LocalRef& dst, const LocalRef& src, const LocalRef& offsets, uint32_t base,
                uint64_t count, Loc loc);
+// GatherMask: the elements of src whose pattern bit is set, packed into dst; returns how many.
+// `pattern` is a bit tensor, or null for the built-in pattern `builtin` (1..7). In counter mode
+// `mask` is the element count; otherwise `repeat` repeats of 256 bytes are read.
+uint64_t vecGatherMask(DType t, const LocalRef& dst, const LocalRef& src, const LocalRef* pattern, uint8_t builtin,
+                       bool counter, uint32_t mask, uint32_t repeat, uint16_t srcBlk, uint16_t srcRep,
+                       uint16_t patternRep, Loc loc);
+// dst[i] = first + i * step (ArithProgression, CreateVecIndex).
+void vecIndexFill(DType t, const LocalRef& dst, double first, double step, uint64_t count, Loc loc);
+// dst (rows x cols) from src: a row of `cols` repeated (axis 0) or a column of `rows` spread
+// along each row (axis 1) (BroadCast).
+void vecBroadcast(DType t, const LocalRef& dst, const LocalRef& src, uint32_t rows, uint32_t cols, int axis, Loc loc);
+// For each of `outer` rows of `inner` elements, the sum (or mean) of the first n, into dst[row]
+// (Sum, Mean). Accumulates in float.
+void vecRowReduce(DType t, const LocalRef& dst, const LocalRef& src, uint32_t outer, uint32_t inner, uint32_t n,
+                  bool mean, Loc loc);
+// Adjacent pairs summed: dst[j] = src[2j] + src[2j+1] over `count` source elements (PairReduceSum).
+void vecPairSum(DType t, const LocalRef& dst, const LocalRef& src, uint64_t count, Loc loc);
+// Fills `count` elements of GM with `value` through MTE3 (InitGlobalMemory, InitOutput).
+void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc);
+// The dequantisation scale Cast applies from int32 to half (SetDeqScale); 1 by default.
+void setDeqScale(float scale);
 void setMaskCounter(bool counter);
 bool maskCounter();
 void setVectorMask(uint64_t hi, uint64_t lo);

@@ -285,7 +285,9 @@ __aicore__ inline void SetMaskNorm() { ::sage::npu::rt::setMaskCounter(false); }
 template <typename T, int mode = 0> __aicore__ inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
     ::sage::npu::rt::setVectorMask(maskHigh, maskLow);
 }
+// A length: in counter mode the count itself, in normal mode the first `len` elements.
 template <typename T, int mode = 0> __aicore__ inline void SetVectorMask(int32_t len) {
+    if (::sage::npu::rt::maskCounter()) return ::sage::npu::rt::setVectorMask(0, uint64_t(len < 0 ? 0 : len));
     uint64_t m[2];
     detail::contMask(uint64_t(len), m);
     ::sage::npu::rt::setVectorMask(m[1], m[0]);

@@ -1,6 +1,7 @@
 // Vector instructions: argument checks, cost on PIPE_V, race bookkeeping, then the functional
 // effect from VectorMath.
 #include "SimImpl.h"
+#include "VectorIssue.h"
 #include "VectorMath.h"
 
 #include <algorithm>
@@ -17,7 +18,7 @@ const char* opName(VecOp op) {
                                   "Rsqrt", "Reciprocal", "Not", "Neg", "Sigmoid", "Tanh", "Gelu", "Silu", "Softplus",
                                   "Duplicate", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Erf",
                                   "Erfc", "Sign", "Log2", "Log10", "Floor", "Ceil", "Round", "Trunc", "Power",
-                                  "Power", "Power"};
+                                  "Power", "Power", "Copy"};
     return names[size_t(op)];
 }
 
@@ -36,14 +37,6 @@ double cyclesPerRepeat(const DeviceProfile& p, VecOp op, DType t) {
     }
 }
 
-IssueResult issueVector(Simulation::Impl& s, const char* name, uint64_t repeats, double cpr, uint64_t bytes,
-                        const Loc& loc) {
-    s.launch->vectorRepeats += repeats;
-    uint64_t occ = s.prof.vectorIssueCycles + uint64_t(std::ceil(double(repeats) * cpr));
-    return s.issue(PipeId::V, name, occ, s.prof.vectorTailCycles, 0, bytes, uint32_t(std::min<uint64_t>(repeats, ~0u)),
-                   loc);
-}
-
 void checkOverlap(Simulation::Impl& s, const LocalRef& dst, const LocalRef& src, uint64_t bytes, const char* api,
                   const Loc& loc) {
     if (memOf(dst.pos) != memOf(src.pos) || dst.addr == src.addr) return;
@@ -54,10 +47,6 @@ void checkOverlap(Simulation::Impl& s, const LocalRef& dst, const LocalRef& src,
                      " and " + std::to_string(s0) + ", " + std::to_string(bytes) + " bytes). The hardware requires "
                      "them to overlap completely or not at all; use a separate buffer.",
                  loc, true);
-}
-
-uint64_t repeatsFor(uint64_t bytes, const DeviceProfile& p) {
-    return (bytes + p.vectorBytesPerRepeat - 1) / p.vectorBytesPerRepeat;
 }
 
 // Byte offsets of the elements one repeat-form instruction touches.
@@ -93,6 +82,18 @@ uint32_t span(const std::vector<uint32_t>& offs, uint32_t es) {
 }
 
 } // namespace
+
+IssueResult issueVector(Simulation::Impl& s, const char* name, uint64_t repeats, double cpr, uint64_t bytes,
+                        const Loc& loc) {
+    s.launch->vectorRepeats += repeats;
+    uint64_t occ = s.prof.vectorIssueCycles + uint64_t(std::ceil(double(repeats) * cpr));
+    return s.issue(PipeId::V, name, occ, s.prof.vectorTailCycles, 0, bytes, uint32_t(std::min<uint64_t>(repeats, ~0u)),
+                   loc);
+}
+
+uint64_t repeatsFor(uint64_t bytes, const DeviceProfile& p) {
+    return (bytes + p.vectorBytesPerRepeat - 1) / p.vectorBytesPerRepeat;
+}
 
 namespace rt {
 
@@ -163,7 +164,15 @@ void vecCast(DType dt, DType st, const LocalRef& dst, const LocalRef& src, int r
     if (count == 0) return s.scalarCost(s.prof.scalarIssueCycles, loc);
     IssueResult at = issueVector(s, "Cast", repeatsFor(std::max(db, sb), s.prof), s.prof.cyclesPerRepeatCast,
                                  std::max(db, sb), loc);
-    vecmath::cast(dt, st, c.localPtr(dst), c.localPtr(src), roundMode, count);
+    if (st == DType::I32 && dt == DType::F16 && c.deqScale != 1.0f) {
+        // The dequantising conversion: int32 times the SetDeqScale scale, then rounded to half.
+        std::vector<float> tmp(count);
+        vecmath::cast(DType::F32, DType::I32, reinterpret_cast<uint8_t*>(tmp.data()), c.localPtr(src), roundMode, count);
+        for (auto& v : tmp) v *= c.deqScale;
+        vecmath::cast(dt, DType::F32, c.localPtr(dst), reinterpret_cast<const uint8_t*>(tmp.data()), roundMode, count);
+    } else {
+        vecmath::cast(dt, st, c.localPtr(dst), c.localPtr(src), roundMode, count);
+    }
     s.access(PipeId::V, src, uint32_t(sb), false, at, loc);
     s.access(PipeId::V, dst, uint32_t(db), true, at, loc);
 }

@@ -103,6 +103,7 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
         case VecOp::Not: return map1<T>(d, a, n, [](C x) { return C(~U(x)); });
         case VecOp::Neg: return map1<T>(d, a, n, [](C x) { return -x; });
         case VecOp::Duplicate: return map1<T>(d, d, n, [s](C) { return s; });
+        case VecOp::Copy: return map1<T>(d, a, n, [](C x) { return x; });
         default: return;
         }
     } else {
@@ -156,6 +157,7 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
         case VecOp::Pow: return map2<T>(d, a, b, n, [](C x, C y) { return std::pow(x, y); });
         case VecOp::Pows: return map1<T>(d, a, n, [s](C x) { return std::pow(x, s); });
         case VecOp::RPows: return map1<T>(d, a, n, [s](C x) { return std::pow(s, x); });
+        case VecOp::Copy: return map1<T>(d, a, n, [](C x) { return x; });
         default: return;
         }
     }
