@@ -121,6 +121,20 @@ private slots:
         QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
         for (int i = 0; i < 64; ++i) QCOMPARE(float(out[i]), float(half(float(in[i]) * 0.25f)));
     }
+    void transDataTo5HDTransposesBlocks() {
+        NpuHarness h;
+        half* ih = h.gmRandom<half>(256, -5, 5, 8);
+        half* oh = h.gm<half>(256);
+        float* inF = h.gmRandom<float>(128, -5, 5, 9);
+        float* outF = h.gm<float>(128);
+        ICPU_RUN_KF(lib::trans5hd_kernel, 1, (GM_ADDR)ih, (GM_ADDR)oh, (GM_ADDR)inF, (GM_ADDR)outF);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int r = 0; r < 16; ++r)
+            for (int c = 0; c < 16; ++c) QCOMPARE(float(oh[c * 16 + r]), float(ih[r * 16 + c]));
+        // 16 source blocks of 8 floats: element j of block i lands at position i of row j (16 wide).
+        for (int i = 0; i < 16; ++i)
+            for (int j = 0; j < 8; ++j) QCOMPARE(outF[j * 16 + i], inF[i * 8 + j]);
+    }
 };
 
 QTEST_MAIN(TestNpuApiLib)

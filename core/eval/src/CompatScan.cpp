@@ -43,14 +43,16 @@ bool inside(const fs::path& child, const fs::path& dir) {
     return a == d.end();
 }
 
-// `common/inc` folders of the trees above an op directory (up to three levels): a family's
-// shared kernel headers and host tiling headers, which the real build puts on the include path.
+// `common/inc`, `common/op_host` and `common/op_host/op_tiling` folders of the trees above an op
+// directory (up to three levels): a family's shared kernel headers and host tiling headers,
+// which the real build puts on the include path.
 std::vector<fs::path> commonIncludeDirs(const fs::path& opRoot) {
     std::vector<fs::path> out;
     fs::path up = opRoot.parent_path();
     for (int level = 0; level < 3 && !up.empty() && up != up.root_path(); ++level, up = up.parent_path()) {
         std::error_code ec;
-        if (fs::is_directory(up / "common" / "inc", ec)) out.push_back(up / "common" / "inc");
+        for (const fs::path& sub : {fs::path("inc"), fs::path("op_host"), fs::path("op_host") / "op_tiling"})
+            if (fs::is_directory(up / "common" / sub, ec)) out.push_back(up / "common" / sub);
     }
     return out;
 }

@@ -159,6 +159,11 @@ void vecRowReduce(DType t, const LocalRef& dst, const LocalRef& src, uint32_t ou
 void vecPairSum(DType t, const LocalRef& dst, const LocalRef& src, uint64_t count, Loc loc);
 // Fills `count` elements of GM with `value` through MTE3 (InitGlobalMemory, InitOutput).
 void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc);
+// TransDataTo5HD: per repeat, the 16 source blocks read as a matrix (16-bit: 16 x 16, 32-bit:
+// 16 x 8, 8-bit: 16 x 16 from one half of each block) and written transposed to the 16
+// destination blocks (32-bit: column j fills blocks 2j and 2j+1; 8-bit: one half of each).
+void transData5HD(DType t, const LocalRef* dst, const LocalRef* src, bool dstHigh, bool srcHigh, uint32_t repeat,
+                  uint32_t dstRep, uint32_t srcRep, Loc loc);
 // The dequantisation scale Cast applies from int32 to half (SetDeqScale); 1 by default.
 void setDeqScale(float scale);
 void setMaskCounter(bool counter);

@@ -144,6 +144,39 @@ __aicore__ inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src
     Mean<T, accType, isReuseSource, isBasicBlock, reduceDim>(dst, src, p, loc);
 }
 
+// ---- TransDataTo5HD: 16 blocks transposed per repeat (NCHW -> NC1HWC0, block transposes) -----
+constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+struct TransDataTo5HDParams {
+    bool dstHighHalf = false, srcHighHalf = false;
+    uint8_t repeatTimes = 1;
+    uint16_t dstRepStride = 0, srcRepStride = 0;
+    __aicore__ TransDataTo5HDParams() = default;
+    __aicore__ TransDataTo5HDParams(bool dh, bool sh, uint8_t rep, uint16_t dr, uint16_t sr)
+        : dstHighHalf(dh), srcHighHalf(sh), repeatTimes(rep), dstRepStride(dr), srcRepStride(sr) {}
+};
+template <typename T>
+__aicore__ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
+                                      const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
+                                      const TransDataTo5HDParams& p, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::LocalRef d[16], s[16];
+    for (int i = 0; i < 16; ++i) d[i] = dstList[i].ref(), s[i] = srcList[i].ref();
+    ::sage::npu::rt::transData5HD(::sage::npu::dtypeOf<T>, d, s, p.dstHighHalf, p.srcHighHalf, p.repeatTimes,
+                                  p.dstRepStride, p.srcRepStride, loc);
+}
+// The address form: UB byte addresses as LocalTensor::GetPhyAddr() returns them.
+template <typename T>
+__aicore__ inline void TransDataTo5HD(const uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE],
+                                      const uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE], const TransDataTo5HDParams& p,
+                                      ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::LocalRef d[16], s[16];
+    for (int i = 0; i < 16; ++i) {
+        d[i] = {TPosition::VECCALC, uint32_t(dstList[i]), 32u * (1u + uint32_t(p.repeatTimes) * p.dstRepStride)};
+        s[i] = {TPosition::VECCALC, uint32_t(srcList[i]), 32u * (1u + uint32_t(p.repeatTimes) * p.srcRepStride)};
+    }
+    ::sage::npu::rt::transData5HD(::sage::npu::dtypeOf<T>, d, s, p.dstHighHalf, p.srcHighHalf, p.repeatTimes,
+                                  p.dstRepStride, p.srcRepStride, loc);
+}
+
 // ---- GM fills and the dequantisation scale ---------------------------------------------------
 template <typename T>
 __aicore__ inline void InitGlobalMemory(const GlobalTensor<T>& gm, const uint64_t size, const std::type_identity_t<T> value,

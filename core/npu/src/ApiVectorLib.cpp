@@ -167,6 +167,42 @@ void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc) {
     s.launch->gmBytesWritten += bytes;
 }
 
+void transData5HD(DType t, const LocalRef* dst, const LocalRef* src, bool dstHigh, bool srcHigh, uint32_t repeat,
+                  uint32_t dstRep, uint32_t srcRep, Loc loc) {
+    auto& s = activeImpl();
+    CoreContext& c = s.ctx();
+    const char* api = "TransDataTo5HD";
+    const uint32_t es = dtypeSize(t);
+    if (es != 1 && es != 2 && es != 4)
+        s.report("wrong_dtype", "TransDataTo5HD supports 8-, 16- and 32-bit element types.", loc, true);
+    if (repeat == 0) return s.scalarCost(s.prof.scalarIssueCycles, loc);
+    if (repeat == 1) dstRep = srcRep = 0;  // the strides only matter between repeats
+    for (int i = 0; i < 16; ++i) {
+        s.checkLocal(src[i], uint64_t(repeat - 1) * srcRep * 32 + 32, api, loc);
+        s.checkLocal(dst[i], uint64_t(repeat - 1) * dstRep * 32 + 32, api, loc);
+    }
+    IssueResult at = issueVector(s, api, uint64_t(repeat) * 2, s.prof.cyclesPerRepeatSimple, uint64_t(repeat) * 512, loc);
+    uint8_t block[16][32];
+    for (uint32_t r = 0; r < repeat; ++r) {
+        for (int i = 0; i < 16; ++i) std::memcpy(block[i], c.localPtr(src[i]) + uint64_t(r) * srcRep * 32, 32);
+        auto out = [&](int j) { return c.localPtr(dst[j]) + uint64_t(r) * dstRep * 32; };
+        if (es == 2) {
+            for (int j = 0; j < 16; ++j)
+                for (int i = 0; i < 16; ++i) std::memcpy(out(j) + i * 2, block[i] + j * 2, 2);
+        } else if (es == 4) {
+            for (int j = 0; j < 8; ++j)
+                for (int i = 0; i < 16; ++i) std::memcpy(out(2 * j + i / 8) + (i % 8) * 4, block[i] + j * 4, 4);
+        } else {
+            for (int j = 0; j < 16; ++j)
+                for (int i = 0; i < 16; ++i) out(j)[(dstHigh ? 16 : 0) + i] = block[i][(srcHigh ? 16 : 0) + j];
+        }
+    }
+    for (int i = 0; i < 16; ++i) {
+        s.access(PipeId::V, src[i], uint32_t(uint64_t(repeat - 1) * srcRep * 32 + 32), false, at, loc);
+        s.access(PipeId::V, dst[i], uint32_t(uint64_t(repeat - 1) * dstRep * 32 + 32), true, at, loc);
+    }
+}
+
 void setDeqScale(float scale) { activeImpl().ctx().deqScale = scale; }
 
 } // namespace rt

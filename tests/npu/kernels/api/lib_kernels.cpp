@@ -149,3 +149,39 @@ extern "C" __global__ __aicore__ void deq_kernel(GM_ADDR in, GM_ADDR out, float 
     PipeBarrier<PIPE_ALL>();
     DataCopy(og, lo, 64);
 }
+
+// A 16 x 16 half matrix (rows = blocks) transposed by TransDataTo5HD (list form), and a 16 x 8
+// float matrix transposed into 8 rows of 16 (address form).
+extern "C" __global__ __aicore__ void trans5hd_kernel(GM_ADDR inH, GM_ADDR outH, GM_ADDR inF, GM_ADDR outF)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b, c, d;
+    pipe.InitBuffer(a, 512);
+    pipe.InitBuffer(b, 512);
+    pipe.InitBuffer(c, 512);
+    pipe.InitBuffer(d, 512);
+    GlobalTensor<half> ih, oh;
+    GlobalTensor<float> iff, of;
+    ih.SetGlobalBuffer((__gm__ half*)inH, 256);
+    oh.SetGlobalBuffer((__gm__ half*)outH, 256);
+    iff.SetGlobalBuffer((__gm__ float*)inF, 128);
+    of.SetGlobalBuffer((__gm__ float*)outF, 128);
+    LocalTensor<half> la = a.Get<half>(), lb = b.Get<half>();
+    LocalTensor<float> lc = c.Get<float>(), ld = d.Get<float>();
+    DataCopy(la, ih, 256);
+    DataCopy(lc, iff, 128);
+    PipeBarrier<PIPE_ALL>();
+    LocalTensor<half> dstList[16], srcList[16];
+    uint64_t dstAddr[16], srcAddr[16];
+    for (int i = 0; i < 16; ++i) {
+        srcList[i] = la[16 * i];
+        dstList[i] = lb[16 * i];
+        srcAddr[i] = lc[8 * i].GetPhyAddr();
+        dstAddr[i] = ld[8 * i].GetPhyAddr();
+    }
+    TransDataTo5HD<half>(dstList, srcList, TransDataTo5HDParams(false, false, 1, 0, 0));
+    TransDataTo5HD<float>(dstAddr, srcAddr, TransDataTo5HDParams(false, false, 1, 0, 0));
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(oh, lb, 256);
+    DataCopy(of, ld, 128);
+}
