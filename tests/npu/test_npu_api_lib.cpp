@@ -135,6 +135,19 @@ private slots:
         for (int i = 0; i < 16; ++i)
             for (int j = 0; j < 8; ++j) QCOMPARE(outF[j * 16 + i], inF[i * 8 + j]);
     }
+    void pairReduceSumPerRepeat() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(128, -5, 5, 10);
+        float* out = h.gm<float>(64);
+        for (int i = 0; i < 64; ++i) out[i] = -100.0f;
+        ICPU_RUN_KF(lib::pair_sum_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int r = 0; r < 2; ++r)
+            for (int k = 0; k < 32; ++k) {
+                const float expect = k < 20 ? in[r * 64 + 2 * k] + in[r * 64 + 2 * k + 1] : -100.0f;
+                QCOMPARE(out[r * 32 + k], expect);
+            }
+    }
 };
 
 QTEST_MAIN(TestNpuApiLib)

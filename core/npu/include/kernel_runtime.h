@@ -155,8 +155,9 @@ void vecBroadcast(DType t, const LocalRef& dst, const LocalRef& src, uint32_t ro
 // (Sum, Mean). Accumulates in float.
 void vecRowReduce(DType t, const LocalRef& dst, const LocalRef& src, uint32_t outer, uint32_t inner, uint32_t n,
                   bool mean, Loc loc);
-// Adjacent pairs summed: dst[j] = src[2j] + src[2j+1] over `count` source elements (PairReduceSum).
-void vecPairSum(DType t, const LocalRef& dst, const LocalRef& src, uint64_t count, Loc loc);
+// PairReduceSum in repeat form: per repeat, adjacent pairs of the masked elements summed
+// (dst element k of a repeat = src 2k + src 2k+1); dst repeats are f.dstRep * 128 bytes apart.
+void vecPairSum(DType t, const LocalRef& dst, const LocalRef& src, const RepeatForm& f, bool maskCounter, Loc loc);
 // Fills `count` elements of GM with `value` through MTE3 (InitGlobalMemory, InitOutput).
 void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc);
 // TransDataTo5HD: per repeat, the 16 source blocks read as a matrix (16-bit: 16 x 16, 32-bit:

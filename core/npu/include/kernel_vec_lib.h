@@ -144,6 +144,28 @@ __aicore__ inline void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src
     Mean<T, accType, isReuseSource, isBasicBlock, reduceDim>(dst, src, p, loc);
 }
 
+// ---- PairReduceSum: adjacent pairs summed, per repeat (dstRepStride in units of 128 bytes) -----
+template <typename T, bool isSetMask = true>
+__aicore__ inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                                     const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,
+                                     const int32_t srcRepStride, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    SAGE_TYPE_CHECK(detail::kFloat<T>, "PairReduceSum", "half, float");
+    uint64_t m[2] = {mask[0], sizeof(T) == 2 ? mask[1] : 0};
+    detail::resolveMask<T, isSetMask>(m);
+    UnaryRepeatParams p(1, uint16_t(srcBlkStride), uint8_t(dstRepStride), uint8_t(srcRepStride));
+    ::sage::npu::rt::vecPairSum(::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),
+                                detail::unaryForm(m, uint32_t(repeatTime < 0 ? 0 : repeatTime), p),
+                                ::sage::npu::rt::maskCounter(), loc);
+}
+template <typename T, bool isSetMask = true>
+__aicore__ inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                                     const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,
+                                     const int32_t srcRepStride, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    uint64_t m[2];
+    detail::contMask(uint64_t(mask < 0 ? 0 : mask), m);
+    PairReduceSum<T, isSetMask>(dst, src, repeatTime, m, dstRepStride, srcBlkStride, srcRepStride, loc);
+}
+
 // ---- TransDataTo5HD: 16 blocks transposed per repeat (NCHW -> NC1HWC0, block transposes) -----
 constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
 struct TransDataTo5HDParams {

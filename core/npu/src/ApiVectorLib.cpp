@@ -134,22 +134,43 @@ void vecRowReduce(DType t, const LocalRef& dst, const LocalRef& src, uint32_t ou
     s.access(PipeId::V, dst, uint32_t(outer * es), true, at, loc);
 }
 
-void vecPairSum(DType t, const LocalRef& dst, const LocalRef& src, uint64_t count, Loc loc) {
+void vecPairSum(DType t, const LocalRef& dst, const LocalRef& src, const RepeatForm& f, bool counter, Loc loc) {
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
-    const uint32_t es = dtypeSize(t);
-    s.checkLocal(src, count * es, "PairReduceSum", loc);
-    s.checkLocal(dst, count / 2 * es, "PairReduceSum", loc);
-    if (count < 2) return s.scalarCost(s.prof.scalarIssueCycles, loc);
-    IssueResult at = issueVector(s, "PairReduceSum", repeatsFor(count * es, s.prof), s.prof.cyclesPerRepeatReduce,
-                                 count * es, loc);
+    const char* api = "PairReduceSum";
+    const uint32_t es = dtypeSize(t), perRepeat = s.prof.vectorBytesPerRepeat / es, epb = 32 / es;
+    const uint64_t total = counter ? c.vectorMask[0] : uint64_t(f.repeat) * perRepeat;
+    const uint32_t repeats = uint32_t((total + perRepeat - 1) / perRepeat);
+    auto active = [&](uint64_t i) {
+        if (counter) return i < total;
+        const uint64_t j = i % perRepeat;
+        return ((f.mask[j / 64] >> (j % 64)) & 1u) != 0;
+    };
+    auto srcOff = [&](uint64_t i) {
+        const uint64_t r = i / perRepeat, j = i % perRepeat;
+        return r * f.src0Rep * 32 + (j / epb) * f.src0Blk * 32 + (j % epb) * es;
+    };
+    auto dstOff = [&](uint64_t i) { return (i / perRepeat) * f.dstRep * 128 + (i % perRepeat) / 2 * es; };
+    uint64_t srcEnd = 0, dstEnd = 0;
+    for (uint64_t i = 0; i < total; ++i)
+        if (active(i)) srcEnd = std::max(srcEnd, srcOff(i) + es), dstEnd = std::max(dstEnd, dstOff(i) + es);
+    s.checkLocal(src, srcEnd, api, loc);
+    s.checkLocal(dst, dstEnd, api, loc);
+    if (srcEnd == 0) return s.scalarCost(s.prof.scalarIssueCycles, loc);
+    IssueResult at = issueVector(s, api, repeats, s.prof.cyclesPerRepeatReduce, total * es, loc);
     const uint8_t* sp = c.localPtr(src);
-    std::vector<double> res(count / 2);
-    for (uint64_t j = 0; j < count / 2; ++j)
-        res[j] = double(float(vecmath::loadScalar(t, sp + 2 * j * es)) + float(vecmath::loadScalar(t, sp + (2 * j + 1) * es)));
-    for (uint64_t j = 0; j < res.size(); ++j) vecmath::storeScalar(t, c.localPtr(dst) + j * es, res[j]);
-    s.access(PipeId::V, src, uint32_t(count * es), false, at, loc);
-    s.access(PipeId::V, dst, uint32_t(count / 2 * es), true, at, loc);
+    std::vector<std::pair<uint64_t, double>> out;
+    for (uint64_t i = 0; i + 1 < total + 1; i += 2) {
+        const bool a = active(i), b = i + 1 < total && (i + 1) % perRepeat != 0 && active(i + 1);
+        if (!a && !b) continue;
+        float v = 0;
+        if (a) v += float(vecmath::loadScalar(t, sp + srcOff(i)));
+        if (b) v += float(vecmath::loadScalar(t, sp + srcOff(i + 1)));
+        out.push_back({dstOff(i), double(v)});
+    }
+    for (const auto& [off, v] : out) vecmath::storeScalar(t, c.localPtr(dst) + off, v);
+    s.access(PipeId::V, src, uint32_t(srcEnd), false, at, loc);
+    s.access(PipeId::V, dst, uint32_t(dstEnd), true, at, loc);
 }
 
 void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc) {

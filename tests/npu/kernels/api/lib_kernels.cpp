@@ -185,3 +185,12 @@ extern "C" __global__ __aicore__ void trans5hd_kernel(GM_ADDR inH, GM_ADDR outH,
     DataCopy(oh, lb, 256);
     DataCopy(of, ld, 128);
 }
+
+// PairReduceSum over two repeats of 64 floats with a mask of 40: 20 pair sums per repeat, the
+// second repeat's results 128 bytes (32 floats) further on.
+extern "C" __global__ __aicore__ void pair_sum_kernel(GM_ADDR in, GM_ADDR out)
+{
+    runOnUb(in, out, 128, 64, [](LocalTensor<float>& li, LocalTensor<float>& lo) {
+        PairReduceSum(lo, li, 2, 40, 1, 1, 8);
+    });
+}
