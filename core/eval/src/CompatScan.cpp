@@ -116,7 +116,7 @@ std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& t
 // headers, force-included, with SAGE_TILING_TYPE naming the registered class (and optiling's
 // names visible, as the generated header declares them globally), and DTYPE_<NAME> for each
 // input and output, from the first data type of the op definition in op_host/<op>.cpp.
-std::string opPrelude(const fs::path& opRoot) {
+std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& kernelTexts) {
     std::error_code ec;
     fs::path host = opRoot / "op_host";
     if (!fs::is_directory(host, ec)) return {};
@@ -180,6 +180,29 @@ std::string opPrelude(const fs::path& opRoot) {
             out += "#define DTYPE_" + name + " " + t->second + "\n#define ORIG_DTYPE_" + name + " " + t->second + "\n";
         }
     }
+    // DTYPE_<NAME> the kernel uses that the definition's Input/Output calls do not give (ops
+    // declared through a family macro such as FOREACH_OPDEF): the first data type the op_host
+    // sources name, which is one of the op's real configurations.
+    std::string firstType = "float";
+    static const std::regex anyType(R"(ge::DT_(\w+))");
+    for (const auto& src : sources) {
+        const std::string text = slurp(src);
+        std::smatch m;
+        if (std::regex_search(text, m, anyType)) {
+            auto t = types.find(m[1].str());
+            if (t != types.end()) {
+                firstType = t->second;
+                break;
+            }
+        }
+    }
+    static const std::regex used(R"(\bDTYPE_(\w+))");
+    for (const auto& text : kernelTexts)
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), used); it != std::sregex_iterator(); ++it) {
+            const std::string name = (*it)[1].str();
+            if (!defined.insert(name).second) continue;
+            out += "#ifndef DTYPE_" + name + "\n#define DTYPE_" + name + " " + firstType + "\n#endif\n";
+        }
     if (out.empty() && includes.empty()) return {};
     out += "#include \"kernel_operator.h\"\n" + includes;
     if (ns) out += "namespace optiling {}\nusing namespace optiling;\n";
@@ -245,11 +268,13 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
         return r;
     }
     r.parsed = true;
+    std::vector<std::string> kernelTexts{source};
+    for (const auto& p : seen) kernelTexts.push_back(slurp(p));
     // 2. Compile, with the op directory and the kernel-side host shims on the include path.
     toolchain::CompileRequest cr;
     cr.source = source;
     cr.displayName = r.path;
-    cr.prelude = opPrelude(opRoot);
+    cr.prelude = opPrelude(opRoot, kernelTexts);
     cr.npuArch = npuArch_;
     cr.deviceId = deviceId_;
     cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string()};

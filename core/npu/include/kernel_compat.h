@@ -23,6 +23,9 @@
 
 namespace AscendC {
 
+using TrueType = std::true_type;
+using FalseType = std::false_type;
+
 template <typename T, typename U> struct IsSameType {
     static constexpr bool value = false;
 };

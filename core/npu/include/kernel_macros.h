@@ -3,6 +3,11 @@
 
 #include "kernel_runtime.h"
 
+// The device toolchain declares the scalar math functions (sqrt, exp, ...) and assert for kernel
+// code. A failed assert ends the kernel's sandboxed run with the assertion text.
+#include <cassert>
+#include <cmath>
+
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201  // 910B unless the pipeline compiles for another device
 #endif
@@ -20,6 +25,17 @@
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1  // kernels take their CPU-debug path: launch with ICPU_RUN_KF
 #endif
+#ifndef __CCE_AICORE__  // the device compiler's core generation: 220 (910B), 200 (310P), 100 (910)
+#if __NPU_ARCH__ == 2002
+#define __CCE_AICORE__ 200
+#elif __NPU_ARCH__ == 1001
+#define __CCE_AICORE__ 100
+#elif __NPU_ARCH__ == 3002
+#define __CCE_AICORE__ 300
+#else
+#define __CCE_AICORE__ 220
+#endif
+#endif
 #ifndef __CCE_KT_TEST__
 #define __CCE_KT_TEST__ 1
 #endif
@@ -35,8 +51,19 @@ enum KernelTaskType {
     KERNEL_TYPE_MIX_AIC_1_1 = 4,
     KERNEL_TYPE_MIX_AIC_1_2 = 5,
 };
-#define KERNEL_TASK_TYPE_DEFAULT(type) ::sage::npu::rt::setTaskType(static_cast<int>(type))
-#define KERNEL_TASK_TYPE(key, type) ((void)(key), ::sage::npu::rt::setTaskType(static_cast<int>(type)))
+// The core type a block runs as: AIV unless the kernel declares itself AIC-only. Mixed kernels
+// (`if ASCEND_IS_AIC { ... }`) run their vector side only: one simulated core per block.
+constexpr int AIC = 1;
+constexpr int AIV = 2;
+inline thread_local int g_coreType = AIV;
+#define ASCEND_IS_AIV (g_coreType == AIV)
+// block_idx: the CCE built-in variable for the block index (read-only).
+#define block_idx (::sage::npu::rt::blockIdx())
+#define ASCEND_IS_AIC (g_coreType == AIC)
+#define KERNEL_TASK_TYPE_DEFAULT(type)                                                                    \
+    (::sage::npu::rt::setTaskType(static_cast<int>(type)),                                                \
+     g_coreType = static_cast<int>(type) == KERNEL_TYPE_AIC_ONLY ? AIC : AIV)
+#define KERNEL_TASK_TYPE(key, type) ((void)(key), KERNEL_TASK_TYPE_DEFAULT(type))
 
 // ASSERT(cond) and ASSERT(cond && "message"): a failed assert is a simulator error at its line.
 // It is a braced statement, as in the device build, so that `ASSERT(x)` written without a

@@ -11,8 +11,8 @@
 #include <cstring>
 #include <type_traits>
 
-namespace AscendC {
-
+// Configuration names are global in the device headers (kernels write GetNormalConfig() and
+// CubeFormat::ND without a namespace); AscendC and matmul name the same entities.
 enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, NDC1HWC0, NCDHW, FRACTALZ_3D,
                                   FRACTAL_Z_3D = FRACTALZ_3D, ROW_MAJOR = ND, COLUMN_MAJOR = NN };
 enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
@@ -43,6 +43,23 @@ struct MatmulConfig {
     bool enableInit = true;
     bool enableUBReuse = true;
     bool enableL1CacheUB = false;
+    bool enableSetOrgShape = true;
+    bool enableEnd = true;
+    bool enableGetTensorC = true;
+    bool enableSetTail = true;
+    bool enableQuantVector = true;
+    bool enableSetDefineData = true;
+    bool isBiasBatch = true;
+    bool isA2B2Shared = false;
+    bool isPartialOutput = false;
+    bool enableMixDualMaster = false;
+    bool isEnableChannelSplit = false;
+    bool enableKdimReorderLoad = false;
+    bool enableDoubleCache = false;
+    bool enableStaticPadZeros = false;
+    uint8_t iterateMode = 0;
+    IterateOrder iterateOrder = IterateOrder::UNDEF;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
 };
 
 constexpr MatmulConfig GetNormalConfig(bool intrinsicsLimit = false, bool batchLoop = false, bool isVecND2NZ = false,
@@ -88,6 +105,9 @@ constexpr MatmulConfig CFG_NORM = GetNormalConfig();
 constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 constexpr MatmulConfig MM_CFG_BB = GetNormalConfig();
 constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
+
+namespace matmul {
+using namespace AscendC;
 
 // An operand's description: where it lives, its layout, element type and whether it is stored
 // transposed.
@@ -317,6 +337,9 @@ template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, co
           class MM_CB = MatmulCallBackFunc<>>
 using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB>;
 
+} // namespace matmul
+
+namespace AscendC {
 namespace detail {
 inline void registMatmulObjs() {}
 template <typename MM, typename Tiling, typename... Rest>
@@ -341,7 +364,24 @@ template <typename MM> inline void registMatmulObjs(TPipe* pipe, MM& mm) { (void
         ::AscendC::detail::registMatmulObjs(tpipe, __VA_ARGS__);                                              \
     } while (0)
 
-// Code spells the library's names both AscendC:: and matmul::.
+// Code spells the library's names with AscendC::, matmul:: or none.
+namespace AscendC {
+using ::CubeFormat;
+using ::GetMDLConfig;
+using ::GetNormalConfig;
+using ::IterateOrder;
+using ::LayoutMode;
+using ::MatmulConfig;
+using ::ScheduleType;
+using matmul::Matmul;
+using matmul::MatmulCallBackFunc;
+using matmul::MatmulImpl;
+using matmul::MatmulType;
+} // namespace AscendC
 namespace matmul {
-using namespace AscendC;
-}
+using ::CubeFormat;
+using ::GetMDLConfig;
+using ::GetNormalConfig;
+using ::LayoutMode;
+using ::MatmulConfig;
+} // namespace matmul

@@ -52,6 +52,14 @@ template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     ::sage::npu::rt::syncAll(loc);
 }
+// The software form with GM/UB workspaces: the same barrier (not supported: the simulator runs
+// blocks one after another, so the call reports `unsupported` at run time).
+template <bool isAIVOnly = true, typename G, typename L>
+__aicore__ inline void SyncAll(const G& gmWorkspace, const L& ubWorkspace, int32_t usedCores = 0,
+                               ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)gmWorkspace, (void)ubWorkspace, (void)usedCores;
+    ::sage::npu::rt::syncAll(loc);
+}
 
 } // namespace AscendC
 

@@ -33,6 +33,7 @@ constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr int32_t DEFAULT_BLK_NUM = 8;
 constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr int32_t BLOCK_CUBE = 16;
+constexpr int32_t DEFAULT_C0_SIZE = 32;  // bytes of one block (C0 of the cube fractal row)
 
 namespace detail {
 template <typename T> constexpr bool isOneOf() { return false; }
@@ -271,6 +272,20 @@ __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalar, uin
     SAGE_TYPE_CHECK(detail::kBits<T>, "Duplicate", "16- and 32-bit types");
     uint64_t m[2];
     detail::contMask(mask, m);
+    detail::resolveMask<T, isSetMask>(m);
+    UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
+    double v;
+    if constexpr (std::is_integral_v<T>) v = double(scalar); else v = double(static_cast<float>(scalar));
+    ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Duplicate, ::sage::npu::dtypeOf<T>, dst.ref(), dst.ref(), nullptr,
+                               v, detail::unaryForm(m, repeatTime, p), ::sage::npu::rt::maskCounter(), loc);
+}
+
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalar, const uint64_t mask[],
+                                 const uint8_t repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    SAGE_TYPE_CHECK(detail::kBits<T>, "Duplicate", "16- and 32-bit types");
+    uint64_t m[2] = {mask[0], sizeof(T) == 2 ? mask[1] : 0};
     detail::resolveMask<T, isSetMask>(m);
     UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
     double v;
