@@ -63,6 +63,15 @@ private slots:
         QVERIFY2(d, h.describe().c_str());
         QVERIFY(d->message.find("element 5") != std::string::npos);
     }
+    void coreTypeAndBlockIndex() {
+        for (uint32_t aicOnly : {0u, 1u}) {
+            NpuHarness h;
+            int32_t* out = h.gm<int32_t>(8);
+            ICPU_RUN_KF(compat::core_type_kernel, 4, (GM_ADDR)out, aicOnly);
+            QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+            for (int b = 0; b < 4; ++b) QCOMPARE(out[b], b * 10 + (aicOnly ? 1 : 2));
+        }
+    }
 };
 
 QTEST_MAIN(TestNpuApiCompat)

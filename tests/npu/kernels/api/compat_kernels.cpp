@@ -72,3 +72,23 @@ extern "C" __global__ __aicore__ void gather_kernel(GM_ADDR src, GM_ADDR offsets
     PipeBarrier<PIPE_ALL>();
     DataCopy(dg, ld, n);
 }
+
+static_assert(__CCE_AICORE__ == 220, "910B is core generation 220");
+static_assert(TrueType::value && !FalseType::value);
+
+// out[block] = block_idx * 10 + core type (AIV = 2, or AIC = 1 once the kernel says AIC-only);
+// global GetBlockIdx() is the same function as AscendC's.
+extern "C" __global__ __aicore__ void core_type_kernel(GM_ADDR out, uint32_t aicOnly)
+{
+    if (aicOnly) KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    GlobalTensor<int32_t> og;
+    og.SetGlobalBuffer((__gm__ int32_t*)out, 8);
+    int32_t type = 0;
+    if ASCEND_IS_AIV {
+        type = AIV;
+    }
+    if ASCEND_IS_AIC {
+        type = AIC;
+    }
+    og.SetValue(uint64_t(::GetBlockIdx()), int32_t(block_idx * 10 + type + 0 * get_block_num()));
+}
