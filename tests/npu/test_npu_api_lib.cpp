@@ -148,6 +148,17 @@ private slots:
                 QCOMPARE(out[r * 32 + k], expect);
             }
     }
+    void apisBindToFunctionPointers() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(128, 0.5f, 3, 11);
+        float* out = h.gm<float>(128);
+        ICPU_RUN_KF(lib::pointer_ops_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) {
+            QCOMPARE(out[i], in[i] / in[64 + i]);
+            QCOMPARE(out[64 + i], std::sin(in[i]));
+        }
+    }
 };
 
 QTEST_MAIN(TestNpuApiLib)

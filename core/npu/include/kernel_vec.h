@@ -90,6 +90,12 @@ template <typename T, typename U> inline double scalarArg(const U& s) {
     static_assert(cond, api " does not support this data type on this device; it takes " types               \
                             ". For bfloat16_t, Cast to float first (Cast(dstFloat, src, RoundMode::CAST_NONE, n)).")
 
+// Each instruction also has the exact AscendC signature without the trailing location, as a
+// template with an empty parameter pack: a function pointer binds to it (foreach kernels pass
+// `Div<T>` as a template argument), while a direct call prefers the overload that records the
+// caller's line for diagnostics.
+#define SAGE_PTR_FORM requires(sizeof...(D) == 0)
+
 // ---- binary: dst = src0 op src1 --------------------------------------------------------------
 #define SAGE_BINARY(Name, Cond, Types)                                                                      \
     template <typename T, bool isSetMask = true>                                                            \
@@ -98,6 +104,17 @@ template <typename T, typename U> inline double scalarArg(const U& s) {
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src0.ref(), \
                                   &src1.ref(), 0.0, count < 0 ? 0 : uint64_t(count), loc);                  \
+    }                                                                                                       \
+    template <typename T, bool isSetMask = true, typename... D>                                             \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                                const int32_t& count, D...) SAGE_PTR_FORM {                                 \
+        Name<T, isSetMask>(dst, src0, src1, count, ::sage::npu::Loc::current());                            \
+    }                                                                                                       \
+    template <typename T, bool isSetMask = true, typename... D>                                             \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                                uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p, D...)  \
+        SAGE_PTR_FORM {                                                                                     \
+        Name<T, isSetMask>(dst, src0, src1, mask, int32_t(repeatTime), p, ::sage::npu::Loc::current());     \
     }                                                                                                       \
     template <typename T, bool isSetMask = true>                                                            \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
@@ -143,6 +160,11 @@ SAGE_BINARY(Or, (detail::isOneOf<T, int16_t, uint16_t>()), "int16_t, uint16_t")
                                   nullptr, detail::scalarArg<T>(scalar),                                     \
                                   count < 0 ? 0 : uint64_t(count), loc);                                    \
     }                                                                                                       \
+    template <typename T, typename U = T, bool isSetMask = true, typename... D>                             \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalar,       \
+                                const int32_t& count, D...) SAGE_PTR_FORM {                                 \
+        Name<T, U, isSetMask>(dst, src, scalar, count, ::sage::npu::Loc::current());                        \
+    }                                                                                                       \
     template <typename T, typename U = T, bool isSetMask = true>                                            \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalar,       \
                                 uint64_t mask, const int32_t repeatTime, const UnaryRepeatParams& p,         \
@@ -186,6 +208,11 @@ SAGE_SCALAR(ShiftRight, (detail::isOneOf<T, int16_t, uint16_t, int32_t, uint32_t
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
                                   nullptr, 0.0, count < 0 ? 0 : uint64_t(count), loc);                      \
+    }                                                                                                       \
+    template <typename T, bool isSetMask = true, typename... D>                                             \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,  \
+                                D...) SAGE_PTR_FORM {                                                        \
+        Name<T, isSetMask>(dst, src, count, ::sage::npu::Loc::current());                                   \
     }                                                                                                       \
     template <typename T, bool isSetMask = true>                                                            \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,         \
@@ -232,6 +259,11 @@ SAGE_UNARY(Neg, (detail::isOneOf<T, half, float, int16_t, int32_t>()), "half, fl
         ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
                                   nullptr, 0.0, count, loc);                                                \
     }                                                                                                       \
+    template <typename T, bool isReuseSource = false, typename... D>                                        \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,  \
+                                D...) SAGE_PTR_FORM {                                                        \
+        Name<T, isReuseSource>(dst, src, count, ::sage::npu::Loc::current());                               \
+    }                                                                                                       \
     template <typename T, bool isReuseSource = false>                                                       \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,           \
@@ -253,6 +285,11 @@ template <typename T>
 __aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
                            ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     Ln(dst, src, int32_t(count), loc);
+}
+template <typename T, typename... D>
+__aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                           D...) SAGE_PTR_FORM {
+    Ln(dst, src, int32_t(count), ::sage::npu::Loc::current());
 }
 
 // ---- Duplicate: fill with a scalar ----------------------------------------------------------

@@ -19,6 +19,11 @@ namespace AscendC {
         ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
                                   nullptr, 0.0, count, loc);                                                \
     }                                                                                                       \
+    template <typename T, bool isReuseSource = false, typename... D>                                        \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,  \
+                                D...) SAGE_PTR_FORM {                                                        \
+        Name<T, isReuseSource>(dst, src, count, ::sage::npu::Loc::current());                               \
+    }                                                                                                       \
     template <typename T, bool isReuseSource = false>                                                       \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,           \

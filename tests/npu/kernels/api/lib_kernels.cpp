@@ -194,3 +194,20 @@ extern "C" __global__ __aicore__ void pair_sum_kernel(GM_ADDR in, GM_ADDR out)
         PairReduceSum(lo, li, 2, 40, 1, 1, 8);
     });
 }
+
+// APIs bound to function pointers, as foreach kernels pass them: out[0..64) = in / in2 (Div),
+// out[64..128) = sin(in) (Sin).
+template <void (*binary)(const LocalTensor<float>&, const LocalTensor<float>&, const LocalTensor<float>&,
+                         const int32_t&),
+          void (*unary)(const LocalTensor<float>&, const LocalTensor<float>&, uint32_t)>
+__aicore__ inline void applyOps(LocalTensor<float>& li, LocalTensor<float>& lo) {
+    binary(lo, li, li[64], 64);
+    LocalTensor<float> second = lo[64];
+    unary(second, li, 64);
+}
+extern "C" __global__ __aicore__ void pointer_ops_kernel(GM_ADDR in, GM_ADDR out)
+{
+    runOnUb(in, out, 128, 128, [](LocalTensor<float>& li, LocalTensor<float>& lo) {
+        applyOps<Div<float>, Sin<float, false>>(li, lo);
+    });
+}
