@@ -72,6 +72,7 @@ private slots:
             for (int b = 0; b < 4; ++b) QCOMPARE(out[b], b * 10 + (aicOnly ? 1 : 2));
         }
     }
+    void tilingAccessorsRoundTrip() { QCOMPARE(compat::tilingRoundTrip(), 45u); }
 };
 
 QTEST_MAIN(TestNpuApiCompat)

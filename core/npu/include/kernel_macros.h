@@ -79,7 +79,8 @@ inline thread_local int g_coreType = AIV;
 // (from REGISTER_TILING_DATA_CLASS / BEGIN_TILING_DATA_DEF in the file, or the task's launch spec).
 #define BEGIN_TILING_DATA_DEF(name) struct name {
 // The accessors are what the host tiling function calls (set_x, get_x, SaveToBuffer); member
-// functions leave the struct's layout as the kernel reads it.
+// functions leave the struct's layout as the kernel reads it. END_TILING_DATA_DEF closes the
+// struct with its `;`, so headers that write it with or without one both compile.
 #define TILING_DATA_FIELD_DEF(type, field)                                                                 \
     type field;                                                                                            \
     void set_##field(type v) { field = v; }                                                                \
@@ -94,7 +95,7 @@ inline thread_local int g_coreType = AIV;
         std::memcpy(buf, this, sizeof(*this) <= capacity ? sizeof(*this) : capacity);                      \
     }                                                                                                      \
     size_t GetDataSize() const { return sizeof(*this); }                                                   \
-    }
+    };
 #define REGISTER_TILING_DATA_CLASS(op, cls)
 #ifndef SAGE_TILING_TYPE
 #define SAGE_TILING_TYPE TilingData

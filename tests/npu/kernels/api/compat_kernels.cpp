@@ -92,3 +92,21 @@ extern "C" __global__ __aicore__ void core_type_kernel(GM_ADDR out, uint32_t aic
     }
     og.SetValue(uint64_t(::GetBlockIdx()), int32_t(block_idx * 10 + type + 0 * get_block_num()));
 }
+
+// Tiling headers write END_TILING_DATA_DEF with and without a semicolon; both compile, and the
+// host-side accessors fill the struct the kernel reads.
+BEGIN_TILING_DATA_DEF(NoSemicolonTiling)
+    TILING_DATA_FIELD_DEF(uint32_t, length);
+    TILING_DATA_FIELD_DEF_ARR(int16_t, 4, parts);
+END_TILING_DATA_DEF
+inline uint32_t tilingRoundTrip() {
+    NoSemicolonTiling t{};
+    const int16_t parts[4] = {1, 2, 3, 4};
+    t.set_length(40);
+    t.set_parts(parts);
+    uint8_t raw[sizeof(NoSemicolonTiling)];
+    t.SaveToBuffer(raw, sizeof(raw));
+    NoSemicolonTiling back;
+    std::memcpy(&back, raw, sizeof(back));
+    return back.get_length() + uint32_t(back.get_parts()[3]) + uint32_t(t.GetDataSize() == sizeof(t));
+}
