@@ -127,9 +127,10 @@ template <typename T, typename U> inline double scalarArg(const U& s) {
                                    &src1.ref(), 0.0, detail::binaryForm(m, uint32_t(repeatTime), p),         \
                                    ::sage::npu::rt::maskCounter(), loc);                                    \
     }                                                                                                       \
-    template <typename T, bool isSetMask = true>                                                            \
+    template <typename T, bool isSetMask = true, typename R = int32_t>                                      \
+        requires std::is_integral_v<R>                                                                      \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
-                                uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams& p,        \
+                                uint64_t mask, const R repeatTime, const BinaryRepeatParams& p,              \
                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         uint64_t m[2];                                                                                      \

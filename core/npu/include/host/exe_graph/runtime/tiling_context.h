@@ -242,9 +242,43 @@ class TilingParseContext : public KernelContext {
 public:
     void* compileInfo = nullptr;
     fe::PlatFormInfos platform;
+    ComputeNodeInfo node;
+    const char* GetNodeName() const { return node.name; }
+    const char* GetNodeType() const { return node.type; }
     template <typename T> T* GetCompiledInfo() { return static_cast<T*>(compileInfo); }
     fe::PlatFormInfos* GetPlatformInfo() { return &platform; }
     const char* GetCompiledJson() const { return "{}"; }
+};
+
+// Shape and data-type inference contexts: op definitions name them; `sage op` takes output
+// shapes and types from the case, so these only carry the inputs and the node's name.
+class InferShapeContext : public KernelContext {
+public:
+    std::vector<Shape> inputs, outputs;
+    RuntimeAttrs attrs;
+    ComputeNodeInfo node;
+    const Shape* GetInputShape(size_t i) const { return i < inputs.size() ? &inputs[i] : nullptr; }
+    const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+    Shape* GetOutputShape(size_t i) {
+        if (outputs.size() <= i) outputs.resize(i + 1);
+        return &outputs[i];
+    }
+    const RuntimeAttrs* GetAttrs() const { return &attrs; }
+    const char* GetNodeName() const { return node.name; }
+    const char* GetNodeType() const { return node.type; }
+};
+class InferDataTypeContext : public KernelContext {
+public:
+    std::vector<ge::DataType> inputs, outputs;
+    ComputeNodeInfo node;
+    ge::DataType GetInputDataType(size_t i) const { return i < inputs.size() ? inputs[i] : ge::DT_UNDEFINED; }
+    ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
+        if (outputs.size() <= i) outputs.resize(i + 1, ge::DT_UNDEFINED);
+        outputs[i] = t;
+        return ge::GRAPH_SUCCESS;
+    }
+    const char* GetNodeName() const { return node.name; }
+    const char* GetNodeType() const { return node.type; }
 };
 
 } // namespace gert
