@@ -1,6 +1,7 @@
 // Small AscendC APIs real op kernels use (issue 13, part 3) against plain C++.
 #include "NpuHarness.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace compat {
@@ -73,6 +74,17 @@ private slots:
         }
     }
     void tilingAccessorsRoundTrip() { QCOMPARE(compat::tilingRoundTrip(), 45u); }
+    void elementAccessQueueFormsAndAssert() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(64, 0.5f, 4, 31);
+        float* out = h.gm<float>(64);
+        ICPU_RUN_KF(compat::element_access_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) {
+            const float expect = i == 3 ? 7.0f : std::log(in[i == 1 ? 0 : i]);
+            QCOMPARE(out[i], expect);
+        }
+    }
 };
 
 QTEST_MAIN(TestNpuApiCompat)

@@ -3,9 +3,7 @@
 
 #include "kernel_runtime.h"
 
-// The device toolchain declares the scalar math functions (sqrt, exp, ...) and assert for kernel
-// code. A failed assert ends the kernel's sandboxed run with the assertion text.
-#include <cassert>
+// The device toolchain declares the scalar math functions (sqrt, exp, ...) for kernel code.
 #include <cmath>
 
 #ifndef __NPU_ARCH__

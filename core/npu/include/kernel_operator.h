@@ -21,3 +21,5 @@
 #include <tuple>
 
 namespace tik2 = AscendC;  // older samples spell the namespace tik2
+
+#include "kernel_assert.h"  // last, so that no standard header included above undoes it

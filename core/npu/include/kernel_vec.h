@@ -287,6 +287,11 @@ __aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     Ln(dst, src, int32_t(count), loc);
 }
+template <typename T>
+__aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Ln(dst, src, int32_t(src.GetSize()), loc);
+}
 template <typename T, typename... D>
 __aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
                            D...) SAGE_PTR_FORM {
@@ -348,3 +353,8 @@ template <typename T, int mode = 0> __aicore__ inline void SetVectorMask(int32_t
 __aicore__ inline void ResetMask() { ::sage::npu::rt::setVectorMask(~0ull, ~0ull); }
 
 } // namespace AscendC
+
+// The CCE intrinsic spellings of the mask set-up used by older kernels.
+inline void set_mask_norm() { ::sage::npu::rt::setMaskCounter(false); }
+inline void set_mask_count() { ::sage::npu::rt::setMaskCounter(true); }
+inline void set_vector_mask(uint64_t hi, uint64_t lo) { ::sage::npu::rt::setVectorMask(hi, lo); }

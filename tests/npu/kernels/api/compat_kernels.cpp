@@ -110,3 +110,31 @@ inline uint32_t tilingRoundTrip() {
     std::memcpy(&back, raw, sizeof(back));
     return back.get_length() + uint32_t(back.get_parts()[3]) + uint32_t(t.GetDataSize() == sizeof(t));
 }
+
+#include "kernel_assert.h"  // Qt's headers, included by the test before this file, redefine assert
+
+// Element access with tensor(i), the bound queue's user-position EnQue/DeQue, Log(dst, src) and
+// the device assert with a message: out[i] = log(in[i]) * 1, then out[3] = 7.
+extern "C" __global__ __aicore__ void element_access_kernel(GM_ADDR in, GM_ADDR out)
+{
+    TPipe pipe;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> que;
+    pipe.InitBuffer(que, 1, 64 * sizeof(float));
+    GlobalTensor<float> ig, og;
+    ig.SetGlobalBuffer((__gm__ float*)in, 64);
+    og.SetGlobalBuffer((__gm__ float*)out, 64);
+    LocalTensor<float> t = que.AllocTensor<float>();
+    DataCopy(t, ig, 64);
+    PipeBarrier<PIPE_ALL>();  // a VECIN -> VECOUT queue orders V -> MTE3, not the load
+    que.EnQue<TPosition::VECIN, TPosition::VECOUT, float>(t);
+    LocalTensor<float> u = que.DeQue<TPosition::VECIN, TPosition::VECOUT, float>();
+    Log(u, u);
+    set_mask_norm();
+    PipeBarrier<PIPE_ALL>();
+    assert(u.GetSize() == 64, "size %u", u.GetSize());
+    u(3) = 7.0f;
+    const float first = u(0);
+    u(1) = first;
+    DataCopy(og, u, 64);
+    que.FreeTensor(u);
+}
