@@ -85,6 +85,15 @@ private slots:
             QCOMPARE(out[i], expect);
         }
     }
+    void crossCoreFlagsAreUnsupported() {
+        NpuHarness h;
+        int32_t* out = h.gm<int32_t>(1);
+        ICPU_RUN_KF(compat::cross_core_kernel, 1, (GM_ADDR)out);
+        const auto* d = h.find("unsupported");
+        QVERIFY2(d, h.describe().c_str());
+        QCOMPARE(d->line, lineOf(d->file.c_str(), "CROSS_CORE_WAIT"));
+        QCOMPARE(out[0], 1);  // the launch stopped at the call
+    }
 };
 
 QTEST_MAIN(TestNpuApiCompat)

@@ -180,6 +180,23 @@ std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& ke
             out += "#define DTYPE_" + name + " " + t->second + "\n#define ORIG_DTYPE_" + name + " " + t->second + "\n";
         }
     }
+    // FORMAT_<NAME> for each input and output (the first format of the definition is ND for
+    // nearly every op; the real build defines the macro per compiled configuration), and the
+    // format numbers kernels compare them with in #if.
+    static const std::regex ioName(R"re((?:Input|Output)\s*\(\s*"(\w+)"\s*\))re");
+    std::string formatMacros = "#ifndef FORMAT_ND\n#define FORMAT_ND 2\n#endif\n#ifndef FORMAT_NCHW\n#define FORMAT_NCHW 0\n#endif\n"
+        "#ifndef FORMAT_NHWC\n#define FORMAT_NHWC 1\n#endif\n#ifndef FORMAT_FRACTAL_NZ\n#define FORMAT_FRACTAL_NZ 29\n#endif\n"
+        "#ifndef FORMAT_NCDHW\n#define FORMAT_NCDHW 30\n#endif\n#ifndef FORMAT_NDC1HWC0\n#define FORMAT_NDC1HWC0 32\n#endif\n"
+        "#ifndef FORMAT_FRACTAL_Z_3D\n#define FORMAT_FRACTAL_Z_3D 33\n#endif\n";
+    std::set<std::string> formats;
+    for (const auto& src : sources) {
+        const std::string text = slurp(src);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), ioName); it != std::sregex_iterator(); ++it) {
+            std::string name = (*it)[1].str();
+            for (auto& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+            if (formats.insert(name).second) formatMacros += "#define FORMAT_" + name + " FORMAT_ND\n";
+        }
+    }
     // DTYPE_<NAME> the kernel uses that the definition's Input/Output calls do not give (ops
     // declared through a family macro such as FOREACH_OPDEF): the first data type the op_host
     // sources name, which is one of the op's real configurations.
@@ -206,6 +223,8 @@ std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& ke
     if (out.empty() && includes.empty()) return {};
     out += "#include \"kernel_operator.h\"\n" + includes;
     if (ns) out += "namespace optiling {}\nusing namespace optiling;\n";
+    // After the host headers: their ge::Format enumerators have the same names.
+    out += formatMacros;
     return out;
 }
 

@@ -244,6 +244,7 @@ void setFlag(PipeId src, PipeId dst, int eventId, Loc loc);
 void waitFlag(PipeId src, PipeId dst, int eventId, Loc loc);
 void pipeBarrier(PipeId pipe, Loc loc);
 void syncAll(Loc loc);
+void crossCoreSync(Loc loc);  // reports `unsupported`: no cube/vector core pairs are simulated
 
 } // namespace rt
 } // namespace sage::npu

@@ -138,3 +138,13 @@ extern "C" __global__ __aicore__ void element_access_kernel(GM_ADDR in, GM_ADDR 
     DataCopy(og, u, 64);
     que.FreeTensor(u);
 }
+
+// A cross-core flag has no partner core in the simulator: reported as unsupported at the call.
+extern "C" __global__ __aicore__ void cross_core_kernel(GM_ADDR out)
+{
+    GlobalTensor<int32_t> og;
+    og.SetGlobalBuffer((__gm__ int32_t*)out, 1);
+    og.SetValue(0, 1);
+    CrossCoreWaitFlag(3);  // CROSS_CORE_WAIT
+    og.SetValue(0, 2);
+}

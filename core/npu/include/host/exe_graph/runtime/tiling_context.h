@@ -163,6 +163,9 @@ private:
 struct ComputeNodeInfo {
     const char* name = "";
     const char* type = "";
+    size_t inputs = 0, outputs = 0;
+    size_t GetInputsNum() const { return inputs; }
+    size_t GetOutputsNum() const { return outputs; }
     const char* GetNodeName() const { return name; }
     const char* GetNodeType() const { return type; }
 };
