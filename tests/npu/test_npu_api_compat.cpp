@@ -73,6 +73,7 @@ private slots:
             for (int b = 0; b < 4; ++b) QCOMPARE(out[b], b * 10 + (aicOnly ? 1 : 2));
         }
     }
+    void scalarSqrt() { QCOMPARE(compat::scalarSqrtTwice(9.0f), 6.0f); }
     void tilingAccessorsRoundTrip() { QCOMPARE(compat::tilingRoundTrip(), 45u); }
     void elementAccessQueueFormsAndAssert() {
         NpuHarness h;

@@ -94,6 +94,11 @@ __aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& gm) {
     ::sage::npu::rt::scalarWork(1);
 }
 
+// The scalar unit's square root, which kernels call unqualified under `using namespace AscendC`.
+// Declared here rather than through <cmath>: the C library's sin, exp, log, sqrt ... would clash
+// with kernels whose entry function has one of those names (extern "C" void exp(...)).
+__aicore__ inline float sqrt(float x) { return __builtin_sqrtf(x); }
+
 // bfloat16 <-> float conversions of the scalar unit (round to nearest even).
 __aicore__ inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
 __aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }

@@ -3,8 +3,6 @@
 
 #include "kernel_runtime.h"
 
-// The device toolchain declares the scalar math functions (sqrt, exp, ...) for kernel code.
-#include <cmath>
 
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201  // 910B unless the pipeline compiles for another device

@@ -148,3 +148,6 @@ extern "C" __global__ __aicore__ void cross_core_kernel(GM_ADDR out)
     CrossCoreWaitFlag(3);  // CROSS_CORE_WAIT
     og.SetValue(0, 2);
 }
+
+// The scalar unit's sqrt, called unqualified as kernels do under `using namespace AscendC`.
+inline float scalarSqrtTwice(float v) { return sqrt(v) * 2.0f; }
