@@ -23,7 +23,13 @@ private slots:
         toolchain::Compiler compiler(toolchain::ToolPaths::fromEnvironment());
         eval::CompatScanner scanner(compiler, 2201, "ascend910b1-sim");
         auto r = scanner.scan(SAGE_COMPAT_DATA_DIR);
-        QCOMPARE(r.files.size(), size_t(3));  // notes.cpp has no kernel entry
+        QCOMPARE(r.files.size(), size_t(4));  // notes.cpp has no kernel entry
+
+        // A family op: tiling class and kernel header from the family's common/inc, DTYPE_X and
+        // DTYPE_SCALAR from the first data type its op_host names.
+        const auto* fam = file(r, "family/ops/fam_neg/op_kernel/fam_neg.cpp");
+        QVERIFY(fam);
+        QVERIFY2(fam->parsed && fam->compiled, fam->firstError.c_str());
 
         const auto* op = file(r, "scale_op/op_kernel/scale_op.cpp");
         QVERIFY(op);
@@ -42,10 +48,10 @@ private slots:
         QCOMPARE(r.missingCounts.at("NotAnAscendApi"), 1);
 
         auto j = r.toJson();
-        QCOMPARE(j["totals"]["files"].get<int>(), 3);
-        QCOMPARE(j["totals"]["parsed"].get<int>(), 2);
-        QCOMPARE(j["totals"]["compiled"].get<int>(), 1);
-        QVERIFY(r.toText().find("3 kernel files: 2 parsed (67 %), 1 compiled (33 %)") != std::string::npos);
+        QCOMPARE(j["totals"]["files"].get<int>(), 4);
+        QCOMPARE(j["totals"]["parsed"].get<int>(), 3);
+        QCOMPARE(j["totals"]["compiled"].get<int>(), 2);
+        QVERIFY(r.toText().find("4 kernel files: 3 parsed (75 %), 2 compiled (50 %)") != std::string::npos);
     }
     void missingIdentifierPatterns() {
         using S = eval::CompatScanner;

@@ -1,6 +1,7 @@
 // Small AscendC APIs real op kernels use (issue 13, part 3) against plain C++.
 #include "NpuHarness.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace compat {
@@ -62,6 +63,37 @@ private slots:
         const auto* d = h.find("gather_offset_out_of_range");
         QVERIFY2(d, h.describe().c_str());
         QVERIFY(d->message.find("element 5") != std::string::npos);
+    }
+    void coreTypeAndBlockIndex() {
+        for (uint32_t aicOnly : {0u, 1u}) {
+            NpuHarness h;
+            int32_t* out = h.gm<int32_t>(8);
+            ICPU_RUN_KF(compat::core_type_kernel, 4, (GM_ADDR)out, aicOnly);
+            QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+            for (int b = 0; b < 4; ++b) QCOMPARE(out[b], b * 10 + (aicOnly ? 1 : 2));
+        }
+    }
+    void scalarSqrt() { QCOMPARE(compat::scalarSqrtTwice(9.0f), 6.0f); }
+    void tilingAccessorsRoundTrip() { QCOMPARE(compat::tilingRoundTrip(), 45u); }
+    void elementAccessQueueFormsAndAssert() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(64, 0.5f, 4, 31);
+        float* out = h.gm<float>(64);
+        ICPU_RUN_KF(compat::element_access_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) {
+            const float expect = i == 3 ? 7.0f : std::log(in[i == 1 ? 0 : i]);
+            QCOMPARE(out[i], expect);
+        }
+    }
+    void crossCoreFlagsAreUnsupported() {
+        NpuHarness h;
+        int32_t* out = h.gm<int32_t>(1);
+        ICPU_RUN_KF(compat::cross_core_kernel, 1, (GM_ADDR)out);
+        const auto* d = h.find("unsupported");
+        QVERIFY2(d, h.describe().c_str());
+        QCOMPARE(d->line, lineOf(d->file.c_str(), "CROSS_CORE_WAIT"));
+        QCOMPARE(out[0], 1);  // the launch stopped at the call
     }
 };
 

@@ -43,6 +43,32 @@ bool inside(const fs::path& child, const fs::path& dir) {
     return a == d.end();
 }
 
+// `common/inc`, `common/op_host` and `common/op_host/op_tiling` folders of the trees above an op
+// directory (up to three levels): a family's shared kernel headers and host tiling headers,
+// which the real build puts on the include path.
+std::vector<fs::path> commonIncludeDirs(const fs::path& opRoot) {
+    std::vector<fs::path> out;
+    fs::path up = opRoot.parent_path();
+    for (int level = 0; level < 3 && !up.empty() && up != up.root_path(); ++level, up = up.parent_path()) {
+        std::error_code ec;
+        for (const fs::path& sub : {fs::path("inc"), fs::path("op_host"), fs::path("op_host") / "op_tiling"})
+            if (fs::is_directory(up / "common" / sub, ec)) out.push_back(up / "common" / sub);
+    }
+    return out;
+}
+
+// The op type a directory name stands for: foreach_abs -> ForeachAbs.
+std::string opTypeOf(const fs::path& opRoot) {
+    std::string out;
+    bool up = true;
+    for (char ch : opRoot.filename().string()) {
+        if (ch == '_') { up = true; continue; }
+        out += up ? char(std::toupper(static_cast<unsigned char>(ch))) : ch;
+        up = false;
+    }
+    return out;
+}
+
 // Quoted includes of `text` (in file `from`) that resolve to a file inside `root`.
 std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& text, const fs::path& from,
                                                             const fs::path& root) {
@@ -60,20 +86,26 @@ std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& t
                 break;
             }
         }
-        // Shared headers of a family of ops (e.g. a common foreach folder) sit next to the op
-        // directory; the real build puts them on the include path.
+        // Shared headers of a family of ops sit next to the op directory (a common folder of the
+        // family) or in a `common/inc` folder of the tree above it; the real build puts them on
+        // the include path.
         if (!found && name.find("..") == std::string::npos) {
-            std::error_code ec;
-            for (auto it = fs::recursive_directory_iterator(root.parent_path(), ec);
-                 it != fs::recursive_directory_iterator(); it.increment(ec)) {
-                if (ec) break;
-                const fs::path& p = it->path();
-                if (p.filename() == fs::path(name).filename() && p.string().size() >= name.size() &&
-                    p.string().compare(p.string().size() - name.size(), name.size(), name) == 0 &&
-                    it->is_regular_file()) {
-                    out.push_back({name, p});
-                    break;
+            std::vector<fs::path> shared{root.parent_path()};
+            for (const auto& d : commonIncludeDirs(root)) shared.push_back(d);
+            for (const auto& dir : shared) {
+                std::error_code ec;
+                for (auto it = fs::recursive_directory_iterator(dir, ec); !found && it != fs::recursive_directory_iterator();
+                     it.increment(ec)) {
+                    if (ec) break;
+                    const fs::path& p = it->path();
+                    if (p.filename() == fs::path(name).filename() && p.string().size() >= name.size() &&
+                        p.string().compare(p.string().size() - name.size(), name.size(), name) == 0 &&
+                        it->is_regular_file()) {
+                        out.push_back({name, p});
+                        found = true;
+                    }
                 }
+                if (found) break;
             }
         }
     }
@@ -84,7 +116,7 @@ std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& t
 // headers, force-included, with SAGE_TILING_TYPE naming the registered class (and optiling's
 // names visible, as the generated header declares them globally), and DTYPE_<NAME> for each
 // input and output, from the first data type of the op definition in op_host/<op>.cpp.
-std::string opPrelude(const fs::path& opRoot) {
+std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& kernelTexts) {
     std::error_code ec;
     fs::path host = opRoot / "op_host";
     if (!fs::is_directory(host, ec)) return {};
@@ -108,6 +140,27 @@ std::string opPrelude(const fs::path& opRoot) {
         ns |= text.find("namespace optiling") != std::string::npos;
         includes += "#include \"" + fs::absolute(h).string() + "\"\n";
     }
+    // Ops of a family register a shared tiling class in a common header
+    // (REGISTER_TILING_DATA_CLASS(<OpType>, Class)): use it when op_host declares none.
+    if (includes.empty()) {
+        const std::regex mine("REGISTER_TILING_DATA_CLASS\\s*\\(\\s*" + opTypeOf(opRoot) + "\\s*,\\s*(\\w+)\\s*\\)");
+        for (const auto& dir : commonIncludeDirs(opRoot)) {
+            std::error_code ec2;
+            for (auto it = fs::recursive_directory_iterator(dir, ec2); it != fs::recursive_directory_iterator();
+                 it.increment(ec2)) {
+                if (ec2) break;
+                if (!it->is_regular_file() || it->path().extension() != ".h") continue;
+                const std::string text = slurp(it->path());
+                std::smatch m;
+                if (!std::regex_search(text, m, mine)) continue;
+                cls = m[1];
+                ns |= text.find("namespace optiling") != std::string::npos;
+                includes += "#include \"" + fs::absolute(it->path()).string() + "\"\n";
+                break;
+            }
+            if (!includes.empty()) break;
+        }
+    }
     std::string out;
     if (!cls.empty()) out += "#define SAGE_TILING_TYPE " + cls + "\n";
     static const std::regex io(R"re((?:Input|Output)\s*\(\s*"(\w+)"\s*\)[^;]*?\.DataType\s*\(\s*\{\s*ge::DT_(\w+))re");
@@ -127,9 +180,51 @@ std::string opPrelude(const fs::path& opRoot) {
             out += "#define DTYPE_" + name + " " + t->second + "\n#define ORIG_DTYPE_" + name + " " + t->second + "\n";
         }
     }
+    // FORMAT_<NAME> for each input and output (the first format of the definition is ND for
+    // nearly every op; the real build defines the macro per compiled configuration), and the
+    // format numbers kernels compare them with in #if.
+    static const std::regex ioName(R"re((?:Input|Output)\s*\(\s*"(\w+)"\s*\))re");
+    std::string formatMacros = "#ifndef FORMAT_ND\n#define FORMAT_ND 2\n#endif\n#ifndef FORMAT_NCHW\n#define FORMAT_NCHW 0\n#endif\n"
+        "#ifndef FORMAT_NHWC\n#define FORMAT_NHWC 1\n#endif\n#ifndef FORMAT_FRACTAL_NZ\n#define FORMAT_FRACTAL_NZ 29\n#endif\n"
+        "#ifndef FORMAT_NCDHW\n#define FORMAT_NCDHW 30\n#endif\n#ifndef FORMAT_NDC1HWC0\n#define FORMAT_NDC1HWC0 32\n#endif\n"
+        "#ifndef FORMAT_FRACTAL_Z_3D\n#define FORMAT_FRACTAL_Z_3D 33\n#endif\n";
+    std::set<std::string> formats;
+    for (const auto& src : sources) {
+        const std::string text = slurp(src);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), ioName); it != std::sregex_iterator(); ++it) {
+            std::string name = (*it)[1].str();
+            for (auto& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+            if (formats.insert(name).second) formatMacros += "#define FORMAT_" + name + " FORMAT_ND\n";
+        }
+    }
+    // DTYPE_<NAME> the kernel uses that the definition's Input/Output calls do not give (ops
+    // declared through a family macro such as FOREACH_OPDEF): the first data type the op_host
+    // sources name, which is one of the op's real configurations.
+    std::string firstType = "float";
+    static const std::regex anyType(R"(ge::DT_(\w+))");
+    for (const auto& src : sources) {
+        const std::string text = slurp(src);
+        std::smatch m;
+        if (std::regex_search(text, m, anyType)) {
+            auto t = types.find(m[1].str());
+            if (t != types.end()) {
+                firstType = t->second;
+                break;
+            }
+        }
+    }
+    static const std::regex used(R"(\bDTYPE_(\w+))");
+    for (const auto& text : kernelTexts)
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), used); it != std::sregex_iterator(); ++it) {
+            const std::string name = (*it)[1].str();
+            if (!defined.insert(name).second) continue;
+            out += "#ifndef DTYPE_" + name + "\n#define DTYPE_" + name + " " + firstType + "\n#endif\n";
+        }
     if (out.empty() && includes.empty()) return {};
     out += "#include \"kernel_operator.h\"\n" + includes;
     if (ns) out += "namespace optiling {}\nusing namespace optiling;\n";
+    // After the host headers: their ge::Format enumerators have the same names.
+    out += formatMacros;
     return out;
 }
 
@@ -192,15 +287,20 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
         return r;
     }
     r.parsed = true;
+    std::vector<std::string> kernelTexts{source};
+    for (const auto& p : seen) kernelTexts.push_back(slurp(p));
     // 2. Compile, with the op directory and the kernel-side host shims on the include path.
     toolchain::CompileRequest cr;
     cr.source = source;
     cr.displayName = r.path;
-    cr.prelude = opPrelude(opRoot);
+    cr.prelude = opPrelude(opRoot, kernelTexts);
     cr.npuArch = npuArch_;
     cr.deviceId = deviceId_;
-    cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string(),
-                     "-I" + compiler_.paths().npuInclude + "/host", "-w"};
+    cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string()};
+    // The project's own common headers come before the simulator's host stand-ins, as the
+    // project's include directories come before the CANN ones in the real build.
+    for (const auto& d : commonIncludeDirs(opRoot)) cr.extraFlags.push_back("-I" + fs::absolute(d).string());
+    cr.extraFlags.insert(cr.extraFlags.end(), {"-I" + compiler_.paths().npuInclude + "/host", "-w"});
     for (const auto& d : includeDirs) cr.extraFlags.push_back("-I" + d);
     auto res = compiler_.compile(cr);
     r.compiled = res.ok;

@@ -1,7 +1,10 @@
 // Small AscendC APIs and compiler keywords that real op kernels use (issue 13, part 3): branch
-// hints, __forceinline__, IsSameType, AlignUp, the user/system workspace, Axpy and Gather.
+// hints, __forceinline__, IsSameType, AlignUp, DivCeil, the user/system workspace, Axpy, Gather,
+// mask modes and AscendCUtils, TQueSync, TEventID, the data-cache maintenance call, the older
+// get_block_idx spellings, ASSERT_MSG and the bfloat16 conversions.
 #pragma once
 
+#include "kernel_pipe.h"
 #include "kernel_vec.h"
 
 #include <type_traits>
@@ -12,11 +15,16 @@
 #ifndef unlikely
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
+#define ASSERT_MSG(cond, ...) ASSERT(cond)
+
 #ifndef __forceinline__
 #define __forceinline__ inline __attribute__((always_inline))
 #endif
 
 namespace AscendC {
+
+using TrueType = std::true_type;
+using FalseType = std::false_type;
 
 template <typename T, typename U> struct IsSameType {
     static constexpr bool value = false;
@@ -31,6 +39,69 @@ template <typename T, typename U> __aicore__ inline constexpr T AlignUp(T value,
     return align == 0 ? value : static_cast<T>((value + static_cast<T>(align) - 1) / static_cast<T>(align) *
                                                static_cast<T>(align));
 }
+
+// a / b rounded up (0 when b is 0, as the device's helper does not trap).
+template <typename T, typename U> __aicore__ inline constexpr T DivCeil(T a, U b) {
+    return b == 0 ? T(0) : static_cast<T>((a + static_cast<T>(b) - 1) / static_cast<T>(b));
+}
+__aicore__ inline constexpr uint32_t GetDataBlockSizeInBytes() { return 32; }
+
+using TEventID = int8_t;
+
+// TQueSync<src, dst>: SetFlag/WaitFlag between two pipes, with the pipes as template arguments.
+template <pipe_t src, pipe_t dst> class TQueSync {
+public:
+    __aicore__ void SetFlag(TEventID id, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        ::sage::npu::rt::setFlag(static_cast<::sage::npu::PipeId>(src), static_cast<::sage::npu::PipeId>(dst), id, loc);
+    }
+    __aicore__ void WaitFlag(TEventID id, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        ::sage::npu::rt::waitFlag(static_cast<::sage::npu::PipeId>(src), static_cast<::sage::npu::PipeId>(dst), id, loc);
+    }
+};
+
+// Mask modes. In counter mode the mask register holds an element count (SetVectorMask<T,
+// MaskMode::COUNTER>(0, n)); in normal mode a bit per element of one repeat.
+enum class MaskMode : uint8_t { NORMAL = 0, COUNTER = 1 };
+template <typename T, MaskMode mode>
+__aicore__ inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
+    ::sage::npu::rt::setVectorMask(maskHigh, maskLow);
+}
+template <typename T, MaskMode mode> __aicore__ inline void SetVectorMask(int32_t len) {
+    SetVectorMask<T>(len);
+}
+
+// The helpers of AscendCUtils that kernels call: mask set-up and block arithmetic.
+struct AscendCUtils {
+    template <typename T> __aicore__ static void SetMask(const uint64_t maskHigh, const uint64_t maskLow) {
+        ::sage::npu::rt::setVectorMask(maskHigh, maskLow);
+    }
+    template <typename T> __aicore__ static void SetMask(int32_t len) { SetVectorMask<T>(len); }
+    template <typename T> __aicore__ static void SetMaskCount() { ::sage::npu::rt::setMaskCounter(true); }
+    template <typename T> __aicore__ static void SetMaskNorm() { ::sage::npu::rt::setMaskCounter(false); }
+    template <typename T> __aicore__ static void ResetMask() { ::sage::npu::rt::setVectorMask(~0ull, ~0ull); }
+    __aicore__ static constexpr uint32_t GetBitSize(uint32_t bytes) { return bytes * 8; }
+    __aicore__ static constexpr uint32_t GetC0Size() { return 32; }
+    __aicore__ static constexpr uint32_t GetC0Count(uint32_t dtypeBytes) { return dtypeBytes ? 32 / dtypeBytes : 0; }
+};
+
+// Data-cache maintenance of GM lines. The simulator's GM is coherent (scalar and DMA accesses
+// see each other at once), so flushing has no effect on values; it costs a scalar issue slot.
+enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <typename T, CacheLine entireType, DcciDst dst = DcciDst::CACHELINE_OUT>
+__aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& gm) {
+    (void)gm;
+    ::sage::npu::rt::scalarWork(1);
+}
+
+// The scalar unit's square root, which kernels call unqualified under `using namespace AscendC`.
+// Declared here rather than through <cmath>: the C library's sin, exp, log, sqrt ... would clash
+// with kernels whose entry function has one of those names (extern "C" void exp(...)).
+__aicore__ inline float sqrt(float x) { return __builtin_sqrtf(x); }
+
+// bfloat16 <-> float conversions of the scalar unit (round to nearest even).
+__aicore__ inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
+__aicore__ inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 
 // Workspace. The host reserves GetLibApiWorkSpaceSize() bytes of system workspace in front of
 // the user workspace; the simulator's library APIs need none, so that size is 0 and the user
@@ -71,3 +142,11 @@ __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& s
 }
 
 } // namespace AscendC
+
+// The CCE intrinsic spellings of the block index and count used by older kernels.
+__aicore__ inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
+__aicore__ inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
+// The device toolchain also declares these outside the namespace; a using-declaration names the
+// same function, so `using namespace AscendC;` code stays unambiguous.
+using AscendC::GetBlockIdx;
+using AscendC::GetBlockNum;

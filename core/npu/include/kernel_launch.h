@@ -53,6 +53,7 @@ template <typename F, typename... Args> struct LaunchThunk {
     std::tuple<Args...> args;
     static void run(void* self) {
         auto* t = static_cast<LaunchThunk*>(self);
+        g_coreType = AIV;  // each block starts as a vector core (KERNEL_TASK_TYPE_DEFAULT may change it)
         std::apply([&](auto&&... a) { t->func(a...); }, t->args);
     }
 };

@@ -3,6 +3,7 @@
 
 #include "kernel_runtime.h"
 
+
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201  // 910B unless the pipeline compiles for another device
 #endif
@@ -20,6 +21,17 @@
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1  // kernels take their CPU-debug path: launch with ICPU_RUN_KF
 #endif
+#ifndef __CCE_AICORE__  // the device compiler's core generation: 220 (910B), 200 (310P), 100 (910)
+#if __NPU_ARCH__ == 2002
+#define __CCE_AICORE__ 200
+#elif __NPU_ARCH__ == 1001
+#define __CCE_AICORE__ 100
+#elif __NPU_ARCH__ == 3002
+#define __CCE_AICORE__ 300
+#else
+#define __CCE_AICORE__ 220
+#endif
+#endif
 #ifndef __CCE_KT_TEST__
 #define __CCE_KT_TEST__ 1
 #endif
@@ -35,8 +47,19 @@ enum KernelTaskType {
     KERNEL_TYPE_MIX_AIC_1_1 = 4,
     KERNEL_TYPE_MIX_AIC_1_2 = 5,
 };
-#define KERNEL_TASK_TYPE_DEFAULT(type) ::sage::npu::rt::setTaskType(static_cast<int>(type))
-#define KERNEL_TASK_TYPE(key, type) ((void)(key), ::sage::npu::rt::setTaskType(static_cast<int>(type)))
+// The core type a block runs as: AIV unless the kernel declares itself AIC-only. Mixed kernels
+// (`if ASCEND_IS_AIC { ... }`) run their vector side only: one simulated core per block.
+constexpr int AIC = 1;
+constexpr int AIV = 2;
+inline thread_local int g_coreType = AIV;
+#define ASCEND_IS_AIV (g_coreType == AIV)
+// block_idx: the CCE built-in variable for the block index (read-only).
+#define block_idx (::sage::npu::rt::blockIdx())
+#define ASCEND_IS_AIC (g_coreType == AIC)
+#define KERNEL_TASK_TYPE_DEFAULT(type)                                                                    \
+    (::sage::npu::rt::setTaskType(static_cast<int>(type)),                                                \
+     g_coreType = static_cast<int>(type) == KERNEL_TYPE_AIC_ONLY ? AIC : AIV)
+#define KERNEL_TASK_TYPE(key, type) ((void)(key), KERNEL_TASK_TYPE_DEFAULT(type))
 
 // ASSERT(cond) and ASSERT(cond && "message"): a failed assert is a simulator error at its line.
 // It is a braced statement, as in the device build, so that `ASSERT(x)` written without a
@@ -51,10 +74,24 @@ enum KernelTaskType {
 // GET_TILING_DATA uses SAGE_TILING_TYPE, which the pipeline's prelude sets to the struct's name
 // (from REGISTER_TILING_DATA_CLASS / BEGIN_TILING_DATA_DEF in the file, or the task's launch spec).
 #define BEGIN_TILING_DATA_DEF(name) struct name {
-#define TILING_DATA_FIELD_DEF(type, field) type field;
-#define TILING_DATA_FIELD_DEF_ARR(type, count, field) type field[count];
+// The accessors are what the host tiling function calls (set_x, get_x, SaveToBuffer); member
+// functions leave the struct's layout as the kernel reads it. END_TILING_DATA_DEF closes the
+// struct with its `;`, so headers that write it with or without one both compile.
+#define TILING_DATA_FIELD_DEF(type, field)                                                                 \
+    type field;                                                                                            \
+    void set_##field(type v) { field = v; }                                                                \
+    type get_##field() const { return field; }
+#define TILING_DATA_FIELD_DEF_ARR(type, count, field)                                                      \
+    type field[count];                                                                                     \
+    void set_##field(const type* v) { std::memcpy(field, v, sizeof(field)); }                              \
+    type* get_##field() { return field; }
 #define TILING_DATA_FIELD_DEF_STRUCT(type, field) type field;
-#define END_TILING_DATA_DEF }
+#define END_TILING_DATA_DEF                                                                                \
+    void SaveToBuffer(void* buf, size_t capacity) const {                                                  \
+        std::memcpy(buf, this, sizeof(*this) <= capacity ? sizeof(*this) : capacity);                      \
+    }                                                                                                      \
+    size_t GetDataSize() const { return sizeof(*this); }                                                   \
+    };
 #define REGISTER_TILING_DATA_CLASS(op, cls)
 #ifndef SAGE_TILING_TYPE
 #define SAGE_TILING_TYPE TilingData

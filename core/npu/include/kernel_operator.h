@@ -13,9 +13,13 @@
 #include "kernel_vec_cmpsel.h"
 #include "kernel_vec_reduce.h"
 #include "kernel_cube.h"
+#include "kernel_vec_math.h"
+#include "kernel_vec_lib.h"
 #include "kernel_compat.h"
 #include "kernel_launch.h"
 
 #include <tuple>
 
 namespace tik2 = AscendC;  // older samples spell the namespace tik2
+
+#include "kernel_assert.h"  // last, so that no standard header included above undoes it

@@ -25,6 +25,16 @@ public:
     template <typename T> __aicore__ LocalTensor<T> DeQue(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
         return LocalTensor<T>(::sage::npu::rt::queueDeque(id_, loc));
     }
+    // The forms naming the user positions (a bound queue used between VECIN and VECOUT).
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    __aicore__ bool EnQue(const LocalTensor<T>& t, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        ::sage::npu::rt::queueEnque(id_, t.ref(), loc);
+        return true;
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    __aicore__ LocalTensor<T> DeQue(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        return LocalTensor<T>(::sage::npu::rt::queueDeque(id_, loc));
+    }
     __aicore__ bool VacantInQue() const { return true; }
     __aicore__ bool HasTensorInQue() const { return ::sage::npu::rt::queueHasData(id_); }
     __aicore__ void FreeAllEvent() {}
@@ -128,3 +138,5 @@ __aicore__ inline int64_t GetTaskRatio() { return 1; }
 __aicore__ inline int64_t GetSystemCycle() { return 0; }
 
 } // namespace AscendC
+
+using AscendC::GetTPipePtr;  // also declared outside the namespace by the device toolchain

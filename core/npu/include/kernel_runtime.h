@@ -45,6 +45,11 @@ enum class VecOp : uint8_t {
     Sigmoid, Tanh, Gelu, Silu, Softplus,
     // fill
     Duplicate,
+    // advanced math library (lib/math): unary, then Power's three forms
+    Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Erf, Erfc, Sign, Log2, Log10, Floor, Ceil, Round, Trunc,
+    Pow, Pows, RPows,
+    // UB -> UB copy on the vector unit (Copy)
+    Copy,
 };
 
 enum class ReduceOp : uint8_t { Sum, Max, Min };
@@ -135,6 +140,33 @@ void vecAxpy(DType dt, DType st, const LocalRef& dst, const LocalRef& src, doubl
 // dst[i] = the element at byte offset base + offsets[i] of src (Gather; offsets are uint32 bytes).
 void vecGather(DType t, const LocalRef& dst, const LocalRef& src, const LocalRef& offsets, uint32_t base,
                uint64_t count, Loc loc);
+// GatherMask: the elements of src whose pattern bit is set, packed into dst; returns how many.
+// `pattern` is a bit tensor, or null for the built-in pattern `builtin` (1..7). In counter mode
+// `mask` is the element count; otherwise `repeat` repeats of 256 bytes are read.
+uint64_t vecGatherMask(DType t, const LocalRef& dst, const LocalRef& src, const LocalRef* pattern, uint8_t builtin,
+                       bool counter, uint32_t mask, uint32_t repeat, uint16_t srcBlk, uint16_t srcRep,
+                       uint16_t patternRep, Loc loc);
+// dst[i] = first + i * step (ArithProgression, CreateVecIndex).
+void vecIndexFill(DType t, const LocalRef& dst, double first, double step, uint64_t count, Loc loc);
+// dst (rows x cols) from src: a row of `cols` repeated (axis 0) or a column of `rows` spread
+// along each row (axis 1) (BroadCast).
+void vecBroadcast(DType t, const LocalRef& dst, const LocalRef& src, uint32_t rows, uint32_t cols, int axis, Loc loc);
+// For each of `outer` rows of `inner` elements, the sum (or mean) of the first n, into dst[row]
+// (Sum, Mean). Accumulates in float.
+void vecRowReduce(DType t, const LocalRef& dst, const LocalRef& src, uint32_t outer, uint32_t inner, uint32_t n,
+                  bool mean, Loc loc);
+// PairReduceSum in repeat form: per repeat, adjacent pairs of the masked elements summed
+// (dst element k of a repeat = src 2k + src 2k+1); dst repeats are f.dstRep * 128 bytes apart.
+void vecPairSum(DType t, const LocalRef& dst, const LocalRef& src, const RepeatForm& f, bool maskCounter, Loc loc);
+// Fills `count` elements of GM with `value` through MTE3 (InitGlobalMemory, InitOutput).
+void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc);
+// TransDataTo5HD: per repeat, the 16 source blocks read as a matrix (16-bit: 16 x 16, 32-bit:
+// 16 x 8, 8-bit: 16 x 16 from one half of each block) and written transposed to the 16
+// destination blocks (32-bit: column j fills blocks 2j and 2j+1; 8-bit: one half of each).
+void transData5HD(DType t, const LocalRef* dst, const LocalRef* src, bool dstHigh, bool srcHigh, uint32_t repeat,
+                  uint32_t dstRep, uint32_t srcRep, Loc loc);
+// The dequantisation scale Cast applies from int32 to half (SetDeqScale); 1 by default.
+void setDeqScale(float scale);
 void setMaskCounter(bool counter);
 bool maskCounter();
 void setVectorMask(uint64_t hi, uint64_t lo);
@@ -169,11 +201,50 @@ struct FixpipeShape {
 };
 void fixpipe(const GmRef& dst, const LocalRef& src, const FixpipeShape& p, DType dt, DType st, Loc loc);
 
+// --- high-level Matmul (lib/matmul_intf.h) ---------------------------------------------
+// One operand of a Matmul as the library reads it: from GM or a local tensor, ND (row-major,
+// `ld` elements per row) or NZ (the L1 layout above, `ld` = rows of the stored matrix, aligned
+// to 16), stored transposed or not.
+struct MatmulOperand {
+    GmRef gm;
+    LocalRef local;
+    bool isLocal = false;
+    bool nz = false;
+    bool trans = false;
+    uint64_t ld = 0;
+};
+// One base block of C: C[m0.., n0..] (mSize x nSize) = A[m0.., 0..kSize] x B[0..kSize, n0..]
+// (+ bias[n0..]), written to `dstGm` (row stride ldc, at the block's position unless
+// `sequential`) or to `dstLocal` (ND with row stride ldc, or NZ).
+struct MatmulBlock {
+    MatmulOperand a, b;
+    DType abType = DType::F16;
+    bool hasBias = false;
+    MatmulOperand bias;  // a row of N elements
+    DType biasType = DType::F32;
+    GmRef dstGm;
+    LocalRef dstLocal;
+    bool dstIsLocal = false;
+    bool dstNz = false;
+    bool sequential = false;
+    uint64_t ldc = 0;
+    DType cType = DType::F32;
+    uint32_t m0 = 0, n0 = 0, mSize = 0, nSize = 0, kSize = 0;
+    uint8_t atomic = 0;       // 1: add into C
+    bool quant = false;       // multiply by quantScale on the way out (int32 -> half)
+    float quantScale = 1.0f;
+    const uint64_t* quantVector = nullptr;  // per-column scales (float bits in the low word)
+};
+// Loads, multiplies and writes one block on MTE2 -> MTE1 -> M -> FIX, each stage after the
+// previous one, and returns when the result is visible (the library's calls are synchronous).
+void matmulBlock(const MatmulBlock& blk, Loc loc);
+
 // --- synchronisation -----------------------------------------------------------------
 void setFlag(PipeId src, PipeId dst, int eventId, Loc loc);
 void waitFlag(PipeId src, PipeId dst, int eventId, Loc loc);
 void pipeBarrier(PipeId pipe, Loc loc);
 void syncAll(Loc loc);
+void crossCoreSync(Loc loc);  // reports `unsupported`: no cube/vector core pairs are simulated
 
 } // namespace rt
 } // namespace sage::npu

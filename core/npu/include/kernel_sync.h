@@ -52,8 +52,38 @@ template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     ::sage::npu::rt::syncAll(loc);
 }
+// The software form with GM/UB workspaces: the same barrier (not supported: the simulator runs
+// blocks one after another, so the call reports `unsupported` at run time).
+template <bool isAIVOnly = true, typename G, typename L>
+__aicore__ inline void SyncAll(const G& gmWorkspace, const L& ubWorkspace, int32_t usedCores = 0,
+                               ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)gmWorkspace, (void)ubWorkspace, (void)usedCores;
+    ::sage::npu::rt::syncAll(loc);
+}
+
+// Flags between the cube and vector cores of a mixed kernel: compile, and report `unsupported`
+// when reached (one simulated core per block has no partner core).
+template <uint8_t modeId, pipe_t pipe>
+__aicore__ inline void CrossCoreSetFlag(uint16_t flagId, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)flagId;
+    ::sage::npu::rt::crossCoreSync(loc);
+}
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
+__aicore__ inline void CrossCoreWaitFlag(uint16_t flagId, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)flagId;
+    ::sage::npu::rt::crossCoreSync(loc);
+}
 
 } // namespace AscendC
+
+inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)pipe, (void)config;
+    ::sage::npu::rt::crossCoreSync(loc);
+}
+inline void wait_flag_dev(int64_t flagId, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)flagId;
+    ::sage::npu::rt::crossCoreSync(loc);
+}
 
 // The CCE intrinsic spellings (set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)) used by older kernels.
 inline void set_flag(pipe_t src, pipe_t dst, event_t id, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {

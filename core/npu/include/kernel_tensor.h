@@ -86,6 +86,21 @@ public:
         std::memcpy(::sage::npu::rt::scalarLocal(ref_, uint64_t(index) * sizeof(T), sizeof(T), true, loc), &value,
                     sizeof(T));
     }
+    // tensor(i): element access through the scalar unit, as GetValue/SetValue.
+    struct ElementRef {
+        const LocalTensor* t;
+        uint32_t index;
+        ::sage::npu::Loc loc;
+        operator T() const { return t->GetValue(index, loc); }
+        ElementRef& operator=(T v) {
+            t->SetValue(index, v, loc);
+            return *this;
+        }
+        ElementRef& operator=(const ElementRef& o) { return *this = T(o); }
+    };
+    __aicore__ ElementRef operator()(uint32_t index, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) const {
+        return ElementRef{this, index, loc};
+    }
     __aicore__ uint32_t GetSize() const { return ref_.bytes / static_cast<uint32_t>(sizeof(T)); }
     __aicore__ uint32_t GetLength() const { return ref_.bytes; }
     __aicore__ void SetSize(uint32_t size) { ref_.bytes = size * static_cast<uint32_t>(sizeof(T)); }

@@ -33,6 +33,7 @@ constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr int32_t DEFAULT_BLK_NUM = 8;
 constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr int32_t BLOCK_CUBE = 16;
+constexpr int32_t DEFAULT_C0_SIZE = 32;  // bytes of one block (C0 of the cube fractal row)
 
 namespace detail {
 template <typename T> constexpr bool isOneOf() { return false; }
@@ -89,6 +90,12 @@ template <typename T, typename U> inline double scalarArg(const U& s) {
     static_assert(cond, api " does not support this data type on this device; it takes " types               \
                             ". For bfloat16_t, Cast to float first (Cast(dstFloat, src, RoundMode::CAST_NONE, n)).")
 
+// Each instruction also has the exact AscendC signature without the trailing location, as a
+// template with an empty parameter pack: a function pointer binds to it (foreach kernels pass
+// `Div<T>` as a template argument), while a direct call prefers the overload that records the
+// caller's line for diagnostics.
+#define SAGE_PTR_FORM requires(sizeof...(D) == 0)
+
 // ---- binary: dst = src0 op src1 --------------------------------------------------------------
 #define SAGE_BINARY(Name, Cond, Types)                                                                      \
     template <typename T, bool isSetMask = true>                                                            \
@@ -97,6 +104,17 @@ template <typename T, typename U> inline double scalarArg(const U& s) {
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src0.ref(), \
                                   &src1.ref(), 0.0, count < 0 ? 0 : uint64_t(count), loc);                  \
+    }                                                                                                       \
+    template <typename T, bool isSetMask = true, typename... D>                                             \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                                const int32_t& count, D...) SAGE_PTR_FORM {                                 \
+        Name<T, isSetMask>(dst, src0, src1, count, ::sage::npu::Loc::current());                            \
+    }                                                                                                       \
+    template <typename T, bool isSetMask = true, typename... D>                                             \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                                uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& p, D...)  \
+        SAGE_PTR_FORM {                                                                                     \
+        Name<T, isSetMask>(dst, src0, src1, mask, int32_t(repeatTime), p, ::sage::npu::Loc::current());     \
     }                                                                                                       \
     template <typename T, bool isSetMask = true>                                                            \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
@@ -109,9 +127,10 @@ template <typename T, typename U> inline double scalarArg(const U& s) {
                                    &src1.ref(), 0.0, detail::binaryForm(m, uint32_t(repeatTime), p),         \
                                    ::sage::npu::rt::maskCounter(), loc);                                    \
     }                                                                                                       \
-    template <typename T, bool isSetMask = true>                                                            \
+    template <typename T, bool isSetMask = true, typename R = int32_t>                                      \
+        requires std::is_integral_v<R>                                                                      \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
-                                uint64_t mask, const int32_t repeatTime, const BinaryRepeatParams& p,        \
+                                uint64_t mask, const R repeatTime, const BinaryRepeatParams& p,              \
                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         uint64_t m[2];                                                                                      \
@@ -141,6 +160,11 @@ SAGE_BINARY(Or, (detail::isOneOf<T, int16_t, uint16_t>()), "int16_t, uint16_t")
         ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
                                   nullptr, detail::scalarArg<T>(scalar),                                     \
                                   count < 0 ? 0 : uint64_t(count), loc);                                    \
+    }                                                                                                       \
+    template <typename T, typename U = T, bool isSetMask = true, typename... D>                             \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalar,       \
+                                const int32_t& count, D...) SAGE_PTR_FORM {                                 \
+        Name<T, U, isSetMask>(dst, src, scalar, count, ::sage::npu::Loc::current());                        \
     }                                                                                                       \
     template <typename T, typename U = T, bool isSetMask = true>                                            \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const U& scalar,       \
@@ -185,6 +209,11 @@ SAGE_SCALAR(ShiftRight, (detail::isOneOf<T, int16_t, uint16_t, int32_t, uint32_t
         SAGE_TYPE_CHECK(Cond, #Name, Types);                                                                \
         ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
                                   nullptr, 0.0, count < 0 ? 0 : uint64_t(count), loc);                      \
+    }                                                                                                       \
+    template <typename T, bool isSetMask = true, typename... D>                                             \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count,  \
+                                D...) SAGE_PTR_FORM {                                                        \
+        Name<T, isSetMask>(dst, src, count, ::sage::npu::Loc::current());                                   \
     }                                                                                                       \
     template <typename T, bool isSetMask = true>                                                            \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,         \
@@ -231,6 +260,11 @@ SAGE_UNARY(Neg, (detail::isOneOf<T, half, float, int16_t, int32_t>()), "half, fl
         ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
                                   nullptr, 0.0, count, loc);                                                \
     }                                                                                                       \
+    template <typename T, bool isReuseSource = false, typename... D>                                        \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,  \
+                                D...) SAGE_PTR_FORM {                                                        \
+        Name<T, isReuseSource>(dst, src, count, ::sage::npu::Loc::current());                               \
+    }                                                                                                       \
     template <typename T, bool isReuseSource = false>                                                       \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,           \
@@ -252,6 +286,16 @@ template <typename T>
 __aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
                            ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     Ln(dst, src, int32_t(count), loc);
+}
+template <typename T>
+__aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Ln(dst, src, int32_t(src.GetSize()), loc);
+}
+template <typename T, typename... D>
+__aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                           D...) SAGE_PTR_FORM {
+    Ln(dst, src, int32_t(count), ::sage::npu::Loc::current());
 }
 
 // ---- Duplicate: fill with a scalar ----------------------------------------------------------
@@ -279,13 +323,29 @@ __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalar, uin
                                v, detail::unaryForm(m, repeatTime, p), ::sage::npu::rt::maskCounter(), loc);
 }
 
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalar, const uint64_t mask[],
+                                 const uint8_t repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    SAGE_TYPE_CHECK(detail::kBits<T>, "Duplicate", "16- and 32-bit types");
+    uint64_t m[2] = {mask[0], sizeof(T) == 2 ? mask[1] : 0};
+    detail::resolveMask<T, isSetMask>(m);
+    UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
+    double v;
+    if constexpr (std::is_integral_v<T>) v = double(scalar); else v = double(static_cast<float>(scalar));
+    ::sage::npu::rt::vecRepeat(::sage::npu::VecOp::Duplicate, ::sage::npu::dtypeOf<T>, dst.ref(), dst.ref(), nullptr,
+                               v, detail::unaryForm(m, repeatTime, p), ::sage::npu::rt::maskCounter(), loc);
+}
+
 // ---- mask control ----------------------------------------------------------------------------
 __aicore__ inline void SetMaskCount() { ::sage::npu::rt::setMaskCounter(true); }
 __aicore__ inline void SetMaskNorm() { ::sage::npu::rt::setMaskCounter(false); }
 template <typename T, int mode = 0> __aicore__ inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
     ::sage::npu::rt::setVectorMask(maskHigh, maskLow);
 }
+// A length: in counter mode the count itself, in normal mode the first `len` elements.
 template <typename T, int mode = 0> __aicore__ inline void SetVectorMask(int32_t len) {
+    if (::sage::npu::rt::maskCounter()) return ::sage::npu::rt::setVectorMask(0, uint64_t(len < 0 ? 0 : len));
     uint64_t m[2];
     detail::contMask(uint64_t(len), m);
     ::sage::npu::rt::setVectorMask(m[1], m[0]);
@@ -293,3 +353,8 @@ template <typename T, int mode = 0> __aicore__ inline void SetVectorMask(int32_t
 __aicore__ inline void ResetMask() { ::sage::npu::rt::setVectorMask(~0ull, ~0ull); }
 
 } // namespace AscendC
+
+// The CCE intrinsic spellings of the mask set-up used by older kernels.
+inline void set_mask_norm() { ::sage::npu::rt::setMaskCounter(false); }
+inline void set_mask_count() { ::sage::npu::rt::setMaskCounter(true); }
+inline void set_vector_mask(uint64_t hi, uint64_t lo) { ::sage::npu::rt::setVectorMask(hi, lo); }

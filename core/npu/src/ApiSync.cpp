@@ -110,5 +110,14 @@ void syncAll(Loc loc) {
                         loc, true);
 }
 
+void crossCoreSync(Loc loc) {
+    activeImpl().report("unsupported",
+                        "Cross-core flags (CrossCoreSetFlag/CrossCoreWaitFlag, ffts_cross_core_sync, "
+                        "wait_flag_dev) synchronise the cube and vector cores of a mixed kernel; the simulator "
+                        "runs one vector core per block, so there is no partner core to wait for. Use the "
+                        "high-level Matmul API from the vector side instead.",
+                        loc, true);
+}
+
 } // namespace rt
 } // namespace sage::npu

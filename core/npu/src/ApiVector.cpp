@@ -1,6 +1,7 @@
 // Vector instructions: argument checks, cost on PIPE_V, race bookkeeping, then the functional
 // effect from VectorMath.
 #include "SimImpl.h"
+#include "VectorIssue.h"
 #include "VectorMath.h"
 
 #include <algorithm>
@@ -15,7 +16,9 @@ const char* opName(VecOp op) {
     static const char* names[] = {"Add", "Sub", "Mul", "Div", "Max", "Min", "And", "Or", "Adds", "Muls", "Maxs",
                                   "Mins", "LeakyRelu", "ShiftLeft", "ShiftRight", "Exp", "Ln", "Abs", "Relu", "Sqrt",
                                   "Rsqrt", "Reciprocal", "Not", "Neg", "Sigmoid", "Tanh", "Gelu", "Silu", "Softplus",
-                                  "Duplicate"};
+                                  "Duplicate", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Erf",
+                                  "Erfc", "Sign", "Log2", "Log10", "Floor", "Ceil", "Round", "Trunc", "Power",
+                                  "Power", "Power", "Copy"};
     return names[size_t(op)];
 }
 
@@ -25,16 +28,13 @@ double cyclesPerRepeat(const DeviceProfile& p, VecOp op, DType t) {
         return t == DType::F32 ? p.cyclesPerRepeatDivF32 : p.cyclesPerRepeatDivF16;
     case VecOp::Sigmoid: case VecOp::Tanh: case VecOp::Gelu: case VecOp::Silu: case VecOp::Softplus:
         return p.cyclesPerRepeatComposite;
+    // The library's math functions are polynomial sequences of several vector instructions.
+    case VecOp::Sin: case VecOp::Cos: case VecOp::Tan: case VecOp::Asin: case VecOp::Acos: case VecOp::Atan:
+    case VecOp::Sinh: case VecOp::Cosh: case VecOp::Erf: case VecOp::Erfc: case VecOp::Log2: case VecOp::Log10:
+    case VecOp::Pow: case VecOp::Pows: case VecOp::RPows:
+        return p.cyclesPerRepeatComposite;
     default: return p.cyclesPerRepeatSimple;
     }
-}
-
-IssueResult issueVector(Simulation::Impl& s, const char* name, uint64_t repeats, double cpr, uint64_t bytes,
-                        const Loc& loc) {
-    s.launch->vectorRepeats += repeats;
-    uint64_t occ = s.prof.vectorIssueCycles + uint64_t(std::ceil(double(repeats) * cpr));
-    return s.issue(PipeId::V, name, occ, s.prof.vectorTailCycles, 0, bytes, uint32_t(std::min<uint64_t>(repeats, ~0u)),
-                   loc);
 }
 
 void checkOverlap(Simulation::Impl& s, const LocalRef& dst, const LocalRef& src, uint64_t bytes, const char* api,
@@ -47,10 +47,6 @@ void checkOverlap(Simulation::Impl& s, const LocalRef& dst, const LocalRef& src,
                      " and " + std::to_string(s0) + ", " + std::to_string(bytes) + " bytes). The hardware requires "
                      "them to overlap completely or not at all; use a separate buffer.",
                  loc, true);
-}
-
-uint64_t repeatsFor(uint64_t bytes, const DeviceProfile& p) {
-    return (bytes + p.vectorBytesPerRepeat - 1) / p.vectorBytesPerRepeat;
 }
 
 // Byte offsets of the elements one repeat-form instruction touches.
@@ -86,6 +82,18 @@ uint32_t span(const std::vector<uint32_t>& offs, uint32_t es) {
 }
 
 } // namespace
+
+IssueResult issueVector(Simulation::Impl& s, const char* name, uint64_t repeats, double cpr, uint64_t bytes,
+                        const Loc& loc) {
+    s.launch->vectorRepeats += repeats;
+    uint64_t occ = s.prof.vectorIssueCycles + uint64_t(std::ceil(double(repeats) * cpr));
+    return s.issue(PipeId::V, name, occ, s.prof.vectorTailCycles, 0, bytes, uint32_t(std::min<uint64_t>(repeats, ~0u)),
+                   loc);
+}
+
+uint64_t repeatsFor(uint64_t bytes, const DeviceProfile& p) {
+    return (bytes + p.vectorBytesPerRepeat - 1) / p.vectorBytesPerRepeat;
+}
 
 namespace rt {
 
@@ -156,7 +164,15 @@ void vecCast(DType dt, DType st, const LocalRef& dst, const LocalRef& src, int r
     if (count == 0) return s.scalarCost(s.prof.scalarIssueCycles, loc);
     IssueResult at = issueVector(s, "Cast", repeatsFor(std::max(db, sb), s.prof), s.prof.cyclesPerRepeatCast,
                                  std::max(db, sb), loc);
-    vecmath::cast(dt, st, c.localPtr(dst), c.localPtr(src), roundMode, count);
+    if (st == DType::I32 && dt == DType::F16 && c.deqScale != 1.0f) {
+        // The dequantising conversion: int32 times the SetDeqScale scale, then rounded to half.
+        std::vector<float> tmp(count);
+        vecmath::cast(DType::F32, DType::I32, reinterpret_cast<uint8_t*>(tmp.data()), c.localPtr(src), roundMode, count);
+        for (auto& v : tmp) v *= c.deqScale;
+        vecmath::cast(dt, DType::F32, c.localPtr(dst), reinterpret_cast<const uint8_t*>(tmp.data()), roundMode, count);
+    } else {
+        vecmath::cast(dt, st, c.localPtr(dst), c.localPtr(src), roundMode, count);
+    }
     s.access(PipeId::V, src, uint32_t(sb), false, at, loc);
     s.access(PipeId::V, dst, uint32_t(db), true, at, loc);
 }

@@ -134,6 +134,7 @@ public:
 
     // Vector mask state.
     bool maskCounter = false;
+    float deqScale = 1.0f;  // SetDeqScale: int32 -> half Cast multiplies by it
     uint64_t vectorMask[2] = {~0ull, ~0ull};
     int atomicMode = 0;
 

@@ -103,6 +103,7 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
         case VecOp::Not: return map1<T>(d, a, n, [](C x) { return C(~U(x)); });
         case VecOp::Neg: return map1<T>(d, a, n, [](C x) { return -x; });
         case VecOp::Duplicate: return map1<T>(d, d, n, [s](C) { return s; });
+        case VecOp::Copy: return map1<T>(d, a, n, [](C x) { return x; });
         default: return;
         }
     } else {
@@ -136,6 +137,27 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
         case VecOp::Silu: return map1<T>(d, a, n, [](C x) { return x * sigmoid(x); });
         case VecOp::Softplus: return map1<T>(d, a, n, [](C x) { return x > C(20) ? x : std::log1p(std::exp(x)); });
         case VecOp::Duplicate: return map1<T>(d, d, n, [s](C) { return s; });
+        case VecOp::Sin: return map1<T>(d, a, n, [](C x) { return std::sin(x); });
+        case VecOp::Cos: return map1<T>(d, a, n, [](C x) { return std::cos(x); });
+        case VecOp::Tan: return map1<T>(d, a, n, [](C x) { return std::tan(x); });
+        case VecOp::Asin: return map1<T>(d, a, n, [](C x) { return std::asin(x); });
+        case VecOp::Acos: return map1<T>(d, a, n, [](C x) { return std::acos(x); });
+        case VecOp::Atan: return map1<T>(d, a, n, [](C x) { return std::atan(x); });
+        case VecOp::Sinh: return map1<T>(d, a, n, [](C x) { return std::sinh(x); });
+        case VecOp::Cosh: return map1<T>(d, a, n, [](C x) { return std::cosh(x); });
+        case VecOp::Erf: return map1<T>(d, a, n, [](C x) { return std::erf(x); });
+        case VecOp::Erfc: return map1<T>(d, a, n, [](C x) { return std::erfc(x); });
+        case VecOp::Sign: return map1<T>(d, a, n, [](C x) { return x > 0 ? C(1) : x < 0 ? C(-1) : C(0); });
+        case VecOp::Log2: return map1<T>(d, a, n, [](C x) { return std::log2(x); });
+        case VecOp::Log10: return map1<T>(d, a, n, [](C x) { return std::log10(x); });
+        case VecOp::Floor: return map1<T>(d, a, n, [](C x) { return std::floor(x); });
+        case VecOp::Ceil: return map1<T>(d, a, n, [](C x) { return std::ceil(x); });
+        case VecOp::Round: return map1<T>(d, a, n, [](C x) { return std::nearbyint(x); });
+        case VecOp::Trunc: return map1<T>(d, a, n, [](C x) { return std::trunc(x); });
+        case VecOp::Pow: return map2<T>(d, a, b, n, [](C x, C y) { return std::pow(x, y); });
+        case VecOp::Pows: return map1<T>(d, a, n, [s](C x) { return std::pow(x, s); });
+        case VecOp::RPows: return map1<T>(d, a, n, [s](C x) { return std::pow(s, x); });
+        case VecOp::Copy: return map1<T>(d, a, n, [](C x) { return x; });
         default: return;
         }
     }

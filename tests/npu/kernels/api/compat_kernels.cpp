@@ -73,5 +73,81 @@ extern "C" __global__ __aicore__ void gather_kernel(GM_ADDR src, GM_ADDR offsets
     DataCopy(dg, ld, n);
 }
 
+static_assert(__CCE_AICORE__ == 220, "910B is core generation 220");
+static_assert(TrueType::value && !FalseType::value);
+
+// out[block] = block_idx * 10 + core type (AIV = 2, or AIC = 1 once the kernel says AIC-only);
+// global GetBlockIdx() is the same function as AscendC's.
+extern "C" __global__ __aicore__ void core_type_kernel(GM_ADDR out, uint32_t aicOnly)
+{
+    if (aicOnly) KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    GlobalTensor<int32_t> og;
+    og.SetGlobalBuffer((__gm__ int32_t*)out, 8);
+    int32_t type = 0;
+    if ASCEND_IS_AIV {
+        type = AIV;
+    }
+    if ASCEND_IS_AIC {
+        type = AIC;
+    }
+    og.SetValue(uint64_t(::GetBlockIdx()), int32_t(block_idx * 10 + type + 0 * get_block_num()));
+}
+
+// Tiling headers write END_TILING_DATA_DEF with and without a semicolon; both compile, and the
+// host-side accessors fill the struct the kernel reads.
+BEGIN_TILING_DATA_DEF(NoSemicolonTiling)
+    TILING_DATA_FIELD_DEF(uint32_t, length);
+    TILING_DATA_FIELD_DEF_ARR(int16_t, 4, parts);
+END_TILING_DATA_DEF
+inline uint32_t tilingRoundTrip() {
+    NoSemicolonTiling t{};
+    const int16_t parts[4] = {1, 2, 3, 4};
+    t.set_length(40);
+    t.set_parts(parts);
+    uint8_t raw[sizeof(NoSemicolonTiling)];
+    t.SaveToBuffer(raw, sizeof(raw));
+    NoSemicolonTiling back;
+    std::memcpy(&back, raw, sizeof(back));
+    return back.get_length() + uint32_t(back.get_parts()[3]) + uint32_t(t.GetDataSize() == sizeof(t));
+}
+
+#include "kernel_assert.h"  // Qt's headers, included by the test before this file, redefine assert
+
+// Element access with tensor(i), the bound queue's user-position EnQue/DeQue, Log(dst, src) and
+// the device assert with a message: out[i] = log(in[i]) * 1, then out[3] = 7.
+extern "C" __global__ __aicore__ void element_access_kernel(GM_ADDR in, GM_ADDR out)
+{
+    TPipe pipe;
+    TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> que;
+    pipe.InitBuffer(que, 1, 64 * sizeof(float));
+    GlobalTensor<float> ig, og;
+    ig.SetGlobalBuffer((__gm__ float*)in, 64);
+    og.SetGlobalBuffer((__gm__ float*)out, 64);
+    LocalTensor<float> t = que.AllocTensor<float>();
+    DataCopy(t, ig, 64);
+    PipeBarrier<PIPE_ALL>();  // a VECIN -> VECOUT queue orders V -> MTE3, not the load
+    que.EnQue<TPosition::VECIN, TPosition::VECOUT, float>(t);
+    LocalTensor<float> u = que.DeQue<TPosition::VECIN, TPosition::VECOUT, float>();
+    Log(u, u);
+    set_mask_norm();
+    PipeBarrier<PIPE_ALL>();
+    assert(u.GetSize() == 64, "size %u", u.GetSize());
+    u(3) = 7.0f;
+    const float first = u(0);
+    u(1) = first;
+    DataCopy(og, u, 64);
+    que.FreeTensor(u);
+}
+
+// A cross-core flag has no partner core in the simulator: reported as unsupported at the call.
+extern "C" __global__ __aicore__ void cross_core_kernel(GM_ADDR out)
+{
+    GlobalTensor<int32_t> og;
+    og.SetGlobalBuffer((__gm__ int32_t*)out, 1);
+    og.SetValue(0, 1);
+    CrossCoreWaitFlag(3);  // CROSS_CORE_WAIT
+    og.SetValue(0, 2);
+}
+
 // The scalar unit's sqrt, called unqualified as kernels do under `using namespace AscendC`.
 inline float scalarSqrtTwice(float v) { return sqrt(v) * 2.0f; }

@@ -1,6 +1,9 @@
-// Kernel-side view of the CANN host header register/op_def_registry.h, which op_host tiling headers include next
-// to their BEGIN_TILING_DATA_DEF. The kernel needs only the tiling structs; the host API itself
-// (TilingContext, OpDef, PlatformAscendC) is not declared here.
+// The simulator's stand-in for the CANN host header register/op_def_registry.h. op_host tiling
+// headers include it next to their BEGIN_TILING_DATA_DEF; it brings the host context types
+// (gert, ge) and the platform (platform_ascendc) so that declarations of tiling functions and
+// inline host helpers in those headers compile.
 #pragma once
 
+#include "exe_graph/runtime/tiling_context.h"
 #include "register/tilingdata_base.h"
+#include "tiling/platform/platform_ascendc.h"

@@ -1,6 +1,6 @@
-// Kernel-side view of the CANN host header tiling/tiling_base.h, which op_host tiling headers include next
-// to their BEGIN_TILING_DATA_DEF. The kernel needs only the tiling structs; the host API itself
-// (TilingContext, OpDef, PlatformAscendC) is not declared here.
+// The simulator's stand-in for the CANN host header tiling/tiling_base.h: the tiling macros and
+// the host API (register/tilingdata_base.h). A project's own tiling/tiling_base.h, when it has
+// one on its include path, is found first.
 #pragma once
 
 #include "register/tilingdata_base.h"

@@ -1,0 +1,49 @@
+// The simulator's stand-in for the CANN graph types an op's host code uses: data types, formats
+// and status codes (namespace ge). Values follow the public CANN enumerations so that a tiling
+// function's switch over them behaves as on the device's host; `sage op` answers them from the
+// op's test spec.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace ge {
+
+using graphStatus = uint32_t;
+constexpr graphStatus GRAPH_SUCCESS = 0;
+constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFFu;
+constexpr graphStatus GRAPH_PARAM_INVALID = 50331649u;
+
+enum DataType : int32_t {
+    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
+    DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_STRING = 13,
+    DT_COMPLEX64 = 16, DT_COMPLEX128 = 17, DT_BF16 = 27, DT_INT4 = 29, DT_UNDEFINED = 28, DT_COMPLEX32 = 33,
+    DT_MAX = 40
+};
+
+enum Format : int32_t {
+    FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4,
+    FORMAT_NDHWC = 27, FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_NDC1HWC0 = 32,
+    FORMAT_FRACTAL_Z_3D = 33, FORMAT_RESERVED = 40
+};
+
+inline Format GetPrimaryFormat(int32_t format) { return static_cast<Format>(format & 0xff); }
+
+// Bytes per element (sub-byte types report 1, as the host API rounds them up).
+inline int32_t GetSizeByDataType(DataType t) {
+    switch (t) {
+    case DT_FLOAT: case DT_INT32: case DT_UINT32: case DT_COMPLEX32: return 4;
+    case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
+    case DT_INT8: case DT_UINT8: case DT_BOOL: case DT_INT4: return 1;
+    case DT_INT64: case DT_UINT64: case DT_DOUBLE: case DT_COMPLEX64: return 8;
+    case DT_COMPLEX128: return 16;
+    default: return -1;
+    }
+}
+
+struct TypeUtils {
+    static std::string DataTypeToSerialString(DataType t) { return "DT_" + std::to_string(int(t)); }
+    static std::string FormatToSerialString(Format f) { return "FORMAT_" + std::to_string(int(f)); }
+};
+
+} // namespace ge

@@ -1,0 +1,94 @@
+// The math functions of the AscendC high-level library (lib/math/*_intf.h): Sin, Cos, Tan, Asin,
+// Acos, Atan, Sinh, Cosh, Erf, Erfc, Sign, Log2, Log10, Floor, Ceil, Round, Trunc and Power. On
+// the device each is a polynomial sequence of vector instructions working through a shared
+// temporary buffer; the simulator computes the function in float (rounded to T once) and charges
+// the composite cost on PIPE_V. The temporary buffer is accepted and not used.
+#pragma once
+
+#include "kernel_vec.h"
+
+#include <type_traits>
+
+namespace AscendC {
+
+#define SAGE_MATH_UNARY(Name)                                                                               \
+    template <typename T, bool isReuseSource = false>                                                       \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,  \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        SAGE_TYPE_CHECK(detail::kFloat<T>, #Name, "half, float");                                           \
+        ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
+                                  nullptr, 0.0, count, loc);                                                \
+    }                                                                                                       \
+    template <typename T, bool isReuseSource = false, typename... D>                                        \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,  \
+                                D...) SAGE_PTR_FORM {                                                        \
+        Name<T, isReuseSource>(dst, src, count, ::sage::npu::Loc::current());                               \
+    }                                                                                                       \
+    template <typename T, bool isReuseSource = false>                                                       \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
+                                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,           \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        (void)sharedTmpBuffer;                                                                              \
+        Name<T, isReuseSource>(dst, src, count, loc);                                                       \
+    }                                                                                                       \
+    template <typename T, bool isReuseSource = false>                                                       \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        Name<T, isReuseSource>(dst, src, src.GetSize(), loc);                                               \
+    }
+SAGE_MATH_UNARY(Sin)
+SAGE_MATH_UNARY(Cos)
+SAGE_MATH_UNARY(Tan)
+SAGE_MATH_UNARY(Asin)
+SAGE_MATH_UNARY(Acos)
+SAGE_MATH_UNARY(Atan)
+SAGE_MATH_UNARY(Sinh)
+SAGE_MATH_UNARY(Cosh)
+SAGE_MATH_UNARY(Erf)
+SAGE_MATH_UNARY(Erfc)
+SAGE_MATH_UNARY(Sign)
+SAGE_MATH_UNARY(Log2)
+SAGE_MATH_UNARY(Log10)
+SAGE_MATH_UNARY(Floor)
+SAGE_MATH_UNARY(Ceil)
+SAGE_MATH_UNARY(Round)
+SAGE_MATH_UNARY(Trunc)
+#undef SAGE_MATH_UNARY
+
+// Power: tensor ^ tensor, tensor ^ scalar and scalar ^ tensor, each with an optional shared
+// temporary buffer.
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& base, const LocalTensor<T>& exponent,
+                             const uint32_t count, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    SAGE_TYPE_CHECK(detail::kFloat<T>, "Power", "half, float");
+    ::sage::npu::rt::vecCount(::sage::npu::VecOp::Pow, ::sage::npu::dtypeOf<T>, dst.ref(), base.ref(),
+                              &exponent.ref(), 0.0, count, loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& base, const std::type_identity_t<T>& exponent,
+                             const uint32_t count, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    SAGE_TYPE_CHECK(detail::kFloat<T>, "Power", "half, float");
+    ::sage::npu::rt::vecCount(::sage::npu::VecOp::Pows, ::sage::npu::dtypeOf<T>, dst.ref(), base.ref(), nullptr,
+                              detail::scalarArg<T>(exponent), count, loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const std::type_identity_t<T>& base, const LocalTensor<T>& exponent,
+                             const uint32_t count, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    SAGE_TYPE_CHECK(detail::kFloat<T>, "Power", "half, float");
+    ::sage::npu::rt::vecCount(::sage::npu::VecOp::RPows, ::sage::npu::dtypeOf<T>, dst.ref(), exponent.ref(),
+                              nullptr, detail::scalarArg<T>(base), count, loc);
+}
+template <typename T, bool isReuseSource = false, typename B, typename E>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const B& base, const E& exponent,
+                             const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,
+                             ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)sharedTmpBuffer;
+    Power<T, isReuseSource>(dst, base, exponent, count, loc);
+}
+template <typename T, bool isReuseSource = false, typename B, typename E>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const B& base, const E& exponent,
+                             ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Power<T, isReuseSource>(dst, base, exponent, dst.GetSize(), loc);
+}
+
+} // namespace AscendC
