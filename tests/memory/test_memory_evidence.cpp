@@ -240,6 +240,10 @@ private slots:
                      locked.what());
             held.commit();
         }
+        // From here the writer waits for its turn as any client does: between two chunks it must get
+        // one (if the importer kept the lock across chunks, this wait would time out and fail). A
+        // 1 ms limit would also fail on a brief, legitimate hold by a loaded server.
+        writerDb->exec(writerDb->isPostgres() ? "SET lock_timeout = 30000" : "PRAGMA busy_timeout = 30000");
         std::vector<int> progress;
         importer.exchange().setChunkSize(100);
         importer.exchange().setChunkObserver([&](int written) {

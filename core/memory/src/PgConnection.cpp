@@ -218,7 +218,8 @@ bool PgConnection::inTransaction() const { return PQtransactionStatus(conn_) != 
 void PgConnection::beginWrite() {
     exec("BEGIN");
     try {
-        exec("SELECT pg_advisory_xact_lock(" + std::to_string(kWriterLock) + ")");
+        // One writer per memory (schema), not per server: other memories on the server don't wait.
+        exec("SELECT pg_advisory_xact_lock(" + std::to_string(kWriterLock) + ", hashtext(current_schema()))");
     } catch (const MemoryError& e) {
         rollbackQuietly("");
         throw MemoryError(e.code(), name_ + ": the memory is locked by another writer (no turn within the lock "
