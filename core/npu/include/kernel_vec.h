@@ -251,8 +251,9 @@ SAGE_UNARY(Neg, (detail::isOneOf<T, half, float, int16_t, int32_t>()), "half, fl
 #undef SAGE_UNARY
 
 // Advanced API (high-level library): composite activations. The optional shared temporary
-// buffer is accepted for compatibility; the simulator needs none.
-#define SAGE_ADVANCED(Name)                                                                                 \
+// buffer is accepted for compatibility; the simulator needs none. The macro stays defined:
+// kernel_vec_math.h declares the math library (Sin, Erf, ...) with it.
+#define SAGE_LIBRARY_UNARY(Name)                                                                            \
     template <typename T, bool isReuseSource = false>                                                       \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,  \
                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
@@ -270,16 +271,13 @@ SAGE_UNARY(Neg, (detail::isOneOf<T, half, float, int16_t, int32_t>()), "half, fl
                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,           \
                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
         (void)sharedTmpBuffer;                                                                              \
-        SAGE_TYPE_CHECK(detail::kFloat<T>, #Name, "half, float");                                           \
-        ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
-                                  nullptr, 0.0, count, loc);                                                \
+        Name<T, isReuseSource>(dst, src, count, loc);                                                       \
     }
-SAGE_ADVANCED(Sigmoid)
-SAGE_ADVANCED(Tanh)
-SAGE_ADVANCED(Gelu)
-SAGE_ADVANCED(Silu)
-SAGE_ADVANCED(Softplus)
-#undef SAGE_ADVANCED
+SAGE_LIBRARY_UNARY(Sigmoid)
+SAGE_LIBRARY_UNARY(Tanh)
+SAGE_LIBRARY_UNARY(Gelu)
+SAGE_LIBRARY_UNARY(Silu)
+SAGE_LIBRARY_UNARY(Softplus)
 
 // Log (advanced API) is Ln.
 template <typename T>

@@ -11,26 +11,9 @@
 
 namespace AscendC {
 
+// The library's three forms (kernel_vec.h), plus the whole-tensor form without a count.
 #define SAGE_MATH_UNARY(Name)                                                                               \
-    template <typename T, bool isReuseSource = false>                                                       \
-    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,  \
-                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
-        SAGE_TYPE_CHECK(detail::kFloat<T>, #Name, "half, float");                                           \
-        ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
-                                  nullptr, 0.0, count, loc);                                                \
-    }                                                                                                       \
-    template <typename T, bool isReuseSource = false, typename... D>                                        \
-    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,  \
-                                D...) SAGE_PTR_FORM {                                                        \
-        Name<T, isReuseSource>(dst, src, count, ::sage::npu::Loc::current());                               \
-    }                                                                                                       \
-    template <typename T, bool isReuseSource = false>                                                       \
-    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
-                                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,           \
-                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
-        (void)sharedTmpBuffer;                                                                              \
-        Name<T, isReuseSource>(dst, src, count, loc);                                                       \
-    }                                                                                                       \
+    SAGE_LIBRARY_UNARY(Name)                                                                                \
     template <typename T, bool isReuseSource = false>                                                       \
     __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
