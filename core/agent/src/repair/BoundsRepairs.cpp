@@ -11,7 +11,6 @@
 #include "transforms/KernelFacts.h"
 #include "transforms/Transform.h"
 
-#include <algorithm>
 #include <cctype>
 #include <map>
 #include <regex>
@@ -19,11 +18,6 @@
 
 namespace sage::agent::transforms {
 namespace {
-
-std::string squeeze(std::string s) {
-    s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
-    return s;
-}
 
 // The argument text after `name ,` in a call, up to the next top-level ',' or ')'.
 std::string argumentAfter(const std::string& line, size_t from) {
@@ -73,7 +67,7 @@ Result gmOffsetConsensus(const Input& in) {
     std::vector<Access> all;
     for (size_t i = 0; i < lines.size(); ++i)
         for (auto it = std::sregex_iterator(lines[i].begin(), lines[i].end(), access); it != std::sregex_iterator(); ++it)
-            if (gmNames.count((*it)[1].str())) all.push_back({(*it)[1].str(), squeeze((*it)[2].str()), i});
+            if (gmNames.count((*it)[1].str())) all.push_back({(*it)[1].str(), kernel::withoutSpaces((*it)[2].str()), i});
     const Access* bad = nullptr;
     for (const auto& a : all)
         if (a.line == size_t(d->line - 1)) bad = bad ? bad : &a;
@@ -86,7 +80,7 @@ Result gmOffsetConsensus(const Input& in) {
         const std::regex passed("\\b" + name + R"(\s*,)");
         for (const auto& l : lines)
             for (auto it = std::sregex_iterator(l.begin(), l.end(), passed); it != std::sregex_iterator(); ++it) {
-                const std::string arg = squeeze(argumentAfter(l, size_t(it->position(0) + it->length(0))));
+                const std::string arg = kernel::withoutSpaces(argumentAfter(l, size_t(it->position(0) + it->length(0))));
                 if (!arg.empty()) ++uses[arg];
             }
     }
@@ -113,7 +107,7 @@ Result gmOffsetConsensus(const Input& in) {
         for (auto it = std::sregex_iterator(l.begin(), l.end(), sameAccess); it != std::sregex_iterator(); ++it) {
             const auto& m = *it;
             out.append(begin, m[0].first);
-            if (squeeze(m[1].str()) == bad->index) {
+            if (kernel::withoutSpaces(m[1].str()) == bad->index) {
                 out += bad->tensor + "[" + shared + "]";
                 ++changed;
             } else {

@@ -5,8 +5,6 @@
 
 #include "sage_npu/DeviceProfile.h"
 
-#include <algorithm>
-#include <cctype>
 #include <map>
 #include <regex>
 #include <set>
@@ -85,10 +83,8 @@ std::optional<std::string> missingInitBuffer(const std::string& s, const npu::De
     for (size_t i = 0; i < lines.size(); ++i) {
         std::smatch m;
         if (!std::regex_search(lines[i], m, init)) continue;
-        std::smatch t;
-        if (!std::regex_search(s, t, std::regex(R"((TQue\s*<[^;]*>)\s+)" + m[1].str() + R"(\s*;)"))) continue;
-        std::string type = t[1].str();
-        type.erase(std::remove_if(type.begin(), type.end(), [](unsigned char c) { return std::isspace(c); }), type.end());
+        const std::string type = kernel::queueTypeOf(s, m[1].str());
+        if (type.rfind("TQue", 0) != 0) continue;  // a TBuf's missing InitBuffer only warns
         if (seen[type]++ == 0) continue;
         lines.erase(lines.begin() + std::ptrdiff_t(i));
         return kernel::joinLines(lines, s);

@@ -10,8 +10,6 @@
 #include "transforms/KernelFacts.h"
 #include "transforms/Transform.h"
 
-#include <algorithm>
-#include <cctype>
 #include <regex>
 
 namespace sage::agent::transforms {
@@ -110,14 +108,8 @@ Result initBuffer(const Input& in) {
     const std::string object = objectCalling(lines[size_t(d->line - 1)], "AllocTensor|Get");
     if (object.empty()) return refuse("line " + std::to_string(d->line) + " has no AllocTensor or Get call");
     // The declared type of the object, e.g. `TQue<TPosition::VECIN, 1>`: a sibling must share it.
-    std::smatch m;
-    const std::regex declared(R"((T(?:Que|Buf)\s*<[^;]*>)\s+)" + object + R"(\s*;)");
-    if (!std::regex_search(in.source, m, declared)) return refuse("no declaration of '" + object + "' as a TQue or TBuf");
-    auto squeeze = [](std::string s) {
-        s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
-        return s;
-    };
-    const std::string type = squeeze(m[1].str());
+    const std::string type = kernel::queueTypeOf(in.source, object);
+    if (type.empty()) return refuse("no declaration of '" + object + "' as a TQue or TBuf");
     const std::regex init(R"((\w+)\s*\.\s*InitBuffer\s*\(\s*(\w+)\s*,)");
     std::optional<size_t> sibling, lastInit;
     for (size_t i = 0; i < lines.size(); ++i) {
@@ -125,10 +117,7 @@ Result initBuffer(const Input& in) {
         if (!std::regex_search(lines[i], c, init)) continue;
         if (c[2].str() == object) return refuse(object + " has an InitBuffer on line " + std::to_string(i + 1) + ": it runs too late or not at all");
         lastInit = i;
-        std::smatch t;
-        if (!sibling && std::regex_search(in.source, t, std::regex(R"((T(?:Que|Buf)\s*<[^;]*>)\s+)" + c[2].str() + R"(\s*;)")) &&
-            squeeze(t[1].str()) == type)
-            sibling = i;
+        if (!sibling && kernel::queueTypeOf(in.source, c[2].str()) == type) sibling = i;
     }
     if (!sibling) return refuse("no other " + type + " has an InitBuffer to copy");
     const std::string from = lines[*sibling];

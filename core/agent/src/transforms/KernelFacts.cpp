@@ -242,6 +242,19 @@ std::string elementTypeOf(const std::string& source, const std::string& variable
     return "";
 }
 
+std::string queueTypeOf(const std::string& source, const std::string& name) {
+    if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; }))
+        return "";
+    std::smatch m;
+    if (!std::regex_search(source, m, std::regex(R"((T(?:Que|Buf)\s*<[^;]*>)\s+)" + name + R"(\s*;)"))) return "";
+    return withoutSpaces(m[1].str());
+}
+
+std::string withoutSpaces(std::string s) {
+    s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
+    return s;
+}
+
 bool usesBlockSplit(const std::string& source) { return source.find("GetBlockIdx()") != std::string::npos; }
 
 } // namespace sage::agent::kernel

@@ -40,6 +40,13 @@ std::string pipeOfStatement(const std::string& line);
 // The element type of a LocalTensor/GlobalTensor variable declared in the source, or "".
 std::string elementTypeOf(const std::string& source, const std::string& variable);
 
+// The declared type of a TQue or TBuf named `name`, spaces removed ("TQue<TPosition::VECIN,1>"),
+// or "" when the source declares none.
+std::string queueTypeOf(const std::string& source, const std::string& name);
+
+// `s` without any whitespace: compares expressions written with different spacing.
+std::string withoutSpaces(std::string s);
+
 bool usesBlockSplit(const std::string& source);  // calls GetBlockIdx()
 
 } // namespace sage::agent::kernel
