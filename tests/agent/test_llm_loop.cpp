@@ -96,6 +96,20 @@ class TestLlmLoop : public QObject {
     std::unique_ptr<eval::Evaluator> evaluator_;
     eval::Task task_;
 
+    // The LLM policy against `server`, memory off, one seed, short timeouts; tests set the rest.
+    static agent::AgentSettings llmSettings(const ScriptedLlmServer& server, int budget) {
+        agent::AgentSettings s;
+        s.policy = "llm";
+        s.budget = budget;
+        s.memoryMode = memory::MemoryMode::Off;
+        s.seeds = 1;
+        s.llm.baseUrl = server.baseUrl();
+        s.llm.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
+        s.llm.timeoutSeconds = 10;
+        s.llm.retryBaseSeconds = 0.05;
+        return s;
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -136,18 +150,11 @@ private slots:
         server.scriptNonStreaming({ScriptedLlmServer::json(lessonJson("Declare every tensor you use")),
                                    ScriptedLlmServer::json(lessonJson("Split elementwise kernels over blocks"))});
 
-        agent::AgentSettings s;
-        s.policy = "llm";
-        s.budget = 3;
+        agent::AgentSettings s = llmSettings(server, 3);
         s.memoryMode = memory::MemoryMode::Adoption;
-        s.seeds = 1;
         s.targetRooflineFraction = 0.99;
         s.patience = 8;
-        s.llm.baseUrl = server.baseUrl();
         s.llm.model = "scripted";
-        s.llm.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
-        s.llm.timeoutSeconds = 10;
-        s.llm.retryBaseSeconds = 0.05;
         agent::AgentLoop loop(*evaluator_, agent::makePolicy(s), s);
         int tokens = 0;
         loop.addObserver([&](const agent::AgentEvent& ev) { tokens += ev.type == agent::AgentEventType::Token; });
@@ -226,15 +233,7 @@ private slots:
         server.script({ScriptedLlmServer::sse(diffReply), ScriptedLlmServer::sse(partialReply),
                        ScriptedLlmServer::sse(noAdoptionReply), ScriptedLlmServer::sse(reasoningReply)});
 
-        agent::AgentSettings s;
-        s.policy = "llm";
-        s.budget = 2;
-        s.memoryMode = memory::MemoryMode::Off;
-        s.seeds = 1;
-        s.llm.baseUrl = server.baseUrl();
-        s.llm.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
-        s.llm.timeoutSeconds = 10;
-        s.llm.retryBaseSeconds = 0.05;
+        agent::AgentSettings s = llmSettings(server, 2);
         s.llm.contextTokens = 8192;
         s.llm.maxTokens = 2048;
         agent::AgentLoop loop(*evaluator_, agent::makePolicy(s), s);
@@ -281,15 +280,7 @@ private slots:
                        ScriptedLlmServer::sse("Still no code."), ScriptedLlmServer::sse("No."),
                        ScriptedLlmServer::status(429, R"({"error":{"message":"slow down"}})"),
                        ScriptedLlmServer::sse(reply(task_.baselineSource, "none", "The baseline."))});
-        agent::AgentSettings s;
-        s.policy = "llm";
-        s.budget = 2;
-        s.memoryMode = memory::MemoryMode::Off;
-        s.seeds = 1;
-        s.llm.baseUrl = server.baseUrl();
-        s.llm.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
-        s.llm.timeoutSeconds = 10;
-        s.llm.retryBaseSeconds = 0.05;
+        agent::AgentSettings s = llmSettings(server, 2);
         agent::AgentLoop loop(*evaluator_, agent::makePolicy(s), s);
         auto sum = loop.run(task_, runs, nullptr);
         auto its = runs.iterations(sum.runId);
