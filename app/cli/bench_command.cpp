@@ -18,7 +18,6 @@
 
 #include "sage_agent/AgentLoop.h"
 #include "sage_agent/FaultInjector.h"
-#include "sage_agent/KernelComposer.h"
 #include "sage_eval/Evaluator.h"
 #include "sage_memory/AdoptionLedger.h"
 #include "sage_toolchain/ToolPaths.h"
@@ -122,19 +121,6 @@ uint64_t evaluateOnce(const eval::Evaluator& evaluator, const eval::Task& task, 
 
 // One measured run: the loop, then the metrics from what it stored (RunStore), so nothing depends
 // on counters the loop may or may not keep.
-// `--inject-faults`: the run starts from the built-in draft with one fault of the catalogue in it
-// (sage_agent/FaultInjector.h), chosen by the task's position and the seed among the faults that
-// fit the draft, so the repair stage is measured on every run. Nullopt when no fault fits.
-std::optional<agent::InjectedFault> faultFor(const eval::Task& task, const eval::Evaluator& evaluator,
-                                             const agent::AgentSettings& s, int position) {
-    const auto& device = evaluator.devices().get(s.device);
-    const auto draft = agent::composeDraft(task, device, {});
-    if (!draft.ok) return std::nullopt;
-    const auto names = agent::applicableFaults(draft.source, &device);
-    if (names.empty()) return std::nullopt;
-    return agent::injectFault(draft.source, names[(size_t(position) + size_t(s.seed)) % names.size()], &device);
-}
-
 json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::RunStore& runs,
              memory::ExperienceStore* mem, const agent::AgentSettings& s, ReferenceCycles& refs, const TrapMap& traps,
              const std::optional<agent::InjectedFault>& fault) {
@@ -445,7 +431,10 @@ void registerBenchCommand(CLI::App& app) {
                     if (!inSplit(t, o->split)) continue;
                     if (index++ % shardN != shardI) continue;
                     if (!o->json) std::cerr << modeName << " seed " << seed << ": measuring " << t.name << "\n";
-                    const auto fault = o->injectFaults ? faultFor(t, evaluator, s, index - 1) : std::nullopt;
+                    // `--inject-faults`: the fault is chosen by the task's position and the seed.
+                    const auto fault = o->injectFaults ? agent::faultyDraft(t, evaluator.devices().get(s.device),
+                                                                            size_t(index - 1) + size_t(s.seed))
+                                                       : std::nullopt;
                     rows.push_back(measure(t, evaluator, runs, mem.get(), s, refs, traps, fault));
                 }
                 mem.reset();

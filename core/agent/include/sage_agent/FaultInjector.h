@@ -7,6 +7,9 @@
 // DataCopyPad tail, ...) is refused, never forced.
 #pragma once
 
+#include "sage_eval/Task.h"
+
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,5 +39,10 @@ std::optional<InjectedFault> injectFault(const std::string& source, const std::s
 
 // The names of the faults that apply to `source`, in catalogue order.
 std::vector<std::string> applicableFaults(const std::string& source, const npu::DeviceProfile* device);
+
+// The task's built-in draft (composed from its spec, no memory) with the `pick`-th fault (modulo
+// their number) of those that fit it: what `sage bench --inject-faults` starts a run from.
+// Nullopt when the composer cannot draft the task or no fault fits.
+std::optional<InjectedFault> faultyDraft(const eval::Task& task, const npu::DeviceProfile& device, std::size_t pick);
 
 } // namespace sage::agent

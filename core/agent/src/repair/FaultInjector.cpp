@@ -1,5 +1,7 @@
 #include "sage_agent/FaultInjector.h"
 
+#include "sage_agent/KernelComposer.h"
+
 #include "transforms/KernelFacts.h"
 #include "transforms/Transform.h"
 
@@ -172,6 +174,14 @@ std::vector<std::string> applicableFaults(const std::string& source, const npu::
     for (const auto& e : entries())
         if (injectFault(source, e.def.name, device)) out.push_back(e.def.name);
     return out;
+}
+
+std::optional<InjectedFault> faultyDraft(const eval::Task& task, const npu::DeviceProfile& device, std::size_t pick) {
+    const auto draft = composeDraft(task, device, {});
+    if (!draft.ok) return std::nullopt;
+    const auto names = applicableFaults(draft.source, &device);
+    if (names.empty()) return std::nullopt;
+    return injectFault(draft.source, names[pick % names.size()], &device);
 }
 
 } // namespace sage::agent
