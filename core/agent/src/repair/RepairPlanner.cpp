@@ -11,8 +11,14 @@ std::vector<std::string> failureKinds(const eval::Evaluation* ev) {
             out.push_back("compile_error");
             break;
         }
+    bool failed = !out.empty();
     for (const auto& d : ev->run.diagnostics)
-        if (d.severity == "error") out.push_back(d.kind);
+        if (d.severity == "error") out.push_back(d.kind), failed = true;
+    // An uninitialised TBuf only warns (a path may never touch it); when the run then failed, the
+    // warning names the cause the error at the first use does not.
+    if (failed)
+        for (const auto& d : ev->run.diagnostics)
+            if (d.kind == "tbuf_not_initialised") out.push_back(d.kind);
     if (out.empty() && ev->compile.ok && ev->run.status == "ok" && !ev->verify.pass) out.push_back("wrong_result");
     return out;
 }
@@ -35,8 +41,7 @@ std::vector<json> actionsFor(const std::string& kind) {
     if (kind == "alloc_no_free_buffer" || kind == "too_many_allocs") return {transform("free_tensor"), transform("double_buffer")};
     if (kind == "enque_beyond_depth") return {transform("double_buffer", "down")};
     if (kind == "deque_empty") return {transform("enque_tensor")};
-    // An uninitialised TBuf only warns; its empty tensor fails at the first vector call.
-    if (kind == "queue_not_initialised" || kind == "vector_count_exceeds_tensor") return {transform("init_buffer")};
+    if (kind == "queue_not_initialised" || kind == "tbuf_not_initialised") return {transform("init_buffer")};
     if (kind == "gm_out_of_bounds") return {transform("gm_offset_consensus"), transform("align_tail")};
     if (kind == "datacopy_not_32b_multiple" || kind == "wrong_result") return {transform("align_tail")};
     return {};

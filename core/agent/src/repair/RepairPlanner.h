@@ -12,7 +12,8 @@
 namespace sage::agent::repair {
 
 // The failure kinds of an evaluation, first error first: compile_error, simulator kinds
-// (race_raw, capacity_exceeded, ...), or wrong_result when it ran but did not verify.
+// (race_raw, capacity_exceeded, ...), or wrong_result when it ran but did not verify; after the
+// errors, a tbuf_not_initialised warning of a failed run (the cause of its first error).
 std::vector<std::string> failureKinds(const eval::Evaluation* ev);
 
 // Repair actions for one failure kind ({"type":"transform","name":"sync_pair"}, ...).
