@@ -140,10 +140,21 @@ void mmad(const LocalRef& cRef, const LocalRef& aRef, const LocalRef& bRef, cons
     for (uint32_t k = 0; k < p.k; ++k)
         for (uint32_t n = 0; n < p.n; ++n) b[size_t(k) * p.n + n] = float(bAt(k, n));
     const uint32_t ces = dtypeSize(ct);
-    for (uint32_t m = 0; m < p.m; ++m)
+    // One row of C at a time, k outermost: every element still sums its products in k order (the
+    // same float result as a dot product per element), but the inner loop runs over contiguous n,
+    // which the compiler vectorises. A 1024^3 product went from about 9 s to well under 1 s.
+    std::vector<float> row(p.n);
+    for (uint32_t m = 0; m < p.m; ++m) {
+        std::fill(row.begin(), row.end(), 0.0f);
+        const float* am = a.data() + size_t(m) * p.k;
+        for (uint32_t k = 0; k < p.k; ++k) {
+            const float av = am[k];
+            const float* bk = b.data() + size_t(k) * p.n;
+            float* r = row.data();
+            for (uint32_t n = 0; n < p.n; ++n) r[n] += av * bk[n];
+        }
         for (uint32_t n = 0; n < p.n; ++n) {
-            float acc = 0;
-            for (uint32_t k = 0; k < p.k; ++k) acc += a[size_t(m) * p.k + k] * b[size_t(k) * p.n + n];
+            const float acc = row[n];
             uint64_t ci = (n / 16) * mAligned * 16 + uint64_t(m) * 16 + n % 16;
             // cmatrixInitVal=true starts from zero; otherwise C starts from the bias table when one is
             // given (C = bias + A.B) and from what L0C holds when not (C += A.B).
@@ -152,6 +163,7 @@ void mmad(const LocalRef& cRef, const LocalRef& aRef, const LocalRef& bRef, cons
                                   : vecmath::loadScalar(ct, C + ci * ces);
             vecmath::storeScalar(ct, C + ci * ces, prev + double(acc));
         }
+    }
     s.access(PipeId::M, aRef, uint32_t(mb * kb * 512), false, t, loc);
     s.access(PipeId::M, bRef, uint32_t(kb * nb * 512), false, t, loc);
     s.access(PipeId::M, cRef, uint32_t(mb * nb * 256 * 4), true, t, loc);
