@@ -1,5 +1,6 @@
 // Bad input is refused with the file, the field and what is wrong: device profiles, task
 // folders, launch expressions, kernel sources; compiler diagnostics map to the candidate.
+#include "sage_eval/RunCache.h"
 #include "sage_eval/Task.h"
 #include "sage_toolchain/Compiler.h"
 #include "sage_toolchain/DeviceCatalog.h"
@@ -180,6 +181,36 @@ private slots:
         QCOMPARE(sites.size(), size_t(1));
         QCOMPARE(sites[0].first, 12);
         QVERIFY(toolchain::parseGccJsonDiagnostics("garbage", "kernel.cpp", "k").empty());
+    }
+
+    // A stored run comes back with its status and output bytes; the cache stays within its
+    // capacity (SAGE_RUN_CACHE_MB) up to the 16 stores between two evictions, oldest dropped first.
+    void runCacheStoresLoadsAndEvicts() {
+        const std::string root = (dir_.path() + "/runs").toStdString();
+        const eval::RunCache cache(root);
+        QVERIFY(!cache.load("missing").has_value());
+        qputenv("SAGE_RUN_CACHE_MB", "1");
+        toolchain::RunResult r;
+        r.status = "ok";
+        r.message = "fine";
+        const size_t entryBytes = 200 << 10;  // 5 entries fit in 1 MiB
+        for (int i = 0; i < 40; ++i) {
+            std::vector<uint8_t> bytes(entryBytes, uint8_t(i));
+            std::string key = "k";
+            key += std::to_string(i);
+            cache.store(key, r, {{"y", toolchain::Blob::own(std::move(bytes))}}, true);
+        }
+        qunsetenv("SAGE_RUN_CACHE_MB");
+        auto last = cache.load("k39");
+        QVERIFY(last.has_value());
+        QCOMPARE(last->result.status, std::string("ok"));
+        QCOMPARE(last->outputs.at("y").size(), entryBytes);
+        QCOMPARE(int(last->outputs.at("y").data()[7]), 39);
+        QVERIFY(last->networkIsolated);
+        QVERIFY2(!cache.load("k0").has_value(), "the oldest entry was not evicted");
+        size_t entries = 0;
+        for (const auto& e : std::filesystem::directory_iterator(root)) entries += e.is_directory();
+        QVERIFY2(entries <= 5 + 16, ("entries kept: " + std::to_string(entries)).c_str());
     }
 };
 
