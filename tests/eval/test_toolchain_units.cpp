@@ -2,6 +2,7 @@
 // folders, launch expressions, kernel sources; compiler diagnostics map to the candidate.
 #include "sage_eval/RunCache.h"
 #include "sage_eval/Task.h"
+#include "sage_eval/Verifier.h"
 #include "sage_toolchain/Compiler.h"
 #include "sage_toolchain/DeviceCatalog.h"
 #include "sage_toolchain/Expression.h"
@@ -211,6 +212,38 @@ private slots:
         size_t entries = 0;
         for (const auto& e : std::filesystem::directory_iterator(root)) entries += e.is_directory();
         QVERIFY2(entries <= 5 + 16, ("entries kept: " + std::to_string(entries)).c_str());
+    }
+
+    // The raw-bytes verifier: identical bits pass with zero error (whatever the data), one element
+    // beyond tolerance is found at its index, a constant output fails and zeros equal to zeros pass.
+    void verifierOnRawFloatOutputs() {
+        auto bytesOf = [](const std::vector<float>& v) {
+            std::vector<uint8_t> b(v.size() * sizeof(float));
+            std::memcpy(b.data(), v.data(), b.size());
+            return b;
+        };
+        std::vector<float> ref(5000);
+        for (size_t i = 0; i < ref.size(); ++i) ref[i] = float(i % 97) - 40.5f;
+        auto check = [&](const std::vector<float>& act) {
+            auto e = bytesOf(ref), a = bytesOf(act);
+            return eval::verifyOutput("y", "float32", {int64_t(ref.size())}, e.data(), e.size(), a.data(), a.size(),
+                                      1e-5, 1e-5);
+        };
+        auto same = check(ref);
+        QVERIFY2(same.pass, same.reason.c_str());
+        QCOMPARE(same.maxAbsError, 0.0);
+        QCOMPARE(same.checked, uint64_t(ref.size()));
+        auto oneOff = ref;
+        oneOff[4321] += 1.0f;
+        auto bad = check(oneOff);
+        QVERIFY(!bad.pass);
+        QCOMPARE(bad.mismatches, uint64_t(1));
+        QCOMPARE(bad.firstMismatches.at(0).index.at(0), int64_t(4321));
+        auto constant = check(std::vector<float>(ref.size(), ref[0]));
+        QVERIFY(!constant.pass);
+        auto zeroRef = std::vector<float>(ref.size(), 0.0f);
+        ref = zeroRef;
+        QVERIFY2(check(zeroRef).pass, "an all-zero output equal to an all-zero reference must pass");
     }
 };
 
