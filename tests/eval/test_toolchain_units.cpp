@@ -222,7 +222,7 @@ private slots:
             std::memcpy(b.data(), v.data(), b.size());
             return b;
         };
-        std::vector<float> ref(5000);
+        std::vector<float> ref(20000);  // several 4096-element blocks: the block-compare path runs
         for (size_t i = 0; i < ref.size(); ++i) ref[i] = float(i % 97) - 40.5f;
         auto check = [&](const std::vector<float>& act) {
             auto e = bytesOf(ref), a = bytesOf(act);
@@ -233,12 +233,17 @@ private slots:
         QVERIFY2(same.pass, same.reason.c_str());
         QCOMPARE(same.maxAbsError, 0.0);
         QCOMPARE(same.checked, uint64_t(ref.size()));
+        QCOMPARE(same.errorSample.size(), size_t(2048));  // every 9th element (20000 / 2048), capped
+        QCOMPARE(same.histogram.at(0), uint64_t(ref.size()));
         auto oneOff = ref;
-        oneOff[4321] += 1.0f;
+        oneOff[13500] += 1.0f;  // element 13500 = sample 1500 (13500 / 9)
         auto bad = check(oneOff);
         QVERIFY(!bad.pass);
         QCOMPARE(bad.mismatches, uint64_t(1));
-        QCOMPARE(bad.firstMismatches.at(0).index.at(0), int64_t(4321));
+        QCOMPARE(bad.firstMismatches.at(0).index.at(0), int64_t(13500));
+        QCOMPARE(bad.errorSample.size(), size_t(2048));
+        for (size_t k = 0; k < bad.errorSample.size(); ++k)
+            QVERIFY2((bad.errorSample[k] > 0) == (k == 1500), ("sample " + std::to_string(k)).c_str());
         auto constant = check(std::vector<float>(ref.size(), ref[0]));
         QVERIFY(!constant.pass);
         auto zeroRef = std::vector<float>(ref.size(), 0.0f);
