@@ -60,10 +60,14 @@ void compareAll(OutputCheck& c, const std::vector<int64_t>& shape, size_t n, Exp
     };
     // Once the guard's facts can no longer change, an element with identical bits needs no decode.
     auto settled = [&] { return !allZero && !constant && refVaries && refNonZero; };
-    // Zero-error samples for the identical elements [from, to): the multiples of sampleStep there.
-    auto sampleExact = [&](size_t from, size_t to) {
-        size_t first = (from + sampleStep - 1) / sampleStep * sampleStep;
-        for (size_t k = first; k < to && c.errorSample.size() < 2048; k += sampleStep) c.errorSample.push_back(0);
+    // The error sample holds the elements at multiples of sampleStep. A running index instead of
+    // `i % sampleStep` per element: a 64-bit division per element was most of the loop's time.
+    size_t nextSample = 0;
+    auto sampleUpTo = [&](size_t end, double err) {  // elements [.., end) are done; err for those sampled
+        while (nextSample < end) {
+            if (c.errorSample.size() < 2048) c.errorSample.push_back(err);
+            nextSample += sampleStep;
+        }
     };
     constexpr size_t kBlock = 4096;
     for (size_t i = 0; i < n; ++i) {
@@ -71,7 +75,7 @@ void compareAll(OutputCheck& c, const std::vector<int64_t>& shape, size_t n, Exp
         // memcmp per block replaces the per-element loop (verification at memory speed).
         if (i % kBlock == 0 && i + kBlock <= n && settled() && sameRange(i, i + kBlock)) {
             exact += kBlock;
-            sampleExact(i, i + kBlock);
+            sampleUpTo(i + kBlock, 0);
             i += kBlock - 1;
             continue;
         }
@@ -81,7 +85,7 @@ void compareAll(OutputCheck& c, const std::vector<int64_t>& shape, size_t n, Exp
                 noteValues(v, v);
             }
             ++exact;
-            if (i % sampleStep == 0 && c.errorSample.size() < 2048) c.errorSample.push_back(0);
+            if (i == nextSample) sampleUpTo(i + 1, 0);
             continue;
         }
         const double ref = expAt(i);
@@ -109,7 +113,7 @@ void compareAll(OutputCheck& c, const std::vector<int64_t>& shape, size_t n, Exp
             c.maxAbsError = c.maxRelError = INFINITY;
         }
         c.histogram[histogramBin(absErr)]++;
-        if (i % sampleStep == 0 && c.errorSample.size() < 2048) c.errorSample.push_back(absErr);
+        if (i == nextSample) sampleUpTo(i + 1, absErr);
         if (bad) {
             if (c.firstMismatches.size() < 32) c.firstMismatches.push_back({unflatten(i, shape), ref, act, absErr, relErr});
             c.mismatches++;
