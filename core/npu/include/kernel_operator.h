@@ -12,6 +12,7 @@
 #include "kernel_vec_cast.h"
 #include "kernel_vec_cmpsel.h"
 #include "kernel_vec_reduce.h"
+#include "kernel_vec_reduce_regs.h"
 #include "kernel_cube.h"
 #include "kernel_vec_math.h"
 #include "kernel_vec_lib.h"

@@ -165,6 +165,20 @@ void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc);
 // destination blocks (32-bit: column j fills blocks 2j and 2j+1; 8-bit: one half of each).
 void transData5HD(DType t, const LocalRef* dst, const LocalRef* src, bool dstHigh, bool srcHigh, uint32_t repeat,
                   uint32_t dstRep, uint32_t srcRep, Loc loc);
+// The reduction result registers (GetAccVal, GetReduceMaxMinCount): the raw bits of the last
+// count-form ReduceSum (accumulator) or of the last max/min value, its index into *index. The
+// scalar unit waits for the producing instruction, as for a scalar read of local memory.
+uint64_t readReduceRegister(bool accumulator, uint64_t* index, Loc loc);
+// Brcb: per repeat, 8 consecutive elements of src each fill one 32-byte block of dst; blocks are
+// dstBlk blocks apart inside a repeat and repeats dstRep blocks apart.
+void vecBrcb(DType t, const LocalRef& dst, const LocalRef& src, uint32_t repeat, uint16_t dstBlk, uint16_t dstRep,
+             Loc loc);
+// ReduceSum/Max/Min in the mask + repeat form: every masked element of `repeat` repeats (srcRep
+// blocks apart) reduced to dst[0], dst[1] = its index when withIndex. Sums add by a binary tree
+// inside each repeat and again across the repeat results.
+void vecReduceRepeat(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp,
+                     uint64_t mask0, uint64_t mask1, uint32_t repeat, uint32_t srcRep, bool withIndex, bool counter,
+                     Loc loc);
 // The dequantisation scale Cast applies from int32 to half (SetDeqScale); 1 by default.
 void setDeqScale(float scale);
 void setMaskCounter(bool counter);

@@ -204,6 +204,7 @@ void vecReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, c
     double v = vecmath::reduce(op, t, c.localPtr(src), count, perRepeat, &index, s.prof.npuArch == 2201);
     vecmath::storeScalar(t, c.localPtr(dst), v);
     if (withIndex) vecmath::storeIndex(t, c.localPtr(dst) + es, index);
+    recordReduceRegister(c, op == ReduceOp::Sum, t, v, index, at.done);
     s.access(PipeId::V, src, uint32_t(bytes), false, at, loc);
     if (tmp) s.access(PipeId::V, *tmp, uint32_t(std::min<uint64_t>(tmpNeed, tmp->bytes)), true, at, loc);
     s.access(PipeId::V, dst, (withIndex ? 2 : 1) * es, true, at, loc);
@@ -226,6 +227,8 @@ void vecWholeReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& s
         repeat = uint32_t((total + perRepeat - 1) / perRepeat);
     }
     struct Out { uint32_t at; double v; bool isIndex; };
+    double lastValue = 0;
+    uint32_t lastIndex = 0;
     std::vector<Out> outs;
     uint32_t srcEnd = 0;
     std::vector<uint8_t> buf;
@@ -248,6 +251,7 @@ void vecWholeReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& s
             uint32_t idx = 0;
             double v = vecmath::reduce(op, t, buf.data(), pos.size(), perRepeat, &idx);
             uint32_t elemIndex = pos.empty() ? 0 : pos[idx];
+            if (!pos.empty()) { lastValue = v; lastIndex = elemIndex; }
             if (blockWise) {
                 // 8 results per repeat; dstRepStride counts in those 8 results (16 bytes for half,
                 // 32 for float). A block the mask leaves out entirely is not written (910B).
@@ -269,6 +273,8 @@ void vecWholeReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& s
     s.checkLocal(dst, dstEnd, name, loc);
     if (outs.empty()) return s.scalarCost(s.prof.scalarIssueCycles, loc);
     IssueResult at = issueVector(s, name, repeat, s.prof.cyclesPerRepeatReduce, srcEnd, loc);
+    // The register keeps the last repeat's result (the docs read it after a one-repeat call).
+    if (!blockWise) recordReduceRegister(c, op == ReduceOp::Sum, t, lastValue, lastIndex, at.done);
     uint8_t* dp = c.localPtr(dst);
     for (auto& o : outs) {
         if (o.isIndex) vecmath::storeIndex(t, dp + o.at * es, uint32_t(o.v));

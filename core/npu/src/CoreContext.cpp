@@ -92,6 +92,7 @@ void CoreContext::reset(uint32_t b, uint32_t c, double share) {
     maskCounter = false;
     vectorMask[0] = vectorMask[1] = ~0ull;
     atomicMode = 0;
+    accReg = maxMinReg = ReduceRegister{};
 }
 
 uint64_t CoreContext::reservePort(uint64_t ready, uint64_t cycles) {
