@@ -46,6 +46,8 @@ enum KernelTaskType {
     KERNEL_TYPE_MIX_AIC_1_0 = 3,
     KERNEL_TYPE_MIX_AIC_1_1 = 4,
     KERNEL_TYPE_MIX_AIC_1_2 = 5,
+    KERNEL_TYPE_MIX_AIV_1_1 = 6,
+    KERNEL_TYPE_MIX_VECTOR_CORE = 7,  // 310P: AI core plus vector core; runs as vector here
 };
 // The core type a block runs as: AIV unless the kernel declares itself AIC-only. Mixed kernels
 // (`if ASCEND_IS_AIC { ... }`) run their vector side only: one simulated core per block.

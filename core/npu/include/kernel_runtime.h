@@ -15,7 +15,9 @@ namespace sage::npu {
 using Loc = std::source_location;
 
 // Storage positions (AscendC's TPosition / QuePosition).
-enum class Pos : uint8_t { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2 };
+// LCM is AscendC's alias of VECCALC; TSCM is a buffer in L1 (filled by MTE2, read by MTE1);
+// MAX marks an unused slot (TQueConfig's consumer list), never a buffer's position.
+enum class Pos : uint8_t { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2, TSCM, MAX, LCM = VECCALC };
 // Hardware pipes. S = scalar unit, V = vector, M = cube, FIX = fixpipe (L0C -> GM).
 enum class PipeId : uint8_t { S, V, M, MTE1, MTE2, MTE3, FIX, ALL };
 constexpr int kPipeCount = 7;
@@ -179,6 +181,17 @@ void vecBrcb(DType t, const LocalRef& dst, const LocalRef& src, uint32_t repeat,
 void vecReduceRepeat(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp,
                      uint64_t mask0, uint64_t mask1, uint32_t repeat, uint32_t srcRep, bool withIndex, bool counter,
                      Loc loc);
+// The mask + repeat forms of Compare, Select and Cast (`form` as for vecRepeat; the mask selects
+// elements, strides count 32-byte blocks of each operand). Compare writes bit r * perRepeat + j of
+// dstMask for element j of repeat r and leaves unselected bits alone; Select reads the same bit
+// (mode 1/2) or bit j of every repeat (mode 0). Cast processes 256 / max(element sizes) elements
+// per repeat.
+void vecCompareRepeat(DType t, const LocalRef& dstMask, const LocalRef& s0, const LocalRef* s1, double scalar,
+                      int cmpMode, const RepeatForm& form, bool maskCounter, Loc loc);
+void vecSelectRepeat(DType t, const LocalRef& dst, const LocalRef& mask, const LocalRef& s0, const LocalRef* s1,
+                     double scalar, int selMode, const RepeatForm& form, bool maskCounter, Loc loc);
+void vecCastRepeat(DType dt, DType st, const LocalRef& dst, const LocalRef& src, int roundMode, const RepeatForm& form,
+                   bool maskCounter, Loc loc);
 // The dequantisation scale Cast applies from int32 to half (SetDeqScale); 1 by default.
 void setDeqScale(float scale);
 void setMaskCounter(bool counter);

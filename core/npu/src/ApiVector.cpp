@@ -49,23 +49,23 @@ void checkOverlap(Simulation::Impl& s, const LocalRef& dst, const LocalRef& src,
                  loc, true);
 }
 
-// Byte offsets of the elements one repeat-form instruction touches.
-struct RepeatLayout {
-    std::vector<uint32_t> dst, s0, s1;
-    uint32_t repeats = 0;
-};
+} // namespace
 
-RepeatLayout layoutFor(const CoreContext& c, DType t, const RepeatForm& f, bool counter) {
+RepeatLayout layoutFor(const CoreContext& c, uint32_t esDst, uint32_t esS0, uint32_t esS1, uint32_t perRepeat,
+                       const RepeatForm& f, bool counter) {
     RepeatLayout L;
-    uint32_t es = dtypeSize(t), epb = 32 / es, perRepeat = 8 * epb;
+    auto at = [](uint32_t r, uint32_t j, uint32_t es, uint16_t rep, uint16_t blk) {
+        const uint32_t epb = 32 / es;
+        return r * rep * 32 + (j / epb) * blk * 32 + (j % epb) * es;
+    };
     auto add = [&](uint32_t r, uint32_t j) {
-        uint32_t blk = j / epb, e = j % epb;
-        L.dst.push_back(r * f.dstRep * 32 + blk * f.dstBlk * 32 + e * es);
-        L.s0.push_back(r * f.src0Rep * 32 + blk * f.src0Blk * 32 + e * es);
-        L.s1.push_back(r * f.src1Rep * 32 + blk * f.src1Blk * 32 + e * es);
+        L.dst.push_back(at(r, j, esDst, f.dstRep, f.dstBlk));
+        L.s0.push_back(at(r, j, esS0, f.src0Rep, f.src0Blk));
+        L.s1.push_back(at(r, j, esS1, f.src1Rep, f.src1Blk));
+        L.lane.push_back(r * perRepeat + j);
     };
     if (counter) {  // counter mode: the mask register holds an element count
-        uint64_t total = c.vectorMask[0];
+        const uint64_t total = c.vectorMask[0];
         for (uint64_t i = 0; i < total; ++i) add(uint32_t(i / perRepeat), uint32_t(i % perRepeat));
         L.repeats = uint32_t((total + perRepeat - 1) / perRepeat);
         return L;
@@ -77,11 +77,14 @@ RepeatLayout layoutFor(const CoreContext& c, DType t, const RepeatForm& f, bool 
     return L;
 }
 
+RepeatLayout layoutFor(const CoreContext& c, DType t, const RepeatForm& f, bool counter) {
+    const uint32_t es = dtypeSize(t);
+    return layoutFor(c, es, es, es, 256 / es, f, counter);
+}
+
 uint32_t span(const std::vector<uint32_t>& offs, uint32_t es) {
     return offs.empty() ? 0 : *std::max_element(offs.begin(), offs.end()) + es;
 }
-
-} // namespace
 
 IssueResult issueVector(Simulation::Impl& s, const char* name, uint64_t repeats, double cpr, uint64_t bytes,
                         const Loc& loc) {
