@@ -102,6 +102,27 @@ private slots:
         for (int r = 0; r < 16; ++r)
             for (int c = 0; c < 16; ++c) QCOMPARE(float(out[c * 16 + r]), float(in[r * 16 + c]));
     }
+    void gmElementsStackBufferAssertSpellingAndSetMaskFalse() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(64, -5, 5, 6);
+        float* out = h.gm<float>(72);
+        ICPU_RUN_KF(mf::misc_spellings_kernel, 1, (GM_ADDR)in, (GM_ADDR)out, 64u);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        QCOMPARE(out[0], in[1]);
+        QCOMPARE(out[1], 7.0f);
+        QCOMPARE(out[2], 1.0f);
+        QCOMPARE(out[3], float(sage::npu::DeviceProfile{}.ubUsableBytes - 512));  // after two 256-byte buffers
+        QCOMPARE(out[4], 64.0f);
+        for (int i = 0; i < 64; ++i) QCOMPARE(out[8 + i], in[i] + 1.0f);
+    }
+    void assertAfterAnExpressionStillChecks() {
+        NpuHarness h;
+        ICPU_RUN_KF(mf::misc_spellings_kernel, 1, (GM_ADDR)h.gm<float>(64), (GM_ADDR)h.gm<float>(72), 0u);
+        QVERIFY2(!h.last().diagnostics.empty(), "a failed ASSERT must stop the kernel");
+        QVERIFY2(h.describe().find("n must not be zero") != std::string::npos ||
+                     h.describe().find("n != 0") != std::string::npos,
+                 h.describe().c_str());
+    }
     void trapStopsTheKernel() {
         NpuHarness h;
         ICPU_RUN_KF(mf::trap_kernel, 1, (GM_ADDR)h.gm<float>(8), (GM_ADDR)h.gm<float>(8));

@@ -18,6 +18,8 @@ namespace AscendC {
 // ---- constants of the AscendC headers --------------------------------------------------------
 constexpr int32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / int32_t(sizeof(float));
 constexpr int32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / 2;
+constexpr int32_t B32_BYTE_SIZE = 4;
+constexpr int32_t B16_BYTE_SIZE = 2;
 constexpr int32_t B32_DATA_NUM_PER_BLOCK = 8;
 constexpr int32_t B16_DATA_NUM_PER_BLOCK = 16;
 constexpr int32_t B8_DATA_NUM_PER_BLOCK = 32;

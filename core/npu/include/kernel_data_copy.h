@@ -24,7 +24,7 @@ struct DataCopyExtParams {
     uint32_t dstStride = 0;
     uint32_t rsv = 0;
     __aicore__ DataCopyExtParams() = default;
-    __aicore__ DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r = 0)
+    __aicore__ DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r)
         : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap), rsv(r) {}
 };
 template <typename T> struct DataCopyPadExtParams {

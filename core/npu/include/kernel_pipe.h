@@ -151,6 +151,15 @@ public:
 
 __aicore__ inline TPipe* GetTPipePtr() { return detail::currentPipe(); }
 
+// PopStackBuffer: the memory of `pos` that no InitBuffer has reserved (the stack buffer), as a
+// tensor; false when nothing is left. A later InitBuffer may hand out the same bytes.
+template <typename T, TPosition pos>
+__aicore__ inline bool PopStackBuffer(LocalTensor<T>& popLocal, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    const ::sage::npu::LocalRef r = ::sage::npu::rt::freeTail(pos, loc);
+    popLocal = LocalTensor<T>(r);
+    return r.bytes > 0;
+}
+
 __aicore__ inline int64_t GetBlockIdx() { return ::sage::npu::rt::blockIdx(); }
 __aicore__ inline int64_t GetBlockNum() { return ::sage::npu::rt::blockNum(); }
 __aicore__ inline int64_t GetSubBlockIdx() { return 0; }

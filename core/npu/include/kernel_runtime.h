@@ -107,6 +107,8 @@ int bufCreate(Pos pos);
 bool bufInit(int buf, uint32_t len, Loc loc);
 LocalRef bufGet(int buf, uint32_t bytes, uint32_t offset, Loc loc);
 int fetchEventId(int hardEvent, Loc loc);
+// The part of `pos`'s memory no InitBuffer has reserved yet (PopStackBuffer); bytes 0 when none.
+LocalRef freeTail(Pos pos, Loc loc);
 void releaseEventId(int hardEvent, int id);
 
 // --- scalar access -------------------------------------------------------------------

@@ -35,6 +35,21 @@ public:
     __aicore__ void SetValue(uint64_t index, T value, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
         std::memcpy(::sage::npu::rt::scalarGm(ref(), index * sizeof(T), sizeof(T), true, loc), &value, sizeof(T));
     }
+    // gm(i): element access through the scalar unit, as GetValue/SetValue.
+    struct ElementRef {
+        GlobalTensor t;
+        uint64_t index;
+        ::sage::npu::Loc loc;
+        operator T() const { return t.GetValue(index, loc); }
+        ElementRef& operator=(T v) {
+            t.SetValue(index, v, loc);
+            return *this;
+        }
+        ElementRef& operator=(const ElementRef& o) { return *this = T(o); }
+    };
+    __aicore__ ElementRef operator()(uint64_t index, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) const {
+        return ElementRef{*this, index, loc};
+    }
     __aicore__ uint64_t GetSize() const { return size_ == kUnbounded ? 0 : size_; }
     __aicore__ __gm__ T* GetPhyAddr() const { return ptr_; }
     __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }

@@ -150,3 +150,46 @@ extern "C" __global__ __aicore__ void trap_kernel(GM_ADDR, GM_ADDR)
 {
     Trap();
 }
+
+// gm(i) element access, PopStackBuffer, the `x = y ASSERT(c)` spelling, Adds<T, false> with the
+// mask register, TQueConfig and the untyped DeQue. out[0] = gm(1) read, out[1] written through
+// gm(1) = 7, out[2] = stack bytes > 0, out[3] = free UB bytes, out[4..68) = in + 1 (first 32
+// through Adds<float, false> with the mask register set to 32 lanes, rest Adds normally).
+constexpr TPosition kCfgPositions[8] = {TPosition::MAX, TPosition::MAX, TPosition::MAX, TPosition::MAX,
+                                       TPosition::MAX, TPosition::MAX, TPosition::MAX, TPosition::MAX};
+constexpr TQueConfig kQueCfg = {false, false, false, 0, 1, 0,
+                                {kCfgPositions[0], kCfgPositions[1], kCfgPositions[2], kCfgPositions[3],
+                                 kCfgPositions[4], kCfgPositions[5], kCfgPositions[6], kCfgPositions[7]}};
+extern "C" __global__ __aicore__ void misc_spellings_kernel(GM_ADDR in, GM_ADDR out, uint32_t n)
+{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1, &kQueCfg> q;
+    TBuf<TPosition::LCM> tb;
+    uint32_t count = 0;
+    count = n ASSERT(n != 0 && "n must not be zero");
+    pipe.InitBuffer(q, 1, 256);
+    pipe.InitBuffer(tb, 256);
+    GlobalTensor<float> ig, og;
+    ig.SetGlobalBuffer((__gm__ float*)in, 64);
+    og.SetGlobalBuffer((__gm__ float*)out, 72);
+    const float first = ig(1);
+    og(1) = 7.0f;
+    LocalTensor<int16_t> stack;
+    const bool got = PopStackBuffer<int16_t, TPosition::LCM>(stack);
+    LocalTensor<float> x = q.AllocTensor<float>();
+    DataCopy(x, ig, 64);
+    q.EnQue(x);
+    q.DeQue();  // the untyped form: synchronises, the tensor stays x
+    LocalTensor<float> y = tb.Get<float>();
+    SetVectorMask<float>(0, 0xffff'ffffull);
+    Adds<float, false>(y, x, 1.0f, MASK_PLACEHOLDER, 1, {1, 1, 8, 8});
+    ResetMask();
+    Adds(y[32], x[32], 1.0f, 32);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(og[8], y, 64);
+    og(0) = first;
+    og(2) = got ? 1.0f : 0.0f;
+    og(3) = float(stack.GetSize() * sizeof(int16_t));
+    og(4) = float(count);
+}
