@@ -91,6 +91,48 @@ __aicore__ inline void TransDataTo5HDImpl(P (&dstList)[N], P (&srcList)[N], cons
     TransDataTo5HD<T>(d, s, p, loc);
 }
 
+// The internal *Impl spellings of Duplicate and the data copies on raw addresses (as kernels call
+// them next to PopStackBuffer): the same instructions, checks and costs as the tensor forms.
+namespace detail {
+template <typename T> inline GlobalTensor<T> gmAt(__gm__ T* p) {
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer(p);
+    return g;
+}
+template <typename T> inline LocalTensor<T> ubTensor(__ubuf__ T* p) { return LocalTensor<T>(ubAt(p)); }
+} // namespace detail
+template <typename T>
+__aicore__ inline void DuplicateImpl(__ubuf__ T* dst, const T& scalar, const int32_t& count,
+                                     ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Duplicate(detail::ubTensor(dst), scalar, count, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyParams& p,
+                                         ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    DataCopy(detail::gmAt(dst), detail::ubTensor(src), p, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyGM2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyParams& p,
+                                         ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    DataCopy(detail::ubTensor(dst), detail::gmAt(src), p, loc);
+}
+template <typename T, typename P>
+__aicore__ inline void DataCopyPadGm2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyExtParams& p,
+                                            const DataCopyPadExtParams<P>& pad,
+                                            ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    DataCopyPadExtParams<T> padT;
+    padT.isPad = pad.isPad;
+    padT.leftPadding = pad.leftPadding;
+    padT.rightPadding = pad.rightPadding;
+    padT.paddingValue = static_cast<T>(pad.paddingValue);
+    DataCopyPad(detail::ubTensor(dst), detail::gmAt(src), p, padT, loc);
+}
+template <typename T>
+__aicore__ inline void DataCopyPadUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyExtParams& p,
+                                            ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    DataCopyPad(detail::gmAt(dst), detail::ubTensor(src), p, loc);
+}
+
 // ---- scalar helpers --------------------------------------------------------------------------
 // Trap(): stops the kernel at this line (the device raises an exception).
 __aicore__ inline void Trap(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {

@@ -193,3 +193,22 @@ extern "C" __global__ __aicore__ void misc_spellings_kernel(GM_ADDR in, GM_ADDR 
     og(3) = float(stack.GetSize() * sizeof(int16_t));
     og(4) = float(count);
 }
+
+// The *Impl spellings on raw addresses: DataCopyPadGm2UBImpl reads 5 floats (unaligned length),
+// DuplicateImpl fills 8 more with 2.5 after them, DataCopyUB2GMImpl writes the 2 blocks out.
+extern "C" __global__ __aicore__ void impl_spellings_kernel(GM_ADDR in, GM_ADDR out)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 64);
+    LocalTensor<float> t = b.Get<float>();
+    __ubuf__ float* ub = (__ubuf__ float*)t.GetPhyAddr();
+    DataCopyPadExtParams<float> pad{false, 0, 0, 0.0f};
+    DataCopyPadGm2UBImpl(ub, (__gm__ float*)in, DataCopyExtParams{1, 5 * sizeof(float), 0, 0, 0}, pad);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    DuplicateImpl<float>(ub + 8, 2.5f, 8);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopyUB2GMImpl((__gm__ float*)out, ub, {1, 2, 0, 0});
+}
