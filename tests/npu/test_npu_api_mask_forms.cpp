@@ -126,11 +126,12 @@ private slots:
     void implSpellingsOnRawAddresses() {
         NpuHarness h;
         float* in = h.gmRandom<float>(8, -5, 5, 7);
-        float* out = h.gm<float>(16);
+        float* out = h.gm<float>(24);
         ICPU_RUN_KF(mf::impl_spellings_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
         QVERIFY2(h.find("gm_out_of_bounds") == nullptr, h.describe().c_str());
         for (int i = 0; i < 5; ++i) QCOMPARE(out[i], in[i]);
         for (int i = 8; i < 16; ++i) QCOMPARE(out[i], 2.5f);
+        for (int i = 0; i < 5; ++i) QCOMPARE(out[16 + i], in[i]);
     }
     void trapStopsTheKernel() {
         NpuHarness h;

@@ -211,4 +211,8 @@ extern "C" __global__ __aicore__ void impl_spellings_kernel(GM_ADDR in, GM_ADDR 
     SetFlag<HardEvent::V_MTE3>(0);
     WaitFlag<HardEvent::V_MTE3>(0);
     DataCopyUB2GMImpl((__gm__ float*)out, ub, {1, 2, 0, 0});
+    // A 4-value brace list is a DataCopyParams (blockLen in bytes for DataCopyPad): 5 floats.
+    GlobalTensor<float> og;
+    og.SetGlobalBuffer((__gm__ float*)out + 16, 5);
+    DataCopyPad(og, t, {1, uint16_t(5 * sizeof(float)), 0, 0});
 }
