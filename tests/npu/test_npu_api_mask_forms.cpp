@@ -39,6 +39,14 @@ private slots:
         QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
         for (int j = 0; j < 64; ++j) QCOMPARE(bit(out, j), j < 40 && in[j] >= 0.5f);
     }
+    void comparisonOperatorIssuesCompare() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(128, -5, 5, 8);
+        uint8_t* out = h.gm<uint8_t>(32);
+        ICPU_RUN_KF(mf::compare_operator_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) QCOMPARE(bit(out, i), in[i] >= in[64 + i]);
+    }
     void selectRepeatFormBothModes() {
         NpuHarness h;
         float* in = h.gmRandom<float>(256, -5, 5, 3);
@@ -132,6 +140,16 @@ private slots:
         for (int i = 0; i < 5; ++i) QCOMPARE(out[i], in[i]);
         for (int i = 8; i < 16; ++i) QCOMPARE(out[i], 2.5f);
         for (int i = 0; i < 5; ++i) QCOMPARE(out[16 + i], in[i]);
+    }
+    void scalarCastRoundsAsDocumented() {
+        NpuHarness h;
+        int32_t* out = h.gm<int32_t>(4);
+        ICPU_RUN_KF(mf::scalar_cast_kernel, 1, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        QCOMPARE(out[0], 3);
+        QCOMPARE(out[1], -3);
+        QCOMPARE(out[2], -3);
+        QCOMPARE(out[3], 0x3C01);  // 1 + 2^-12 lies between 0x3C00 and 0x3C01: round to odd takes 0x3C01
     }
     void trapStopsTheKernel() {
         NpuHarness h;

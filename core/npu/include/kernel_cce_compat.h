@@ -26,6 +26,7 @@ constexpr int32_t B8_DATA_NUM_PER_BLOCK = 32;
 constexpr int32_t B32_DATA_NUM_PER_REPEAT = 64;
 constexpr int32_t B16_DATA_NUM_PER_REPEAT = 128;
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;
+constexpr int32_t HALF_DEFAULT_REPEAT_STRIDE = DEFAULT_REPEAT_STRIDE / 2;
 constexpr int32_t DEFAULT_DATA_COPY_STRIDE = 0;
 constexpr int32_t DEFAULT_DATA_COPY_NBURST = 1;
 constexpr uint64_t FULL_MASK = ~0ull;
@@ -134,6 +135,22 @@ __aicore__ inline void DataCopyPadUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, cons
 }
 
 // ---- scalar helpers --------------------------------------------------------------------------
+// ScalarCast<float, int32_t | half, mode>(v): the documented conversions float -> int32_t
+// (CAST_ROUND, CAST_CEIL, CAST_FLOOR, CAST_RINT) and float -> half (CAST_ODD), as Cast rounds.
+template <typename T, typename U, RoundMode roundMode>
+__aicore__ inline U ScalarCast(T valueIn, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    static_assert(std::is_same_v<T, float> && (std::is_same_v<U, int32_t> || std::is_same_v<U, half>),
+                  "ScalarCast converts float to int32_t or half");
+    static_assert(!std::is_same_v<U, int32_t> ||
+                      (roundMode == RoundMode::CAST_ROUND || roundMode == RoundMode::CAST_CEIL ||
+                       roundMode == RoundMode::CAST_FLOOR || roundMode == RoundMode::CAST_RINT),
+                  "ScalarCast float -> int32_t takes CAST_ROUND, CAST_CEIL, CAST_FLOOR or CAST_RINT");
+    static_assert(!std::is_same_v<U, half> || roundMode == RoundMode::CAST_ODD,
+                  "ScalarCast float -> half takes CAST_ODD");
+    return detail::fromRegisterBits<U>(::sage::npu::rt::scalarCast(::sage::npu::dtypeOf<U>, ::sage::npu::dtypeOf<T>,
+                                                                    &valueIn, static_cast<int>(roundMode), loc));
+}
+
 // Trap(): stops the kernel at this line (the device raises an exception).
 __aicore__ inline void Trap(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     ::sage::npu::rt::kernelAssert(false, "Trap()", "the kernel called Trap()", loc);

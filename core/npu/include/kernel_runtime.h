@@ -194,6 +194,9 @@ void vecSelectRepeat(DType t, const LocalRef& dst, const LocalRef& mask, const L
                      double scalar, int selMode, const RepeatForm& form, bool maskCounter, Loc loc);
 void vecCastRepeat(DType dt, DType st, const LocalRef& dst, const LocalRef& src, int roundMode, const RepeatForm& form,
                    bool maskCounter, Loc loc);
+// ScalarCast: one value converted on the scalar unit with Cast's rounding rules; the result's
+// raw bits (dt's width) are returned.
+uint64_t scalarCast(DType dt, DType st, const void* value, int roundMode, Loc loc);
 // The dequantisation scale Cast applies from int32 to half (SetDeqScale); 1 by default.
 void setDeqScale(float scale);
 void setMaskCounter(bool counter);

@@ -128,6 +128,13 @@ public:
         ref_.bytes = src.ref().bytes > offset * sizeof(U) ? src.ref().bytes - offset * uint32_t(sizeof(U)) : 0;
     }
     __aicore__ LocalTensor& operator=(const LocalTensorExpr<T>& e);
+    // `bits = a < b;` (the comparison operators, kernel_vec_mask_forms.h).
+    template <typename E>
+        requires requires(const E& e, const LocalTensor& t) { e.into(t, ::sage::npu::Loc::current()); }
+    __aicore__ LocalTensor& operator=(const E& e) {
+        e.into(*this, ::sage::npu::Loc::current());
+        return *this;
+    }
 
     const ::sage::npu::LocalRef& ref() const { return ref_; }
 

@@ -101,4 +101,27 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
                                    ::sage::npu::rt::maskCounter(), loc);
 }
 
+// Comparison operators: `bits = a >= b;` is Compare(bits, a, b, CMPMODE::GE, a.GetSize()).
+template <typename T> struct LocalTensorCmpExpr {
+    CMPMODE mode;
+    const LocalTensor<T>* a;
+    const LocalTensor<T>* b;
+    // Assigning to the bit tensor issues the Compare.
+    template <typename U> __aicore__ void into(const LocalTensor<U>& dst, ::sage::npu::Loc loc) const {
+        Compare(dst, *a, *b, mode, a->GetSize(), loc);
+    }
+};
+#define SAGE_CMP_OPERATOR(op, M)                                                                            \
+    template <typename T>                                                                                   \
+    __aicore__ inline LocalTensorCmpExpr<T> operator op(const LocalTensor<T>& a, const LocalTensor<T>& b) {  \
+        return {CMPMODE::M, &a, &b};                                                                        \
+    }
+SAGE_CMP_OPERATOR(<, LT)
+SAGE_CMP_OPERATOR(>, GT)
+SAGE_CMP_OPERATOR(==, EQ)
+SAGE_CMP_OPERATOR(<=, LE)
+SAGE_CMP_OPERATOR(>=, GE)
+SAGE_CMP_OPERATOR(!=, NE)
+#undef SAGE_CMP_OPERATOR
+
 } // namespace AscendC

@@ -45,6 +45,14 @@ uint64_t readReduceRegister(bool accumulator, uint64_t* index, Loc loc) {
     return r.value;
 }
 
+uint64_t scalarCast(DType dt, DType st, const void* value, int roundMode, Loc loc) {
+    auto& s = activeImpl();
+    s.scalarCost(s.prof.scalarIssueCycles, loc);
+    uint64_t out = 0;
+    vecmath::cast(dt, st, reinterpret_cast<uint8_t*>(&out), static_cast<const uint8_t*>(value), roundMode, 1);
+    return out;
+}
+
 void vecBrcb(DType t, const LocalRef& dst, const LocalRef& src, uint32_t repeat, uint16_t dstBlk, uint16_t dstRep,
              Loc loc) {
     auto& s = activeImpl();

@@ -216,3 +216,23 @@ extern "C" __global__ __aicore__ void impl_spellings_kernel(GM_ADDR in, GM_ADDR 
     og.SetGlobalBuffer((__gm__ float*)out + 16, 5);
     DataCopyPad(og, t, {1, uint16_t(5 * sizeof(float)), 0, 0});
 }
+
+// The comparison operators: bits = a >= b over all 64 elements of a.
+extern "C" __global__ __aicore__ void compare_operator_kernel(GM_ADDR in, GM_ADDR out)
+{
+    onUb2(in, out, 64, 32, [](LocalTensor<float>& a, LocalTensor<float>& b, LocalTensor<uint8_t>& o) {
+        o = a >= b;
+    });
+}
+
+// ScalarCast float -> int32_t with CAST_ROUND and CAST_FLOOR, float -> half with CAST_ODD.
+extern "C" __global__ __aicore__ void scalar_cast_kernel(GM_ADDR out)
+{
+    GlobalTensor<int32_t> og;
+    og.SetGlobalBuffer((__gm__ int32_t*)out, 4);
+    og.SetValue(0, ScalarCast<float, int32_t, RoundMode::CAST_ROUND>(2.5f));
+    og.SetValue(1, ScalarCast<float, int32_t, RoundMode::CAST_ROUND>(-2.5f));
+    og.SetValue(2, ScalarCast<float, int32_t, RoundMode::CAST_FLOOR>(-2.5f));
+    half h = ScalarCast<float, half, RoundMode::CAST_ODD>(1.0f + 1.0f / 4096.0f);  // between two halfs
+    og.SetValue(3, int32_t(h.bits));
+}
