@@ -131,6 +131,25 @@ std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& ke
     static const std::regex def(R"(BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\))");
     std::string cls, includes;
     bool ns = false;
+    // The optiling names the kernel may see, each named by a using-declaration rather than `using
+    // namespace optiling`: the tiling structs (what the generated header declares globally) and,
+    // for a family's shared tiling header, its constants too (MAX_TENSOR_CONT, which the family's
+    // kernels use). An op's own host constants (BLOCK_SIZE, NCHW_CONV_ADDR_LIST_SIZE) stay out:
+    // they clash with the kernel's and AscendC's names of the same spelling.
+    std::set<std::string> exported;
+    // Namespace-level constants only (unindented, as those headers write them): a function's
+    // local `const` is not a member of optiling.
+    static const std::regex constant(R"(^(?:static\s+)?(?:constexpr|const)\s+[\w:<>]+(?:\s+[\w:<>]+)*?\s+(\w+)\s*(?:=|\{|\[))",
+                                     std::regex::ECMAScript | std::regex::multiline);
+    auto collectClasses = [&](const std::string& text, bool withConstants) {
+        if (text.find("namespace optiling") == std::string::npos) return;  // already global
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), def); it != std::sregex_iterator(); ++it)
+            exported.insert((*it)[1].str());
+        if (!withConstants) return;
+        const std::string inside = text.substr(text.find("namespace optiling"));  // not the globals above it
+        for (auto it = std::sregex_iterator(inside.begin(), inside.end(), constant); it != std::sregex_iterator(); ++it)
+            exported.insert((*it)[1].str());
+    };
     for (const auto& h : headers) {
         const std::string text = slurp(h);
         if (!std::regex_search(text, def)) continue;
@@ -138,6 +157,7 @@ std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& ke
         if (cls.empty() && std::regex_search(text, m, reg)) cls = m[1];
         if (cls.empty() && std::regex_search(text, m, def)) cls = m[1];
         ns |= text.find("namespace optiling") != std::string::npos;
+        collectClasses(text, false);
         includes += "#include \"" + fs::absolute(h).string() + "\"\n";
     }
     // Ops of a family register a shared tiling class in a common header
@@ -155,6 +175,7 @@ std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& ke
                 if (!std::regex_search(text, m, mine)) continue;
                 cls = m[1];
                 ns |= text.find("namespace optiling") != std::string::npos;
+                collectClasses(text, true);
                 includes += "#include \"" + fs::absolute(it->path()).string() + "\"\n";
                 break;
             }
@@ -222,7 +243,17 @@ std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& ke
         }
     if (out.empty() && includes.empty()) return {};
     out += "#include \"kernel_operator.h\"\n" + includes;
-    if (ns) out += "namespace optiling {}\nusing namespace optiling;\n";
+    // The collected optiling names, except those the kernel's own files define.
+    if (ns) {
+        out += "namespace optiling {}\n";
+        for (const auto& c : exported) {
+            const std::regex own("(?:(?:constexpr|const)\\s+[\\w:<>]+(?:\\s+[\\w:<>]+)*?\\s+" + c +
+                                 "\\s*(?:=|\\{|\\[)|#define\\s+" + c + "\\b|(?:struct|class|using)\\s+" + c + "\\b)");
+            bool kernelHasIt = false;
+            for (const auto& text : kernelTexts) kernelHasIt = kernelHasIt || std::regex_search(text, own);
+            if (!kernelHasIt) out += "using optiling::" + c + ";\n";
+        }
+    }
     // After the host headers: their ge::Format enumerators have the same names.
     out += formatMacros;
     return out;

@@ -24,7 +24,7 @@ struct DataCopyExtParams {
     uint32_t dstStride = 0;
     uint32_t rsv = 0;
     __aicore__ DataCopyExtParams() = default;
-    __aicore__ DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r = 0)
+    __aicore__ DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r)
         : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap), rsv(r) {}
 };
 template <typename T> struct DataCopyPadExtParams {
@@ -143,7 +143,7 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
 template <typename T>
 __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
                                    const DataCopyPadParams& pad, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
-    DataCopyExtParams e(p.blockCount, p.blockLen, p.srcStride, p.dstStride);
+    DataCopyExtParams e(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0);
     DataCopyPadExtParams<T> pe;
     pe.isPad = pad.isPad;
     pe.leftPadding = pad.leftPadding;
@@ -154,7 +154,7 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
 template <typename T>
 __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p,
                                    ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
-    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
+    DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), loc);
 }
 
 // Atomic accumulation of MTE3 / fixpipe writes into GM.

@@ -46,6 +46,8 @@ enum KernelTaskType {
     KERNEL_TYPE_MIX_AIC_1_0 = 3,
     KERNEL_TYPE_MIX_AIC_1_1 = 4,
     KERNEL_TYPE_MIX_AIC_1_2 = 5,
+    KERNEL_TYPE_MIX_AIV_1_1 = 6,
+    KERNEL_TYPE_MIX_VECTOR_CORE = 7,  // 310P: AI core plus vector core; runs as vector here
 };
 // The core type a block runs as: AIV unless the kernel declares itself AIC-only. Mixed kernels
 // (`if ASCEND_IS_AIC { ... }`) run their vector side only: one simulated core per block.
@@ -62,9 +64,12 @@ inline thread_local int g_coreType = AIV;
 #define KERNEL_TASK_TYPE(key, type) ((void)(key), KERNEL_TASK_TYPE_DEFAULT(type))
 
 // ASSERT(cond) and ASSERT(cond && "message"): a failed assert is a simulator error at its line.
-// It is a braced statement, as in the device build, so that `ASSERT(x)` written without a
-// semicolon compiles (a following `;` is an empty statement).
+// The device build defines ASSERT as empty, so real kernels write it without a semicolon, even
+// straight after an expression (`this->n = n ASSERT(n != 0);`). Here it is `; { check }`: that
+// ends such an expression, and `ASSERT(x);` / `ASSERT(x)` alone are empty statements around a
+// block. The price: an unbraced `if (c) ASSERT(x);` checks unconditionally (brace the if).
 #define ASSERT(...)                                                                                  \
+    ;                                                                                                \
     {                                                                                                \
         ::sage::npu::rt::kernelAssert(static_cast<bool>(__VA_ARGS__), #__VA_ARGS__, nullptr,         \
                                       std::source_location::current());                              \

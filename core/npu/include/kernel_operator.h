@@ -11,13 +11,17 @@
 #include "kernel_vec.h"
 #include "kernel_vec_cast.h"
 #include "kernel_vec_cmpsel.h"
+#include "kernel_vec_mask_forms.h"
 #include "kernel_vec_reduce.h"
+#include "kernel_vec_reduce_regs.h"
 #include "kernel_cube.h"
 #include "kernel_vec_math.h"
 #include "kernel_vec_lib.h"
 #include "kernel_compat.h"
+#include "kernel_cce_compat.h"
 #include "kernel_launch.h"
 
+#include <array>
 #include <tuple>
 
 namespace tik2 = AscendC;  // older samples spell the namespace tik2

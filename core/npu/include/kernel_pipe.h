@@ -7,6 +7,23 @@
 
 namespace AscendC {
 
+// A queue's static configuration, passed as TQue's third template argument (`&conf`). The
+// simulator's queues need none of it; the depth and buffer sizes come from InitBuffer.
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+};
+
+// The handle of a queue buffer that DeQue() without a type returns.
+struct TBufHandle {
+    ::sage::npu::LocalRef ref;
+};
+
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
 public:
     __aicore__ TQueBind() : id_(::sage::npu::rt::queueCreate(src, dst, depth)) {}
@@ -24,6 +41,10 @@ public:
     }
     template <typename T> __aicore__ LocalTensor<T> DeQue(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
         return LocalTensor<T>(::sage::npu::rt::queueDeque(id_, loc));
+    }
+    // The untyped DeQue: dequeues (with its synchronisation) and returns the buffer's handle.
+    __aicore__ TBufHandle DeQue(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        return TBufHandle{::sage::npu::rt::queueDeque(id_, loc)};
     }
     // The forms naming the user positions (a bound queue used between VECIN and VECOUT).
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
@@ -129,6 +150,15 @@ public:
 };
 
 __aicore__ inline TPipe* GetTPipePtr() { return detail::currentPipe(); }
+
+// PopStackBuffer: the memory of `pos` that no InitBuffer has reserved (the stack buffer), as a
+// tensor; false when nothing is left. A later InitBuffer may hand out the same bytes.
+template <typename T, TPosition pos>
+__aicore__ inline bool PopStackBuffer(LocalTensor<T>& popLocal, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    const ::sage::npu::LocalRef r = ::sage::npu::rt::freeTail(pos, loc);
+    popLocal = LocalTensor<T>(r);
+    return r.bytes > 0;
+}
 
 __aicore__ inline int64_t GetBlockIdx() { return ::sage::npu::rt::blockIdx(); }
 __aicore__ inline int64_t GetBlockNum() { return ::sage::npu::rt::blockNum(); }

@@ -15,7 +15,9 @@ namespace sage::npu {
 using Loc = std::source_location;
 
 // Storage positions (AscendC's TPosition / QuePosition).
-enum class Pos : uint8_t { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2 };
+// LCM is AscendC's alias of VECCALC; TSCM is a buffer in L1 (filled by MTE2, read by MTE1);
+// MAX marks an unused slot (TQueConfig's consumer list), never a buffer's position.
+enum class Pos : uint8_t { GM, VECIN, VECOUT, VECCALC, A1, A2, B1, B2, C1, C2, CO1, CO2, TSCM, MAX, LCM = VECCALC };
 // Hardware pipes. S = scalar unit, V = vector, M = cube, FIX = fixpipe (L0C -> GM).
 enum class PipeId : uint8_t { S, V, M, MTE1, MTE2, MTE3, FIX, ALL };
 constexpr int kPipeCount = 7;
@@ -105,6 +107,8 @@ int bufCreate(Pos pos);
 bool bufInit(int buf, uint32_t len, Loc loc);
 LocalRef bufGet(int buf, uint32_t bytes, uint32_t offset, Loc loc);
 int fetchEventId(int hardEvent, Loc loc);
+// The part of `pos`'s memory no InitBuffer has reserved yet (PopStackBuffer); bytes 0 when none.
+LocalRef freeTail(Pos pos, Loc loc);
 void releaseEventId(int hardEvent, int id);
 
 // --- scalar access -------------------------------------------------------------------
@@ -165,6 +169,34 @@ void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc);
 // destination blocks (32-bit: column j fills blocks 2j and 2j+1; 8-bit: one half of each).
 void transData5HD(DType t, const LocalRef* dst, const LocalRef* src, bool dstHigh, bool srcHigh, uint32_t repeat,
                   uint32_t dstRep, uint32_t srcRep, Loc loc);
+// The reduction result registers (GetAccVal, GetReduceMaxMinCount): the raw bits of the last
+// count-form ReduceSum (accumulator) or of the last max/min value, its index into *index. The
+// scalar unit waits for the producing instruction, as for a scalar read of local memory.
+uint64_t readReduceRegister(bool accumulator, uint64_t* index, Loc loc);
+// Brcb: per repeat, 8 consecutive elements of src each fill one 32-byte block of dst; blocks are
+// dstBlk blocks apart inside a repeat and repeats dstRep blocks apart.
+void vecBrcb(DType t, const LocalRef& dst, const LocalRef& src, uint32_t repeat, uint16_t dstBlk, uint16_t dstRep,
+             Loc loc);
+// ReduceSum/Max/Min in the mask + repeat form: every masked element of `repeat` repeats (srcRep
+// blocks apart) reduced to dst[0], dst[1] = its index when withIndex. Sums add by a binary tree
+// inside each repeat and again across the repeat results.
+void vecReduceRepeat(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp,
+                     uint64_t mask0, uint64_t mask1, uint32_t repeat, uint32_t srcRep, bool withIndex, bool counter,
+                     Loc loc);
+// The mask + repeat forms of Compare, Select and Cast (`form` as for vecRepeat; the mask selects
+// elements, strides count 32-byte blocks of each operand). Compare writes bit r * perRepeat + j of
+// dstMask for element j of repeat r and leaves unselected bits alone; Select reads the same bit
+// (mode 1/2) or bit j of every repeat (mode 0). Cast processes 256 / max(element sizes) elements
+// per repeat.
+void vecCompareRepeat(DType t, const LocalRef& dstMask, const LocalRef& s0, const LocalRef* s1, double scalar,
+                      int cmpMode, const RepeatForm& form, bool maskCounter, Loc loc);
+void vecSelectRepeat(DType t, const LocalRef& dst, const LocalRef& mask, const LocalRef& s0, const LocalRef* s1,
+                     double scalar, int selMode, const RepeatForm& form, bool maskCounter, Loc loc);
+void vecCastRepeat(DType dt, DType st, const LocalRef& dst, const LocalRef& src, int roundMode, const RepeatForm& form,
+                   bool maskCounter, Loc loc);
+// ScalarCast: one value converted on the scalar unit with Cast's rounding rules; the result's
+// raw bits (dt's width) are returned.
+uint64_t scalarCast(DType dt, DType st, const void* value, int roundMode, Loc loc);
 // The dequantisation scale Cast applies from int32 to half (SetDeqScale); 1 by default.
 void setDeqScale(float scale);
 void setMaskCounter(bool counter);

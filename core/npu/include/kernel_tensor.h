@@ -35,6 +35,21 @@ public:
     __aicore__ void SetValue(uint64_t index, T value, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
         std::memcpy(::sage::npu::rt::scalarGm(ref(), index * sizeof(T), sizeof(T), true, loc), &value, sizeof(T));
     }
+    // gm(i): element access through the scalar unit, as GetValue/SetValue.
+    struct ElementRef {
+        GlobalTensor t;
+        uint64_t index;
+        ::sage::npu::Loc loc;
+        operator T() const { return t.GetValue(index, loc); }
+        ElementRef& operator=(T v) {
+            t.SetValue(index, v, loc);
+            return *this;
+        }
+        ElementRef& operator=(const ElementRef& o) { return *this = T(o); }
+    };
+    __aicore__ ElementRef operator()(uint64_t index, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) const {
+        return ElementRef{*this, index, loc};
+    }
     __aicore__ uint64_t GetSize() const { return size_ == kUnbounded ? 0 : size_; }
     __aicore__ __gm__ T* GetPhyAddr() const { return ptr_; }
     __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
@@ -113,6 +128,13 @@ public:
         ref_.bytes = src.ref().bytes > offset * sizeof(U) ? src.ref().bytes - offset * uint32_t(sizeof(U)) : 0;
     }
     __aicore__ LocalTensor& operator=(const LocalTensorExpr<T>& e);
+    // `bits = a < b;` (the comparison operators, kernel_vec_mask_forms.h).
+    template <typename E>
+        requires requires(const E& e, const LocalTensor& t) { e.into(t, ::sage::npu::Loc::current()); }
+    __aicore__ LocalTensor& operator=(const E& e) {
+        e.into(*this, ::sage::npu::Loc::current());
+        return *this;
+    }
 
     const ::sage::npu::LocalRef& ref() const { return ref_; }
 

@@ -190,6 +190,19 @@ SAGE_BINARY(Or, (detail::isOneOf<T, int16_t, uint16_t>()), "int16_t, uint16_t")
                                    nullptr, detail::scalarArg<T>(scalar),                                    \
                                    detail::unaryForm(m, uint32_t(repeatTime), p),                           \
                                    ::sage::npu::rt::maskCounter(), loc);                                    \
+    }                                                                                                       \
+    /* AscendC's own template list <T, isSetMask>: Name<float, false>(...) in the repeat forms. */          \
+    template <typename T, bool isSetMask>                                                                   \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalar,       \
+                                uint64_t mask, const int32_t repeatTime, const UnaryRepeatParams& p,         \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        Name<T, T, isSetMask>(dst, src, scalar, mask, repeatTime, p, loc);                                  \
+    }                                                                                                       \
+    template <typename T, bool isSetMask>                                                                   \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalar,       \
+                                const uint64_t mask[], const int32_t repeatTime, const UnaryRepeatParams& p, \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        Name<T, T, isSetMask>(dst, src, scalar, mask, repeatTime, p, loc);                                  \
     }
 
 SAGE_SCALAR(Adds, detail::kArith<T>, "half, float, int16_t, int32_t")

@@ -34,6 +34,21 @@ uint32_t reserve(Simulation::Impl& s, Pos pos, uint32_t bytes, const std::string
     return uint32_t(top);
 }
 
+} // namespace
+
+namespace rt {
+LocalRef freeTail(Pos pos, Loc loc) {
+    auto& s = activeImpl();
+    CoreContext& c = s.ctx();
+    const Mem m = memOf(pos);
+    const uint32_t top = (c.allocTop[size_t(m)] + 31u) / 32u * 32u;
+    s.scalarCost(s.prof.scalarIssueCycles, loc);
+    return {pos, top, top < c.capacity[size_t(m)] ? c.capacity[size_t(m)] - top : 0u};
+}
+} // namespace rt
+
+namespace {
+
 QueueState& queueAt(Simulation::Impl& s, int q, const Loc& loc) {
     CoreContext& c = s.ctx();
     if (q < 0 || size_t(q) >= c.queues.size())

@@ -49,23 +49,23 @@ void checkOverlap(Simulation::Impl& s, const LocalRef& dst, const LocalRef& src,
                  loc, true);
 }
 
-// Byte offsets of the elements one repeat-form instruction touches.
-struct RepeatLayout {
-    std::vector<uint32_t> dst, s0, s1;
-    uint32_t repeats = 0;
-};
+} // namespace
 
-RepeatLayout layoutFor(const CoreContext& c, DType t, const RepeatForm& f, bool counter) {
+RepeatLayout layoutFor(const CoreContext& c, uint32_t esDst, uint32_t esS0, uint32_t esS1, uint32_t perRepeat,
+                       const RepeatForm& f, bool counter) {
     RepeatLayout L;
-    uint32_t es = dtypeSize(t), epb = 32 / es, perRepeat = 8 * epb;
+    auto at = [](uint32_t r, uint32_t j, uint32_t es, uint16_t rep, uint16_t blk) {
+        const uint32_t epb = 32 / es;
+        return r * rep * 32 + (j / epb) * blk * 32 + (j % epb) * es;
+    };
     auto add = [&](uint32_t r, uint32_t j) {
-        uint32_t blk = j / epb, e = j % epb;
-        L.dst.push_back(r * f.dstRep * 32 + blk * f.dstBlk * 32 + e * es);
-        L.s0.push_back(r * f.src0Rep * 32 + blk * f.src0Blk * 32 + e * es);
-        L.s1.push_back(r * f.src1Rep * 32 + blk * f.src1Blk * 32 + e * es);
+        L.dst.push_back(at(r, j, esDst, f.dstRep, f.dstBlk));
+        L.s0.push_back(at(r, j, esS0, f.src0Rep, f.src0Blk));
+        L.s1.push_back(at(r, j, esS1, f.src1Rep, f.src1Blk));
+        L.lane.push_back(r * perRepeat + j);
     };
     if (counter) {  // counter mode: the mask register holds an element count
-        uint64_t total = c.vectorMask[0];
+        const uint64_t total = c.vectorMask[0];
         for (uint64_t i = 0; i < total; ++i) add(uint32_t(i / perRepeat), uint32_t(i % perRepeat));
         L.repeats = uint32_t((total + perRepeat - 1) / perRepeat);
         return L;
@@ -77,11 +77,14 @@ RepeatLayout layoutFor(const CoreContext& c, DType t, const RepeatForm& f, bool 
     return L;
 }
 
+RepeatLayout layoutFor(const CoreContext& c, DType t, const RepeatForm& f, bool counter) {
+    const uint32_t es = dtypeSize(t);
+    return layoutFor(c, es, es, es, 256 / es, f, counter);
+}
+
 uint32_t span(const std::vector<uint32_t>& offs, uint32_t es) {
     return offs.empty() ? 0 : *std::max_element(offs.begin(), offs.end()) + es;
 }
-
-} // namespace
 
 IssueResult issueVector(Simulation::Impl& s, const char* name, uint64_t repeats, double cpr, uint64_t bytes,
                         const Loc& loc) {
@@ -204,6 +207,7 @@ void vecReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, c
     double v = vecmath::reduce(op, t, c.localPtr(src), count, perRepeat, &index, s.prof.npuArch == 2201);
     vecmath::storeScalar(t, c.localPtr(dst), v);
     if (withIndex) vecmath::storeIndex(t, c.localPtr(dst) + es, index);
+    recordReduceRegister(c, op == ReduceOp::Sum, t, v, index, at.done);
     s.access(PipeId::V, src, uint32_t(bytes), false, at, loc);
     if (tmp) s.access(PipeId::V, *tmp, uint32_t(std::min<uint64_t>(tmpNeed, tmp->bytes)), true, at, loc);
     s.access(PipeId::V, dst, (withIndex ? 2 : 1) * es, true, at, loc);
@@ -226,6 +230,8 @@ void vecWholeReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& s
         repeat = uint32_t((total + perRepeat - 1) / perRepeat);
     }
     struct Out { uint32_t at; double v; bool isIndex; };
+    double lastValue = 0;
+    uint32_t lastIndex = 0;
     std::vector<Out> outs;
     uint32_t srcEnd = 0;
     std::vector<uint8_t> buf;
@@ -248,6 +254,7 @@ void vecWholeReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& s
             uint32_t idx = 0;
             double v = vecmath::reduce(op, t, buf.data(), pos.size(), perRepeat, &idx);
             uint32_t elemIndex = pos.empty() ? 0 : pos[idx];
+            if (!pos.empty()) { lastValue = v; lastIndex = elemIndex; }
             if (blockWise) {
                 // 8 results per repeat; dstRepStride counts in those 8 results (16 bytes for half,
                 // 32 for float). A block the mask leaves out entirely is not written (910B).
@@ -269,6 +276,8 @@ void vecWholeReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& s
     s.checkLocal(dst, dstEnd, name, loc);
     if (outs.empty()) return s.scalarCost(s.prof.scalarIssueCycles, loc);
     IssueResult at = issueVector(s, name, repeat, s.prof.cyclesPerRepeatReduce, srcEnd, loc);
+    // The register keeps the last repeat's result (the docs read it after a one-repeat call).
+    if (!blockWise) recordReduceRegister(c, op == ReduceOp::Sum, t, lastValue, lastIndex, at.done);
     uint8_t* dp = c.localPtr(dst);
     for (auto& o : outs) {
         if (o.isIndex) vecmath::storeIndex(t, dp + o.at * es, uint32_t(o.v));

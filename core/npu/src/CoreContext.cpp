@@ -8,7 +8,7 @@ namespace sage::npu {
 
 Mem memOf(Pos p) {
     switch (p) {
-    case Pos::A1: case Pos::B1: case Pos::C1: return Mem::L1;
+    case Pos::A1: case Pos::B1: case Pos::C1: case Pos::TSCM: return Mem::L1;
     case Pos::A2: return Mem::L0A;
     case Pos::B2: return Mem::L0B;
     case Pos::CO1: return Mem::L0C;
@@ -23,7 +23,7 @@ const char* memName(Mem m) {
 }
 
 const char* posName(Pos p) {
-    static const char* names[] = {"GM", "VECIN", "VECOUT", "VECCALC", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2"};
+    static const char* names[] = {"GM", "VECIN", "VECOUT", "VECCALC", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "TSCM", "MAX"};
     return names[size_t(p)];
 }
 
@@ -31,7 +31,7 @@ const char* posName(Pos p) {
 // framework syncs on EnQue/DeQue (forward) and FreeTensor/AllocTensor (backward).
 PipeId producerPipe(Pos p, bool splitArch) {
     switch (p) {
-    case Pos::VECIN: case Pos::A1: case Pos::B1: case Pos::C1: return PipeId::MTE2;
+    case Pos::VECIN: case Pos::A1: case Pos::B1: case Pos::C1: case Pos::TSCM: return PipeId::MTE2;
     case Pos::A2: case Pos::B2: case Pos::C2: return PipeId::MTE1;
     case Pos::CO1: return PipeId::M;
     case Pos::CO2: return splitArch ? PipeId::FIX : PipeId::V;
@@ -42,7 +42,7 @@ PipeId producerPipe(Pos p, bool splitArch) {
 PipeId consumerPipe(Pos p, bool) {
     switch (p) {
     case Pos::VECOUT: case Pos::CO2: return PipeId::MTE3;
-    case Pos::A1: case Pos::B1: case Pos::C1: return PipeId::MTE1;
+    case Pos::A1: case Pos::B1: case Pos::C1: case Pos::TSCM: return PipeId::MTE1;
     case Pos::A2: case Pos::B2: case Pos::C2: return PipeId::M;
     case Pos::CO1: return PipeId::FIX;
     default: return PipeId::V;  // VECIN, VECCALC
@@ -92,6 +92,7 @@ void CoreContext::reset(uint32_t b, uint32_t c, double share) {
     maskCounter = false;
     vectorMask[0] = vectorMask[1] = ~0ull;
     atomicMode = 0;
+    accReg = maxMinReg = ReduceRegister{};
 }
 
 uint64_t CoreContext::reservePort(uint64_t ready, uint64_t cycles) {

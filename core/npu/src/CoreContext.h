@@ -138,6 +138,15 @@ public:
     uint64_t vectorMask[2] = {~0ull, ~0ull};
     int atomicMode = 0;
 
+    // The reduction result registers the scalar unit reads back (GetAccVal, GetReduceMaxMinCount):
+    // raw bits of the last count-form ReduceSum, and of the last max/min value with its index;
+    // `done` is when the producing vector instruction finishes.
+    struct ReduceRegister {
+        bool set = false;
+        uint64_t value = 0, index = 0, done = 0;
+    };
+    ReduceRegister accReg, maxMinReg;
+
     uint8_t* localPtr(const LocalRef& r) { return mem[size_t(memOf(r.pos))].data() + r.addr; }
     uint64_t endCycle() const;
 };

@@ -4,10 +4,29 @@
 
 #include "SimImpl.h"
 
+#include <vector>
+
 namespace sage::npu {
 
 IssueResult issueVector(Simulation::Impl& s, const char* name, uint64_t repeats, double cpr, uint64_t bytes,
                         const Loc& loc);
 uint64_t repeatsFor(uint64_t bytes, const DeviceProfile& p);
+
+// Byte offsets of the elements one repeat-form instruction touches, per operand, and each
+// element's lane (repeat * perRepeat + position in the repeat; the bit a mask operand uses).
+struct RepeatLayout {
+    std::vector<uint32_t> dst, s0, s1, lane;
+    uint32_t repeats = 0;
+};
+// Operands may have different element sizes (Cast, Compare's bit output): strides count 32-byte
+// blocks of each operand; `perRepeat` is the elements one repeat processes.
+RepeatLayout layoutFor(const CoreContext& c, uint32_t esDst, uint32_t esS0, uint32_t esS1, uint32_t perRepeat,
+                       const RepeatForm& f, bool counter);
+RepeatLayout layoutFor(const CoreContext& c, DType t, const RepeatForm& f, bool counter);
+uint32_t span(const std::vector<uint32_t>& offs, uint32_t es);
+// Stores a reduction's result in the register the scalar unit reads back: the ReduceSum
+// accumulator (GetAccVal) or the max/min value and index (GetReduceMaxMinCount). The value is
+// kept as T's raw bits, the index as an integer, as the hardware writes them.
+void recordReduceRegister(CoreContext& c, bool accumulator, DType t, double value, uint32_t index, uint64_t done);
 
 } // namespace sage::npu
