@@ -18,7 +18,7 @@ template <typename R> constexpr uint64_t nonNegative(R r) {
 }
 template <typename T> inline T fromRegisterBits(uint64_t bits) {
     T v;
-    std::memcpy(&v, &bits, sizeof(T));
+    std::memcpy(static_cast<void*>(&v), &bits, sizeof(T));  // T may be half: a trivially copyable bit holder
     return v;
 }
 } // namespace detail
