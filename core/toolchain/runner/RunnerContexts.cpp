@@ -180,6 +180,16 @@ std::vector<uint8_t> packTiling(const toolchain::LaunchSpec& spec, const std::fu
     return out;
 }
 
+std::vector<uint8_t> hexBytes(const std::string& hex) {
+    if (hex.size() % 2) throw std::runtime_error("host tiling bytes have an odd number of hex digits");
+    std::vector<uint8_t> out(hex.size() / 2);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = uint8_t(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+    return out;
+}
+
+// The argument name for an optional input a case leaves out: the kernel receives nullptr.
+constexpr const char* kAbsentArg = "@absent";
+
 struct SpecLaunch {
     void* fn;
     std::vector<GM_ADDR> args;
@@ -224,16 +234,25 @@ void launchFromSpec(void* so, const toolchain::LaunchSpec& spec, HostContext& ct
         if (auto it = run.attrs.find(n); it != run.attrs.end()) return it->second;
         return std::nullopt;
     };
+    // An op project's own host tiling (`sage op`) computed this run's launch: raw tiling bytes,
+    // block dim, tiling key and workspace size replace the task's expressions.
+    const json& host = run.extra;
+    const bool fromHost = host.is_object() && host.contains("tiling_hex");
     SpecLaunch l{fn, {}};
     for (const auto& a : spec.args) {
-        if (a == "workspace") l.args.push_back(ctx.workspace(spec.workspaceBytes));
-        else if (a == "tiling") {
+        if (a == "workspace")
+            l.args.push_back(ctx.workspace(fromHost ? host.value("workspace_bytes", uint64_t(0)) : spec.workspaceBytes));
+        else if (a == "tiling" && fromHost) {
+            auto bytes = hexBytes(host.at("tiling_hex").get<std::string>());
+            l.args.push_back(ctx.tilingBytes(bytes.data(), bytes.size()));
+        } else if (a == "tiling") {
             auto bytes = packTiling(spec, lookup);
             l.args.push_back(ctx.tilingBytes(bytes.data(), bytes.size()));
-        } else l.args.push_back(ctx.gm(a.c_str()));
+        } else if (a == kAbsentArg) l.args.push_back(nullptr);  // an optional input the case leaves out
+        else l.args.push_back(ctx.gm(a.c_str()));
     }
-    double blockDim = toolchain::evaluate(spec.blockDim, lookup);
-    ctx.setTilingKey(spec.tilingKey);
+    double blockDim = fromHost ? host.value("block_dim", 0.0) : toolchain::evaluate(spec.blockDim, lookup);
+    ctx.setTilingKey(fromHost ? host.value("tiling_key", uint64_t(0)) : spec.tilingKey);
     npu::rt::launch(spec.entry.c_str(), uint32_t(std::max(0.0, blockDim)), callEntry, &l, std::source_location::current());
 }
 
