@@ -135,7 +135,7 @@ HostTilingRun tilingOf(const std::string& caseName, const json& a) {
     r.workspaceBytes = a.value("workspace_bytes", uint64_t(0));
     r.tilingBytes = a.value("tiling_hex", std::string()).size() / 2;
     r.launch = {{"tiling_hex", a.value("tiling_hex", std::string())}, {"block_dim", r.blockDim},
-                {"tiling_key", r.tilingKey}, {"workspace_bytes", r.workspaceBytes}};
+                {"tiling_key", r.tilingKey}, {"workspace_bytes", r.workspaceBytes}, {"ge_padding", true}};
     if (r.blockDim == 0) {
         r.ok = false;
         r.error = "the op's TilingFunc set no block dim (context->SetBlockDim) for this case";

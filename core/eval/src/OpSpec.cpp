@@ -12,6 +12,16 @@ namespace sage::eval {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+namespace {
+// aclnn_*.cpp and the level-0 wrappers next to them adapt the op to the aclnn runtime; they are
+// not part of its tiling and need the CANN runtime headers, so they stay out of the host program.
+bool isAclnnLayer(const fs::path& p) {
+    if (p.filename().string().rfind("aclnn", 0) == 0) return true;
+    static const std::regex runtime(R"re(#\s*include\s*["<](opdev/|aclnn/|level0/|level2/))re");
+    return std::regex_search(toolchain::readTextFile(p.string()), runtime);
+}
+} // namespace
+
 OpProject OpProject::open(const std::string& dirPath) {
     OpProject p;
     std::error_code ec;
@@ -23,7 +33,7 @@ OpProject OpProject::open(const std::string& dirPath) {
     const fs::path host = dir / "op_host", kernel = dir / "op_kernel";
     if (fs::is_directory(host, ec))
         for (const auto& e : fs::directory_iterator(host, ec))
-            if (e.path().extension() == ".cpp") p.hostSources.push_back(e.path().string());
+            if (e.path().extension() == ".cpp" && !isAclnnLayer(e.path())) p.hostSources.push_back(e.path().string());
     std::sort(p.hostSources.begin(), p.hostSources.end());
     if (p.hostSources.empty())
         throw OpProjectError((host / "").string() + ": no host source (op_host/<op>.cpp with the op definition and its "

@@ -100,12 +100,16 @@ private:
 
 class HostContext : public host::Context {
 public:
-    HostContext(npu::Simulation& sim, const RunSpec& run, const npu::DeviceProfile& prof)
+    // `gePadding`: allocate each tensor as the op runtime (GE) does for an op project's launch,
+    // its size rounded up to 32 bytes plus 32 more, so that a kernel whose tiling copies whole
+    // 32-byte blocks at a tail stays inside its allocation as on the device (`sage op`).
+    HostContext(npu::Simulation& sim, const RunSpec& run, const npu::DeviceProfile& prof, bool gePadding = false)
         : sim_(sim), run_(run), prof_(prof) {
         for (const auto& t : run.tensors) {
             uint64_t bytes = toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype);
-            uint8_t* p = AscendC::GmAlloc(bytes);
-            if (t.output) std::memset(p, 0xff, bytes);  // poison: unwritten outputs read as NaN / -1
+            const uint64_t allocated = gePadding ? (bytes + 31) / 32 * 32 + 32 : bytes;
+            uint8_t* p = AscendC::GmAlloc(allocated);
+            if (t.output) std::memset(p, 0xff, allocated);  // poison: unwritten outputs read as NaN / -1
             else {
                 auto data = readBytes(t.file, bytes);
                 std::memcpy(p, data.data(), bytes);
@@ -327,7 +331,7 @@ json runKernel(void* so, const toolchain::RunJob& job, const RunSpec& run, const
     npu::Simulation sim(profile);
     sim.activate();
     sim.setMaxEvents(run.timeline ? job.maxEvents : 0);
-    HostContext ctx(sim, run, profile);
+    HostContext ctx(sim, run, profile, run.extra.is_object() && run.extra.value("ge_padding", false));
     auto host = reinterpret_cast<void (*)(host::Context&)>(dlsym(so, "sage_host_launch"));
     std::string status = "ok", message;
     try {

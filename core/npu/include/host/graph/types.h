@@ -41,9 +41,23 @@ inline int32_t GetSizeByDataType(DataType t) {
     }
 }
 
+// Names as text: op_host code logs them. The element size in bytes, as GetSizeByDataType.
+struct AscendString {
+    std::string s;
+    AscendString(std::string v = "") : s(std::move(v)) {}
+    const char* GetString() const { return s.c_str(); }
+};
 struct TypeUtils {
     static std::string DataTypeToSerialString(DataType t) { return "DT_" + std::to_string(int(t)); }
     static std::string FormatToSerialString(Format f) { return "FORMAT_" + std::to_string(int(f)); }
+    static AscendString DataTypeToAscendString(DataType t) { return AscendString(DataTypeToSerialString(t)); }
+    static AscendString FormatToAscendString(Format f) { return AscendString(FormatToSerialString(f)); }
+    static bool GetDataTypeLength(DataType t, uint32_t& length) {
+        const int32_t n = GetSizeByDataType(t);
+        if (n <= 0) return false;
+        length = uint32_t(n);
+        return true;
+    }
 };
 
 } // namespace ge

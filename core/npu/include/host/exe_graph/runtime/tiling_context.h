@@ -221,6 +221,7 @@ public:
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node; }
     size_t GetComputeNodeInputNum() const { return inputShapes.size(); }
     template <typename T> const T* GetCompileInfo() const { return static_cast<const T*>(compileInfo); }
+    const void* GetCompileInfo() const { return compileInfo; }
     ge::graphStatus SetBlockDim(uint32_t d) {
         blockDim = d;
         return ge::GRAPH_SUCCESS;
