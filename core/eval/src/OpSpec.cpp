@@ -33,7 +33,8 @@ OpProject OpProject::open(const std::string& dirPath) {
     const fs::path host = dir / "op_host", kernel = dir / "op_kernel";
     if (fs::is_directory(host, ec))
         for (const auto& e : fs::directory_iterator(host, ec))
-            if (e.path().extension() == ".cpp" && !isAclnnLayer(e.path())) p.hostSources.push_back(e.path().string());
+            if ((e.path().extension() == ".cpp" || e.path().extension() == ".cc") && !isAclnnLayer(e.path()))
+                p.hostSources.push_back(e.path().string());
     std::sort(p.hostSources.begin(), p.hostSources.end());
     if (p.hostSources.empty())
         throw OpProjectError((host / "").string() + ": no host source (op_host/<op>.cpp with the op definition and its "
