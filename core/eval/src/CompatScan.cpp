@@ -373,7 +373,10 @@ nlohmann::json CompatReport::toJson(int topMissing) const {
                               {"host_tiling", f.hostTiling}, {"verified", f.verified}, {"first_error", f.firstError},
                               {"missing", f.missing}});
     }
-    j["totals"] = {{"files", files.size()}, {"parsed", parsed}, {"compiled", compiled}};
+    int hostRan = 0, verified = 0;
+    for (const auto& f : files) hostRan += f.hostTiling == "ran", verified += f.verified == "pass";
+    j["totals"] = {{"files", files.size()}, {"parsed", parsed}, {"compiled", compiled}, {"host_tiling_ran", hostRan},
+                   {"verified", verified}};
     j["top_missing"] = nlohmann::json::array();
     for (const auto& [id, n] : topOf(missingCounts, topMissing)) j["top_missing"].push_back({{"identifier", id}, {"files", n}});
     return j;
@@ -393,6 +396,9 @@ std::string CompatReport::toText(int topMissing) const {
     auto pct = [&](int n) { return files.empty() ? 0.0 : 100.0 * n / double(files.size()); };
     o << "\n" << files.size() << " kernel files: " << parsed << " parsed (" << int(pct(parsed) + 0.5) << " %), "
       << compiled << " compiled (" << int(pct(compiled) + 0.5) << " %)\n";
+    int hostRan = 0, verified = 0;
+    for (const auto& f : files) hostRan += f.hostTiling == "ran", verified += f.verified == "pass";
+    if (hostRan || verified) o << "host tiling ran for " << hostRan << ", verified " << verified << " (ops with a spec)\n";
     if (!missingCounts.empty()) {
         o << "most frequent missing identifiers (files):\n";
         for (const auto& [id, n] : topOf(missingCounts, topMissing)) o << "  " << id << "  " << n << "\n";
