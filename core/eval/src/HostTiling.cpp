@@ -61,6 +61,11 @@ std::vector<json> runHostRequests(const toolchain::Sandbox& sandbox, const HostP
         }
         out.push_back(r.extra.is_object() ? r.extra : json{{"ok", false}, {"error", "the host program gave no answer"}});
     }
+    // What the op logged (its OP_LOGE lines) explains a failed tiling: the tail goes with the error.
+    std::string log = report.stderrTail;
+    if (log.size() > 600) log = "..." + log.substr(log.size() - 600);
+    for (auto& a : out)
+        if (!a.value("ok", false) && !log.empty()) a["error"] = a.value("error", std::string()) + "\nhost log: " + log;
     return out;
 }
 

@@ -193,7 +193,7 @@ inline json run(const json& req) {
         return {{"ok", false}, {"op", out["op"]},
                 {"error", "the op's tiling function returned " + std::to_string(status) +
                               (status == ge::GRAPH_FAILED ? " (ge::GRAPH_FAILED)" : "") +
-                              " for this case: see its log lines above, and check the case's shapes, data types and "
+                              " for this case: see the host log, and check the case's shapes, data types and "
                               "attributes against what the TilingFunc accepts"}};
     const size_t n = ctx.tiling.GetDataSize();
     static const char* hex = "0123456789abcdef";
