@@ -20,7 +20,7 @@ namespace {
 
 const std::map<std::string, std::string>& cxxTypes() {
     static const std::map<std::string, std::string> m = {{"float16", "half"},  {"bfloat16", "bfloat16_t"},
-                                                         {"float32", "float"}, {"int32", "int32_t"},
+                                                         {"float32", "float"}, {"int32", "int32_t"}, {"int64", "int64_t"},
                                                          {"int8", "int8_t"},   {"int16", "int16_t"},
                                                          {"uint8", "uint8_t"}};
     return m;
@@ -54,6 +54,8 @@ struct Binding {
 
 Binding bindTensors(const json& def, const Task& task, const std::string& specFile) {
     Binding b;
+    std::set<std::string> inputNames;
+    for (const auto& p : def.value("inputs", json::array())) inputNames.insert(p.value("name", ""));
     auto side = [&](const char* key, const std::vector<TensorDecl>& spec, std::vector<const TensorDecl*>& out) {
         std::set<std::string> known;
         std::string names;
@@ -64,19 +66,24 @@ Binding bindTensors(const json& def, const Task& task, const std::string& specFi
             if (param == "dynamic")
                 throw OpProjectError("op " + def.value("type", std::string()) + ": " + key + " '" + name +
                                      "' is dynamic (a tensor list); sage op runs ops with fixed inputs only");
+            // An output that is also an input (in place, a "ref") is named <name>_ref in the spec:
+            // it gets its own buffer, which the kernel's output argument points to.
+            const bool inPlace = std::string(key) == "outputs" && inputNames.count(name);
             const TensorDecl* found = nullptr;
             for (const auto& t : spec)
-                if (t.name == name) found = &t;
+                if (t.name == name || (inPlace && t.name == name + "_ref")) found = &t;
+            if (found) known.insert(found->name);
             if (!found && param != "optional")
                 throw OpProjectError(specFile + ": field '" + key + "': the op's " + param + " " +
                                      std::string(key).substr(0, std::string(key).size() - 1) + " '" + name +
-                                     "' is missing: add {\"name\": \"" + name + "\", \"dtype\": ..., \"shape\": ...}");
+                                     "' is missing: add {\"name\": \"" + name + (inPlace ? "_ref" : "") +
+                                     "\", \"dtype\": ..., \"shape\": ...}");
             out.push_back(found);
             if (std::string(key) == "inputs") {
                 const auto& dts = p.value("dtypes", json::array());
                 b.inputFallbackDtype.push_back(dts.empty() ? "float32" : dts[0].get<std::string>());
             }
-            b.args.push_back(found ? name : "@absent");
+            b.args.push_back(found ? found->name : "@absent");
         }
         for (const auto& t : spec)
             if (!known.count(t.name))
@@ -118,7 +125,12 @@ json tilingRequest(const json& def, const Task& t, const TaskCase& c, const OpCo
             inputs.push_back({{"ir", i}, {"dtype", b.inputFallbackDtype[i]}, {"shape", json::array()}, {"present", false}});
         }
     }
-    for (const auto& d : t.outputs) outputs.push_back({{"dtype", d.dtype}, {"shape", t.shapeOf(d, c)}});
+    // In the definition's order (the spec may list them in another).
+    for (const TensorDecl* o : b.outputs) {
+        if (!o) continue;
+        const TensorDecl& d = *std::find_if(t.outputs.begin(), t.outputs.end(), [&](const TensorDecl& x) { return x.name == o->name; });
+        outputs.push_back({{"dtype", d.dtype}, {"shape", t.shapeOf(d, c)}});
+    }
     req["inputs"] = inputs;
     req["outputs"] = outputs;
     return req;

@@ -94,7 +94,7 @@ OpSpec OpSpec::loadDirectory(const std::string& dir) {
             if (!cfg.dtypes.count(k))
                 fail(at + ".dtypes." + k, "names no input or output of the spec (declare it in \"inputs\"/\"outputs\")");
             if (!v.is_string() || !isSupportedDtype(v.get<std::string>()))
-                fail(at + ".dtypes." + k, v.dump() + " is not one of float16, bfloat16, float32, int32, int8");
+                fail(at + ".dtypes." + k, v.dump() + " is not one of float16, bfloat16, float32, int32, int8, int64");
             cfg.dtypes[k] = v.get<std::string>();
         }
         for (auto& [k, v] : attrs.items()) cfg.attrs[k] = v;

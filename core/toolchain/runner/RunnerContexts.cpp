@@ -216,8 +216,14 @@ void callEntry(void* p) {
     SAGE_CALL(8, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); break;
     SAGE_CALL(9, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
     SAGE_CALL(10, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]); break;
+    SAGE_CALL(11, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]); break;
+    SAGE_CALL(12, G, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]); break;
+    SAGE_CALL(13, G, G, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]); break;
+    SAGE_CALL(14, G, G, G, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]); break;
+    SAGE_CALL(15, G, G, G, G, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14]); break;
+    SAGE_CALL(16, G, G, G, G, G, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15]); break;
 #undef SAGE_CALL
-    default: throw std::runtime_error("a launch spec may pass at most 10 arguments");
+    default: throw std::runtime_error("a launch spec may pass at most 16 arguments");
     }
 }
 
