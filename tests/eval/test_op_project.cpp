@@ -139,6 +139,25 @@ private slots:
         QVERIFY2(r.error.find("'w' is not one of the op's outputs (z)") != std::string::npos, r.error.c_str());
     }
 
+    void inPlaceOutputIntInt64InputAndImplOpTiling() {
+        const std::string p = SAGE_OP_DATA_DIR "/tiny_accumulate";
+        auto r = run(p, p + "/spec");
+        QVERIFY2(r.pass(), r.toText().c_str());  // steps up to 5e9 only fit an int64
+        QCOMPARE(r.op, std::string("TinyAccumulate"));
+        QCOMPARE(r.configs.at(0).tilings.at(0).blockDim, 1u);
+    }
+
+    void inPlaceOutputMissingFromTheSpecSaysItsName() {
+        QTemporaryDir tmp;
+        const fs::path dst = fs::path(tmp.path().toStdString()) / "tiny_accumulate";
+        fs::copy(SAGE_OP_DATA_DIR "/tiny_accumulate", dst, fs::copy_options::recursive);
+        replaceIn((dst / "spec/task.json").string(), "\"acc_ref\"", "\"total\"");
+        replaceIn((dst / "spec/reference.cpp").string(), "\"acc_ref\"", "\"total\"");
+        auto r = run(dst.string(), (dst / "spec").string());
+        QVERIFY(!r.pass());
+        QVERIFY2(r.error.find("'acc' is missing: add {\"name\": \"acc_ref\"") != std::string::npos, r.error.c_str());
+    }
+
     void specLookupByOpName() {
         QTemporaryDir tmp;
         const fs::path root = fs::path(tmp.path().toStdString()) / "specs" / "ops" / "tiny_scale_add";
