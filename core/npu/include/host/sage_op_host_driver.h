@@ -147,15 +147,19 @@ inline json run(const json& req) {
     ctx.platform = platformOf(req.at("platform"));
     ctx.node.name = def->type.c_str();
     ctx.node.type = def->type.c_str();
+    auto tensorOf = [](const json& t) {
+        gert::Shape s;
+        for (int64_t d : t.at("shape")) s.AppendDim(d);
+        gert::CompileTimeTensorDesc desc;
+        desc.SetDataType(typeOf(t.at("dtype")));
+        return std::make_pair(s, desc);
+    };
     size_t lastIr = size_t(-1);
     for (const auto& t : req.at("inputs")) {
         const size_t ir = t.value("ir", ctx.inputShapes.size());
         while (ctx.irStart.size() <= ir && ir != lastIr) ctx.irStart.push_back(ctx.inputShapes.size());
         lastIr = ir;
-        gert::Shape s;
-        for (int64_t d : t.at("shape")) s.AppendDim(d);
-        gert::CompileTimeTensorDesc desc;
-        desc.SetDataType(typeOf(t.at("dtype")));
+        auto [s, desc] = tensorOf(t);
         ctx.inputShapes.emplace_back(s);
         ctx.inputDescs.push_back(desc);
         ctx.inputTensors.emplace_back();
@@ -163,10 +167,7 @@ inline json run(const json& req) {
         ctx.inputPresent.push_back(t.value("present", true));
     }
     for (const auto& t : req.at("outputs")) {
-        gert::Shape s;
-        for (int64_t d : t.at("shape")) s.AppendDim(d);
-        gert::CompileTimeTensorDesc desc;
-        desc.SetDataType(typeOf(t.at("dtype")));
+        auto [s, desc] = tensorOf(t);
         ctx.outputShapes.emplace_back(s);
         ctx.outputDescs.push_back(desc);
     }
