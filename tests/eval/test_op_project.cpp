@@ -80,6 +80,17 @@ private slots:
         QVERIFY2(r.error.find("do not match the reference") != std::string::npos, r.error.c_str());
     }
 
+    void aKernelHeaderNextToTheProjectDoesNotShadowTheSimulators() {
+        // Family headers are looked up next to the op directory; kernel_operator.h never is.
+        QTemporaryDir tmp;
+        const std::string p = copyFixture(tmp);
+        fs::create_directories(fs::path(tmp.path().toStdString()) / "stray");
+        toolchain::writeFile((fs::path(tmp.path().toStdString()) / "stray" / "kernel_operator.h").string(),
+                             "#include \"/usr/include/stdio.h\"\n");  // an include the source policy refuses
+        auto r = run(p, p + "/spec");
+        QVERIFY2(r.pass(), r.toText().c_str());
+    }
+
     void missingOpHostIsRefused() {
         QTemporaryDir tmp;
         const std::string p = copyFixture(tmp);

@@ -89,7 +89,11 @@ std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& t
         // Shared headers of a family of ops sit next to the op directory (a common folder of the
         // family) or in a `common/inc` folder of the tree above it; the real build puts them on
         // the include path.
-        if (!found && name.find("..") == std::string::npos) {
+        // Headers the simulator ships (kernel_operator.h, lib/…) are never looked for there: a
+        // copy elsewhere next to the op must not shadow the simulator's own.
+        const auto& shipped = toolchain::SourcePolicy::shippedAscendHeaders();
+        const bool simulators = name == "kernel_operator.h" || std::find(shipped.begin(), shipped.end(), name) != shipped.end();
+        if (!found && !simulators && name.find("..") == std::string::npos) {
             std::vector<fs::path> shared{root.parent_path()};
             for (const auto& d : commonIncludeDirs(root)) shared.push_back(d);
             for (const auto& dir : shared) {
