@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     sage::cli::registerMemoryCommand(app);
     sage::cli::registerPromptCommand(app);
     sage::cli::registerCompatCommand(app);
+    sage::cli::registerOpCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,6 +1,7 @@
 // `sage-workbench`: the desktop GUI.
 //   sage-workbench [--task NAME] [--kernel FILE] [--db FILE] [--tasks-dir DIR]...
 //   sage-workbench --screenshot FILE [--task NAME] [--panel NAME] [--kernel FILE]
+//   sage-workbench --op DIR [--screenshot FILE]   (File → Open op project…)
 #include "sage_config.h"
 #include "ui/MainWindow.h"
 #include "ui/ScreenshotRunner.h"
@@ -22,12 +23,14 @@ struct Options {
     QCommandLineOption panel{"panel", "With --screenshot: main, diagnostics, verification, timeline, agent, memory, diff.",
                              "name", "main"};
     QCommandLineOption freshLayout{"default-layout", "Ignore the saved window layout."};
+    QCommandLineOption op{"op", "Open this op project (File → Open op project…); with --screenshot, the PNG is saved "
+                                "when its run has finished.", "dir"};
 
     void addTo(QCommandLineParser& cli) {
         cli.setApplicationDescription("SAGE Kernel Workbench: edit, evaluate and tune NPU kernels with an agent.");
         cli.addHelpOption();
         cli.addVersionOption();
-        cli.addOptions({task, kernel, db, tasksDir, screenshot, panel, freshLayout});
+        cli.addOptions({task, kernel, db, tasksDir, screenshot, panel, freshLayout, op});
     }
 };
 
@@ -65,7 +68,7 @@ int main(int argc, char** argv) {
     Options o;
     o.addTo(cli);
     cli.process(app);
-    auto& [task, kernel, db, tasksDir, screenshot, panel, freshLayout] = o;
+    auto& [task, kernel, db, tasksDir, screenshot, panel, freshLayout, op] = o;
 
     sage::ui::MainWindowOptions options;
     options.taskDirs = cli.values(tasksDir);
@@ -74,6 +77,21 @@ int main(int argc, char** argv) {
     sage::ui::MainWindow window(options);
     window.show();
 
+    if (cli.isSet(op)) {
+        window.openTask(cli.value(task));
+        if (cli.isSet(screenshot)) {
+            const QString file = cli.value(screenshot);
+            QObject::connect(&window, &sage::ui::MainWindow::opProjectFinished, &window, [&window, file](bool) {
+                window.grab().save(file);
+                QApplication::exit(0);
+            });
+        }
+        if (!window.openOpProject(cli.value(op)) && cli.isSet(screenshot)) {
+            window.grab().save(cli.value(screenshot));
+            return 1;
+        }
+        return QApplication::exec();
+    }
     if (cli.isSet(screenshot)) {
         sage::ui::ScreenshotRequest request;
         request.file = cli.value(screenshot);

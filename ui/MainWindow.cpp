@@ -14,6 +14,8 @@
 #include "ui/KernelEditor.h"
 #include "ui/MemoryBrowser.h"
 #include "ui/MemoryService.h"
+#include "ui/OpProjectService.h"
+#include "sage_eval/OpProject.h"
 #include "ui/SettingsDialog.h"
 #include "ui/TaskTreeModel.h"
 #include "ui/TimelinePanel.h"
@@ -33,6 +35,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
@@ -76,6 +79,13 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
         service_ = new EvaluationService(evaluator_, this);
         baselineService_ = new EvaluationService(evaluator_, this);
         agent_ = new AgentController(evaluator_, this);
+        opService_ = new OpProjectService(evaluator_, this);
+        connect(opService_, &OpProjectService::finished, this, [this](const QString& report, bool pass) {
+            opReport_->setPlainText(report);
+            showPanel(QStringLiteral("op"));
+            setMessage(pass ? tr("Op project: PASS") : tr("Op project: FAIL (see the Op project panel)"), 15000);
+            emit opProjectFinished(pass);
+        });
     }
     buildPanels();
     buildActions();
@@ -163,6 +173,12 @@ void MainWindow::buildPanels() {
     diagnosticsModel_ = new DiagnosticsModel(this);
     diagnosticsPanel_ = new DiagnosticsPanel(diagnosticsModel_, this);
     addDock(QStringLiteral("diagnostics"), tr("Diagnostics"), diagnosticsPanel_, Qt::BottomDockWidgetArea);
+    opReport_ = new QPlainTextEdit(this);
+    opReport_->setObjectName(QStringLiteral("opProjectReport"));
+    opReport_->setReadOnly(true);
+    opReport_->setPlaceholderText(tr("File → Open op project… runs an op directory (op_host + op_kernel) from its own "
+                                     "host tiling and verifies it against its spec."));
+    addDock(QStringLiteral("op"), tr("Op project"), opReport_, Qt::BottomDockWidgetArea);
     verificationPanel_ = new VerificationPanel(this);
     addDock(QStringLiteral("verification"), tr("Verification"), verificationPanel_, Qt::BottomDockWidgetArea);
     timelinePanel_ = new TimelinePanel(this);
@@ -303,6 +319,10 @@ void MainWindow::buildActions() {
         if (!f.isEmpty()) loadKernelFile(f);
     });
     openKernel->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open op &project…"), this, [this]() {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Open op project (the folder with op_host/ and op_kernel/)"));
+        if (!d.isEmpty()) openOpProject(d);
+    });
     file->addAction(tr("&Save kernel as…"), this, [this]() {
         const QString f = QFileDialog::getSaveFileName(this, tr("Save kernel"), QStringLiteral("kernel.cpp"), tr("C++ (*.cpp)"));
         QFile out(f);
@@ -691,4 +711,32 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QMainWindow::closeEvent(event);
 }
 
+bool MainWindow::openOpProject(const QString& dir) {
+    if (!opService_) return false;
+    eval::OpProject project;
+    try {
+        project = eval::OpProject::open(dir.toStdString());
+    } catch (const std::exception& e) {
+        opReport_->setPlainText(QString::fromStdString(e.what()));
+        showPanel(QStringLiteral("op"));
+        return false;
+    }
+    loadKernelFile(QString::fromStdString(project.kernelFile));
+    const QString spec = OpProjectService::specFor(dir, QString::fromStdString(evaluator_->paths().resources));
+    if (spec.isEmpty()) {
+        opReport_->setPlainText(tr("No spec for op '%1': write one with `sage op init %2`, or add resources/op-specs/<category>/%1.")
+                                    .arg(QString::fromStdString(project.name), dir));
+        showPanel(QStringLiteral("op"));
+        return false;
+    }
+    if (!opService_->start(dir, spec, device_->currentData().toString())) {
+        setMessage(tr("An op project is still running"));
+        return false;
+    }
+    opReport_->setPlainText(tr("Running %1 with spec %2: host tiling, compile, run, verify…").arg(dir, spec));
+    showPanel(QStringLiteral("op"));
+    return true;
+}
+
 } // namespace sage::ui
+

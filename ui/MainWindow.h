@@ -17,6 +17,7 @@
 #include <optional>
 
 class QComboBox;
+class QPlainTextEdit;
 class QDockWidget;
 class QLabel;
 class QProgressBar;
@@ -59,6 +60,9 @@ public:
     bool openTask(const QString& name);
     std::shared_ptr<const eval::Task> currentTask() const { return task_; }
     bool loadKernelFile(const QString& path);
+    // File → Open op project…: shows op_kernel/<op>.cpp and runs the project from its own host
+    // tiling against its spec off the GUI thread; the report lands in the "op" dock.
+    bool openOpProject(const QString& dir);
     quint64 evaluate();  // F5: compile, run, verify, profile; returns the job id (0: nothing started)
     quint64 check();     // Ctrl+B: compile only
     void cancelEvaluation();
@@ -89,6 +93,7 @@ public:
 
 signals:
     void evaluationPresented(sage::ui::EvaluationResultPtr result);
+    void opProjectFinished(bool pass);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -120,6 +125,8 @@ private:
 
     EvaluationService* service_ = nullptr;
     EvaluationService* baselineService_ = nullptr;
+    class OpProjectService* opService_ = nullptr;
+    QPlainTextEdit* opReport_ = nullptr;
     MemoryService* memory_ = nullptr;
     AgentController* agent_ = nullptr;
     EvaluationPresenter* presenter_ = nullptr;

@@ -21,5 +21,7 @@ void registerMemoryCommand(CLI::App& app);
 void registerPromptCommand(CLI::App& app);
 // Adds `sage compat DIR` (which kernels under a directory parse and compile); compat_command.cpp.
 void registerCompatCommand(CLI::App& app);
+// Adds `sage op DIR` and `sage op init DIR` (run an op project from its own host tiling); op_command.cpp.
+void registerOpCommand(CLI::App& app);
 
 } // namespace sage::cli

@@ -5,6 +5,7 @@
 #include "cli/command_registry.h"
 
 #include "sage_eval/CompatScan.h"
+#include "sage_eval/OpProject.h"
 #include "sage_toolchain/DeviceCatalog.h"
 #include "sage_toolchain/ToolPaths.h"
 
@@ -20,11 +21,15 @@ void registerCompatCommand(CLI::App& app) {
     auto limit = std::make_shared<int>(0);
     auto device = std::make_shared<std::string>(toolchain::DeviceCatalog::kDefaultDevice);
     auto top = std::make_shared<int>(20);
+    auto specs = std::make_shared<std::string>();
     cmd->add_option("dir", *dir, "Directory to walk (op projects and kernel files)")->required();
     cmd->add_flag("--json", *json, "Print the report as JSON");
     cmd->add_option("--limit", *limit, "Stop after N kernel files (in path order); 0 = all");
     cmd->add_option("--device", *device, "Device profile to compile for");
     cmd->add_option("--top", *top, "How many missing identifiers to list");
+    cmd->add_option("--specs", *specs,
+                    "Op specs root (<root>/<category>/<op>): ops with a spec also run through `sage op`, filling "
+                    "the host tiling and verified columns");
     cmd->callback([=] {
         std::error_code ec;
         if (!std::filesystem::is_directory(*dir, ec))
@@ -34,6 +39,23 @@ void registerCompatCommand(CLI::App& app) {
         const auto& prof = catalog.get(*device);
         toolchain::Compiler compiler(paths);
         eval::CompatScanner scanner(compiler, prof.npuArch, prof.id);
+        eval::Evaluator evaluator = eval::Evaluator::fromEnvironment();
+        if (!specs->empty())
+            scanner.onCompiled = [&](const std::string& opRoot, eval::CompatFile& f) {
+                const std::string spec = eval::findOpSpec(*specs, opRoot);
+                if (spec.empty()) return;
+                try {
+                    eval::OpRunOptions o;
+                    o.deviceId = prof.id;
+                    auto r = eval::OpRunner(evaluator).run(eval::OpProject::open(opRoot), eval::OpSpec::loadDirectory(spec), o);
+                    f.hostTiling = r.hostTilingRan() ? "ran" : "failed";
+                    f.verified = r.pass() ? "pass" : "fail";
+                    if (!r.pass() && f.firstError.empty()) f.firstError = "sage op: " + r.error;
+                } catch (const std::exception& e) {
+                    f.hostTiling = "failed";
+                    f.firstError = std::string("sage op: ") + e.what();
+                }
+            };
         auto report = scanner.scan(*dir, *limit);
         if (*json) std::cout << report.toJson(*top).dump(2) << "\n";
         else std::cout << report.toText(*top);

@@ -17,6 +17,7 @@
 #include "ui/VerificationPanel.h"
 
 #include <QDockWidget>
+#include <QPlainTextEdit>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTableView>
@@ -24,6 +25,7 @@
 #include <QTreeView>
 #include <qcustomplot.h>
 
+#include <filesystem>
 #include <set>
 
 using namespace sage;
@@ -51,6 +53,29 @@ private slots:
         QVERIFY(root_.isValid());
         uitest::isolate(root_);
         evaluator_ = uitest::evaluator();
+    }
+
+    // File → Open op project…: returns at once (the run is off the GUI thread), shows the op's
+    // kernel, and the report arrives in the Op project dock; a folder without op_host says why.
+    void opensAnOpProjectWithoutBlocking() {
+        auto w = uitest::window(root_, evaluator_);
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath("tiny_scale_add");
+        const std::string fixture = uitest::evalData("ops/tiny_scale_add").toStdString();
+        std::filesystem::copy(fixture, dir.toStdString(), std::filesystem::copy_options::recursive);
+        std::filesystem::rename(dir.toStdString() + "/spec", dir.toStdString() + "/sage-spec");
+        QSignalSpy finished(w.get(), &MainWindow::opProjectFinished);
+        QVERIFY(w->openOpProject(dir));
+        QCOMPARE(finished.count(), 0);  // still running: the call did not wait for it
+        QVERIFY(w->editor()->text().contains("tiny_scale_add"));
+        QVERIFY(finished.wait(300000));
+        QVERIFY(finished.takeFirst().at(0).toBool());
+        auto* report = w->findChild<QPlainTextEdit*>("opProjectReport");
+        QVERIFY(report && report->toPlainText().contains("RESULT: PASS"));
+
+        std::filesystem::remove_all(dir.toStdString() + "/op_host");
+        QVERIFY(!w->openOpProject(dir));
+        QVERIFY2(report->toPlainText().contains("no host source"), qPrintable(report->toPlainText()));
     }
 
     void opensWithTitleAndDocks() {

@@ -89,7 +89,11 @@ std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& t
         // Shared headers of a family of ops sit next to the op directory (a common folder of the
         // family) or in a `common/inc` folder of the tree above it; the real build puts them on
         // the include path.
-        if (!found && name.find("..") == std::string::npos) {
+        // Headers the simulator ships (kernel_operator.h, lib/…) are never looked for there: a
+        // copy elsewhere next to the op must not shadow the simulator's own.
+        const auto& shipped = toolchain::SourcePolicy::shippedAscendHeaders();
+        const bool simulators = name == "kernel_operator.h" || std::find(shipped.begin(), shipped.end(), name) != shipped.end();
+        if (!found && !simulators && name.find("..") == std::string::npos) {
             std::vector<fs::path> shared{root.parent_path()};
             for (const auto& d : commonIncludeDirs(root)) shared.push_back(d);
             for (const auto& dir : shared) {
@@ -286,23 +290,30 @@ std::vector<std::string> CompatScanner::missingIdentifiers(const std::string& me
 CompatScanner::CompatScanner(const toolchain::Compiler& compiler, int npuArch, std::string deviceId)
     : compiler_(compiler), npuArch_(npuArch), deviceId_(std::move(deviceId)) {}
 
-CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string& file) const {
-    CompatFile r;
+std::string opRootOf(const std::string& kernelFile) { return opRootOf(fs::path(kernelFile)).string(); }
+
+std::vector<std::string> commonIncludeDirsOf(const std::string& opRoot) {
+    std::vector<std::string> out;
+    for (const auto& d : commonIncludeDirs(fs::path(opRoot))) out.push_back(fs::absolute(d).string());
+    return out;
+}
+
+OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& file, const std::string& npuInclude) {
+    OpKernelBuild b;
     const fs::path path(file), root(rootDir);
-    r.path = fs::relative(path, root).string();
     const fs::path opRoot = opRootOf(path);
     const std::string source = slurp(path);
     // 1. Policy, for the kernel and (transitively) the local headers it includes.
-    std::vector<toolchain::Diagnostic> refused;
-    std::set<std::string> seen, includeDirs;
+    std::set<std::string> seen, includeDirs, names;
     std::vector<std::pair<fs::path, std::string>> work{{path, source}};
-    while (!work.empty() && refused.empty()) {
+    while (!work.empty() && b.refused.empty()) {
         auto [p, text] = work.back();
         work.pop_back();
         auto locals = localIncludes(text, p, opRoot);
-        std::vector<std::string> names;
+        std::vector<std::string> here;
         for (const auto& [name, resolved] : locals) {
-            names.push_back(name);
+            here.push_back(name);
+            names.insert(name);
             // The directory that makes `name` resolve from the include path.
             fs::path dir = fs::absolute(resolved);
             const fs::path rel(name);
@@ -310,29 +321,38 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
             includeDirs.insert(dir.lexically_normal().string());
             if (seen.insert(fs::weakly_canonical(resolved).string()).second) work.push_back({resolved, slurp(resolved)});
         }
-        for (auto& d : toolchain::SourcePolicy::check(text, fs::relative(p, root).string(), names))
-            if (d.severity == "error") refused.push_back(d);
+        for (auto& d : toolchain::SourcePolicy::check(text, fs::relative(p, root).string(), here))
+            if (d.severity == "error") b.refused.push_back(d);
     }
-    if (!refused.empty()) {
-        r.firstError = refused.front().file + ":" + std::to_string(refused.front().line) + ": " + refused.front().message;
-        return r;
-    }
-    r.parsed = true;
-    std::vector<std::string> kernelTexts{source};
-    for (const auto& p : seen) kernelTexts.push_back(slurp(p));
-    // 2. Compile, with the op directory and the kernel-side host shims on the include path.
-    toolchain::CompileRequest cr;
+    b.localHeaders.assign(names.begin(), names.end());
+    b.kernelTexts = {source};
+    for (const auto& p : seen) b.kernelTexts.push_back(slurp(p));
+    // 2. The compile request, with the op directory and the kernel-side host shims on the include path.
+    toolchain::CompileRequest& cr = b.request;
     cr.source = source;
-    cr.displayName = r.path;
-    cr.prelude = opPrelude(opRoot, kernelTexts);
-    cr.npuArch = npuArch_;
-    cr.deviceId = deviceId_;
+    cr.displayName = fs::relative(path, root).string();
+    cr.prelude = opPrelude(opRoot, b.kernelTexts);
     cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string()};
     // The project's own common headers come before the simulator's host stand-ins, as the
     // project's include directories come before the CANN ones in the real build.
     for (const auto& d : commonIncludeDirs(opRoot)) cr.extraFlags.push_back("-I" + fs::absolute(d).string());
-    cr.extraFlags.insert(cr.extraFlags.end(), {"-I" + compiler_.paths().npuInclude + "/host", "-w"});
+    cr.extraFlags.insert(cr.extraFlags.end(), {"-I" + npuInclude + "/host", "-w"});
     for (const auto& d : includeDirs) cr.extraFlags.push_back("-I" + d);
+    return b;
+}
+
+CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string& file) const {
+    CompatFile r;
+    r.path = fs::relative(fs::path(file), fs::path(rootDir)).string();
+    OpKernelBuild b = prepareOpKernel(rootDir, file, compiler_.paths().npuInclude);
+    if (!b.refused.empty()) {
+        r.firstError = b.refused.front().file + ":" + std::to_string(b.refused.front().line) + ": " + b.refused.front().message;
+        return r;
+    }
+    r.parsed = true;
+    toolchain::CompileRequest cr = b.request;
+    cr.npuArch = npuArch_;
+    cr.deviceId = deviceId_;
     auto res = compiler_.compile(cr);
     r.compiled = res.ok;
     std::set<std::string> missing;
@@ -342,6 +362,7 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
         for (auto& id : missingIdentifiers(d.message)) missing.insert(id);
     }
     r.missing.assign(missing.begin(), missing.end());
+    if (r.compiled && onCompiled) onCompiled(opRootOf(fs::path(file)).string(), r);
     return r;
 }
 
@@ -387,7 +408,10 @@ nlohmann::json CompatReport::toJson(int topMissing) const {
                               {"host_tiling", f.hostTiling}, {"verified", f.verified}, {"first_error", f.firstError},
                               {"missing", f.missing}});
     }
-    j["totals"] = {{"files", files.size()}, {"parsed", parsed}, {"compiled", compiled}};
+    int hostRan = 0, verified = 0;
+    for (const auto& f : files) hostRan += f.hostTiling == "ran", verified += f.verified == "pass";
+    j["totals"] = {{"files", files.size()}, {"parsed", parsed}, {"compiled", compiled}, {"host_tiling_ran", hostRan},
+                   {"verified", verified}};
     j["top_missing"] = nlohmann::json::array();
     for (const auto& [id, n] : topOf(missingCounts, topMissing)) j["top_missing"].push_back({{"identifier", id}, {"files", n}});
     return j;
@@ -407,6 +431,9 @@ std::string CompatReport::toText(int topMissing) const {
     auto pct = [&](int n) { return files.empty() ? 0.0 : 100.0 * n / double(files.size()); };
     o << "\n" << files.size() << " kernel files: " << parsed << " parsed (" << int(pct(parsed) + 0.5) << " %), "
       << compiled << " compiled (" << int(pct(compiled) + 0.5) << " %)\n";
+    int hostRan = 0, verified = 0;
+    for (const auto& f : files) hostRan += f.hostTiling == "ran", verified += f.verified == "pass";
+    if (hostRan || verified) o << "host tiling ran for " << hostRan << ", verified " << verified << " (ops with a spec)\n";
     if (!missingCounts.empty()) {
         o << "most frequent missing identifiers (files):\n";
         for (const auto& [id, n] : topOf(missingCounts, topMissing)) o << "  " << id << "  " << n << "\n";

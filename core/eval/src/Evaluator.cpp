@@ -243,7 +243,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
         ev.phaseSeconds[name] += since(phase);
         phase = Clock::now();
     };
-    auto rejected = toolchain::SourcePolicy::check(req.source, req.kernelName);
+    auto rejected = toolchain::SourcePolicy::check(req.source, req.kernelName, req.localHeaders);
     lap("check");
     if (!rejected.empty()) {
         ev.compile.diagnostics = rejected;
@@ -270,6 +270,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
                 for (size_t i = 0; i < keys.size(); ++i) {
                     toolchain::SandboxInput in = sandboxInput(task, *task.findCase(keys[i].first), keys[i].second);
                     in.spec.timeline = req.profile && task.findCase(keys[i].first)->perf && keys[i].second == task.seeds[0];
+                    if (auto l = req.caseLaunch.find(keys[i].first); l != req.caseLaunch.end()) in.spec.extra = l->second;
                     inputs.push_back(std::move(in));
                 }
                 inputsPromise.set_value(std::move(inputs));
@@ -295,7 +296,8 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     toolchain::CompileRequest cr;
     cr.source = req.source;
     cr.displayName = req.kernelName;
-    cr.prelude = task.preludeFor(req.source);
+    cr.prelude = req.prelude ? *req.prelude : task.preludeFor(req.source);
+    cr.extraFlags = req.extraFlags;
     cr.npuArch = device.npuArch;
     cr.deviceId = device.id;
     auto compiled = compiler_.compile(cr);

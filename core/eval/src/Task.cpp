@@ -47,7 +47,7 @@ const std::regex kName(R"(^[A-Za-z_][A-Za-z0-9_]*$)");
 } // namespace
 
 bool isSupportedDtype(const std::string& d) {
-    return d == "float16" || d == "bfloat16" || d == "float32" || d == "int32" || d == "int8";
+    return d == "float16" || d == "bfloat16" || d == "float32" || d == "int32" || d == "int8" || d == "int64";
 }
 
 Tolerance defaultTolerance(const std::string& dtype) {
@@ -106,7 +106,7 @@ Task loadTaskFolder(const std::string& dirPath) {
             if (!names.insert(d.name).second) f.fail(p + ".name", "'" + d.name + "' is used twice");
             d.dtype = f.text(arr[i], "dtype", p + ".dtype");
             if (!isSupportedDtype(d.dtype))
-                f.fail(p + ".dtype", "'" + d.dtype + "' is not one of float16, bfloat16, float32, int32, int8");
+                f.fail(p + ".dtype", "'" + d.dtype + "' is not one of float16, bfloat16, float32, int32, int8, int64");
             const json& shape = f.need(arr[i], "shape", p + ".shape");
             if (!shape.is_array() || shape.empty()) f.fail(p + ".shape", "must be a non-empty array");
             for (const auto& s : shape) {

@@ -100,12 +100,16 @@ private:
 
 class HostContext : public host::Context {
 public:
-    HostContext(npu::Simulation& sim, const RunSpec& run, const npu::DeviceProfile& prof)
+    // `gePadding`: allocate each tensor as the op runtime (GE) does for an op project's launch,
+    // its size rounded up to 32 bytes plus 32 more, so that a kernel whose tiling copies whole
+    // 32-byte blocks at a tail stays inside its allocation as on the device (`sage op`).
+    HostContext(npu::Simulation& sim, const RunSpec& run, const npu::DeviceProfile& prof, bool gePadding = false)
         : sim_(sim), run_(run), prof_(prof) {
         for (const auto& t : run.tensors) {
             uint64_t bytes = toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype);
-            uint8_t* p = AscendC::GmAlloc(bytes);
-            if (t.output) std::memset(p, 0xff, bytes);  // poison: unwritten outputs read as NaN / -1
+            const uint64_t allocated = gePadding ? (bytes + 31) / 32 * 32 + 32 : bytes;
+            uint8_t* p = AscendC::GmAlloc(allocated);
+            if (t.output) std::memset(p, 0xff, allocated);  // poison: unwritten outputs read as NaN / -1
             else {
                 auto data = readBytes(t.file, bytes);
                 std::memcpy(p, data.data(), bytes);
@@ -180,6 +184,16 @@ std::vector<uint8_t> packTiling(const toolchain::LaunchSpec& spec, const std::fu
     return out;
 }
 
+std::vector<uint8_t> hexBytes(const std::string& hex) {
+    if (hex.size() % 2) throw std::runtime_error("host tiling bytes have an odd number of hex digits");
+    std::vector<uint8_t> out(hex.size() / 2);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = uint8_t(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+    return out;
+}
+
+// The argument name for an optional input a case leaves out: the kernel receives nullptr.
+constexpr const char* kAbsentArg = "@absent";
+
 struct SpecLaunch {
     void* fn;
     std::vector<GM_ADDR> args;
@@ -202,8 +216,14 @@ void callEntry(void* p) {
     SAGE_CALL(8, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); break;
     SAGE_CALL(9, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8]); break;
     SAGE_CALL(10, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9]); break;
+    SAGE_CALL(11, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10]); break;
+    SAGE_CALL(12, G, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11]); break;
+    SAGE_CALL(13, G, G, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12]); break;
+    SAGE_CALL(14, G, G, G, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13]); break;
+    SAGE_CALL(15, G, G, G, G, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14]); break;
+    SAGE_CALL(16, G, G, G, G, G, G, G, G, G, G, G, G, G, G, G, G)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15]); break;
 #undef SAGE_CALL
-    default: throw std::runtime_error("a launch spec may pass at most 10 arguments");
+    default: throw std::runtime_error("a launch spec may pass at most 16 arguments");
     }
 }
 
@@ -224,16 +244,25 @@ void launchFromSpec(void* so, const toolchain::LaunchSpec& spec, HostContext& ct
         if (auto it = run.attrs.find(n); it != run.attrs.end()) return it->second;
         return std::nullopt;
     };
+    // An op project's own host tiling (`sage op`) computed this run's launch: raw tiling bytes,
+    // block dim, tiling key and workspace size replace the task's expressions.
+    const json& host = run.extra;
+    const bool fromHost = host.is_object() && host.contains("tiling_hex");
     SpecLaunch l{fn, {}};
     for (const auto& a : spec.args) {
-        if (a == "workspace") l.args.push_back(ctx.workspace(spec.workspaceBytes));
-        else if (a == "tiling") {
+        if (a == "workspace")
+            l.args.push_back(ctx.workspace(fromHost ? host.value("workspace_bytes", uint64_t(0)) : spec.workspaceBytes));
+        else if (a == "tiling" && fromHost) {
+            auto bytes = hexBytes(host.at("tiling_hex").get<std::string>());
+            l.args.push_back(ctx.tilingBytes(bytes.data(), bytes.size()));
+        } else if (a == "tiling") {
             auto bytes = packTiling(spec, lookup);
             l.args.push_back(ctx.tilingBytes(bytes.data(), bytes.size()));
-        } else l.args.push_back(ctx.gm(a.c_str()));
+        } else if (a == kAbsentArg) l.args.push_back(nullptr);  // an optional input the case leaves out
+        else l.args.push_back(ctx.gm(a.c_str()));
     }
-    double blockDim = toolchain::evaluate(spec.blockDim, lookup);
-    ctx.setTilingKey(spec.tilingKey);
+    double blockDim = fromHost ? host.value("block_dim", 0.0) : toolchain::evaluate(spec.blockDim, lookup);
+    ctx.setTilingKey(fromHost ? host.value("tiling_key", uint64_t(0)) : spec.tilingKey);
     npu::rt::launch(spec.entry.c_str(), uint32_t(std::max(0.0, blockDim)), callEntry, &l, std::source_location::current());
 }
 
@@ -308,7 +337,7 @@ json runKernel(void* so, const toolchain::RunJob& job, const RunSpec& run, const
     npu::Simulation sim(profile);
     sim.activate();
     sim.setMaxEvents(run.timeline ? job.maxEvents : 0);
-    HostContext ctx(sim, run, profile);
+    HostContext ctx(sim, run, profile, run.extra.is_object() && run.extra.value("ge_padding", false));
     auto host = reinterpret_cast<void (*)(host::Context&)>(dlsym(so, "sage_host_launch"));
     std::string status = "ok", message;
     try {

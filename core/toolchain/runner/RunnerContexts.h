@@ -10,5 +10,7 @@ namespace sage::runner {
 nlohmann::json runReference(void* so, const toolchain::RunSpec& run);
 nlohmann::json runKernel(void* so, const toolchain::RunJob& job, const toolchain::RunSpec& run,
                          const npu::DeviceProfile& profile);
+// Runs an op's host tiling (`sage op`): the request is run.extra, the answer comes back as "extra".
+nlohmann::json runHostTiling(void* so, const toolchain::RunSpec& run);
 
 } // namespace sage::runner

@@ -47,8 +47,9 @@ int runAll(const toolchain::RunJob& job) {
     for (size_t i = 0; i < job.runs.size(); ++i) {
         json result;
         try {
-            result = job.mode == "reference" ? runner::runReference(so, job.runs[i])
-                                             : runner::runKernel(so, job, job.runs[i], profile);
+            result = job.mode == "reference"     ? runner::runReference(so, job.runs[i])
+                     : job.mode == "host_tiling" ? runner::runHostTiling(so, job.runs[i])
+                                                 : runner::runKernel(so, job, job.runs[i], profile);
         } catch (const std::bad_alloc&) {
             result = {{"status", "oom"}, {"message", "the run ran out of memory (allocation failed)"}};
         } catch (const std::exception& e) {

@@ -7,6 +7,7 @@ uint32_t dtypeBytes(const std::string& d) {
     if (d == "float16" || d == "bfloat16" || d == "int16") return 2;
     if (d == "float32" || d == "int32") return 4;
     if (d == "int8" || d == "uint8") return 1;
+    if (d == "int64") return 8;
     return 0;
 }
 
@@ -23,7 +24,9 @@ json toJson(const RunJob& j) {
         for (const auto& t : r.tensors)
             tensors.push_back({{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}, {"output", t.output},
                                {"file", t.file}});
-        runs.push_back({{"id", r.id}, {"tensors", tensors}, {"dims", r.dims}, {"attrs", r.attrs}, {"timeline", r.timeline}});
+        json run = {{"id", r.id}, {"tensors", tensors}, {"dims", r.dims}, {"attrs", r.attrs}, {"timeline", r.timeline}};
+        if (!r.extra.is_null()) run["extra"] = r.extra;
+        runs.push_back(std::move(run));
     }
     json tiling = json::array();
     for (size_t i = 0; i < j.launch.tiling.size(); ++i)
@@ -63,6 +66,7 @@ RunJob runJobFromJson(const json& j) {
         s.dims = run.value("dims", std::map<std::string, int64_t>{});
         s.attrs = run.value("attrs", std::map<std::string, double>{});
         s.timeline = run.value("timeline", false);
+        s.extra = run.value("extra", json());
         for (const auto& t : run.at("tensors"))
             s.tensors.push_back({t.at("name").get<std::string>(), t.at("dtype").get<std::string>(),
                                  t.at("shape").get<std::vector<int64_t>>(), t.value("output", false),

@@ -143,6 +143,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
                 r.status = j.value("status", "error");
                 r.message = j.value("message", "");
                 r.seconds = j.value("seconds", 0.0);
+                r.extra = j.value("extra", json());
                 for (const auto& l : j.value("launches", json::array())) r.launches.push_back(launchResultFromJson(l));
             } catch (const std::exception& e) {
                 r.status = "error";

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -18,7 +19,7 @@ struct CompatFile {
     std::string path;        // relative to the scanned directory
     bool parsed = false;     // passed the source policy (includes resolved inside its op directory)
     bool compiled = false;
-    std::string hostTiling = "n/a";  // "ran", "failed" or "n/a" (no op_host, or not attempted)
+    std::string hostTiling = "n/a";  // "ran", "failed" or "n/a" (no op_host, or no spec to run it with)
     std::string verified = "n/a";    // "pass", "fail" or "n/a" (no spec next to the op)
     std::string firstError;          // "file:line: message" of the first error, empty when none
     std::vector<std::string> missing;  // identifiers the compiler could not find
@@ -32,9 +33,28 @@ struct CompatReport {
     std::string toText(int topMissing = 20) const;
 };
 
+// What compiling one op_kernel file takes, shared by `sage compat` and `sage op`: the policy
+// verdict over the file and the local headers it includes (transitively), and the compile
+// request whose prelude and include folders stand for what the real build generates (the
+// op_host tiling headers, SAGE_TILING_TYPE, DTYPE_<NAME> of the op's first configuration).
+struct OpKernelBuild {
+    std::vector<toolchain::Diagnostic> refused;  // policy errors; empty when the file may be compiled
+    toolchain::CompileRequest request;           // source, displayName, prelude, extraFlags
+    std::vector<std::string> localHeaders;       // include names that resolved inside the op
+    std::vector<std::string> kernelTexts;        // the file and its local headers
+};
+OpKernelBuild prepareOpKernel(const std::string& root, const std::string& file, const std::string& npuInclude);
+// The op directory a kernel file belongs to (the parent of its op_kernel/ folder).
+std::string opRootOf(const std::string& kernelFile);
+// The `common` include folders of the tree above an op directory (common/inc, common/op_host...).
+std::vector<std::string> commonIncludeDirsOf(const std::string& opRoot);
+
 class CompatScanner {
 public:
     CompatScanner(const toolchain::Compiler& compiler, int npuArch, std::string deviceId);
+    // Called per op_kernel file after it compiled: fills hostTiling and verified when a spec
+    // for its op exists (`sage compat --specs DIR` runs the op through `sage op`).
+    std::function<void(const std::string& opRoot, CompatFile&)> onCompiled;
     // Kernel files: every .cpp under an op_kernel/ directory, and any other .cpp that defines a
     // `__global__ __aicore__` entry. `limit` > 0 stops after that many files (sorted by path).
     CompatReport scan(const std::string& dir, int limit = 0) const;

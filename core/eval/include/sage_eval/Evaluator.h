@@ -11,6 +11,8 @@
 #include "sage_toolchain/Sandbox.h"
 
 #include <atomic>
+#include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 
@@ -28,6 +30,13 @@ struct EvalRequest {
     bool compileOnly = false;        // check and compile, then return (run.status stays "not_run")
     size_t runProcesses = 0;         // sandboxed runner processes for the case x seed runs (0: one per core)
     bool reuseRuns = true;           // reuse the cached result of an identical (binary, inputs, device) run
+    // An op project (`sage op`, OpProject.h): the prelude that stands for the real build's
+    // generated files (replaces the task's), include folders of the project, the local headers
+    // the source policy allows, and per case the launch its own host tiling computed.
+    std::optional<std::string> prelude;
+    std::vector<std::string> extraFlags;
+    std::vector<std::string> localHeaders;
+    std::map<std::string, nlohmann::json> caseLaunch;
 };
 
 class Evaluator {

@@ -26,6 +26,9 @@ struct RunSpec {
     std::map<std::string, int64_t> dims;
     std::map<std::string, double> attrs;
     bool timeline = false;
+    // Mode-specific data: the host tiling request (mode "host_tiling"), or the launch an op's own
+    // host tiling computed for this run (tiling_hex, block_dim, tiling_key, workspace_bytes).
+    nlohmann::json extra;
 };
 
 struct TilingField {
@@ -48,7 +51,7 @@ struct LaunchSpec {
 };
 
 struct RunJob {
-    std::string mode = "kernel";  // "kernel" or "reference"
+    std::string mode = "kernel";  // "kernel", "reference" or "host_tiling"
     std::string sharedObject;
     nlohmann::json device;        // the device profile JSON
     LaunchSpec launch;
@@ -94,6 +97,7 @@ struct RunResult {
     std::vector<LaunchResult> launches;
     std::map<std::string, std::vector<uint8_t>> outputs;  // raw bytes per output tensor
     double seconds = 0;
+    nlohmann::json extra;  // mode-specific answer (host tiling: what the op's TilingFunc set)
 };
 
 nlohmann::json toJson(const RunJob& j);

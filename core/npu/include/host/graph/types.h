@@ -14,6 +14,10 @@ constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFFu;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649u;
 
+// Dimension markers of shapes not known until run time (shape inference code compares with them).
+constexpr int64_t UNKNOWN_DIM = -1;
+constexpr int64_t UNKNOWN_DIM_NUM = -2;
+
 enum DataType : int32_t {
     DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
     DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_STRING = 13,
@@ -41,9 +45,23 @@ inline int32_t GetSizeByDataType(DataType t) {
     }
 }
 
+// Names as text: op_host code logs them. The element size in bytes, as GetSizeByDataType.
+struct AscendString {
+    std::string s;
+    AscendString(std::string v = "") : s(std::move(v)) {}
+    const char* GetString() const { return s.c_str(); }
+};
 struct TypeUtils {
     static std::string DataTypeToSerialString(DataType t) { return "DT_" + std::to_string(int(t)); }
     static std::string FormatToSerialString(Format f) { return "FORMAT_" + std::to_string(int(f)); }
+    static AscendString DataTypeToAscendString(DataType t) { return AscendString(DataTypeToSerialString(t)); }
+    static AscendString FormatToAscendString(Format f) { return AscendString(FormatToSerialString(f)); }
+    static bool GetDataTypeLength(DataType t, uint32_t& length) {
+        const int32_t n = GetSizeByDataType(t);
+        if (n <= 0) return false;
+        length = uint32_t(n);
+        return true;
+    }
 };
 
 } // namespace ge

@@ -7,3 +7,4 @@
 #include "exe_graph/runtime/tiling_context.h"
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
+#include "register/op_def.h"

@@ -183,6 +183,9 @@ public:
     std::vector<CompileTimeTensorDesc> inputDescs, outputDescs;
     std::vector<Tensor> inputTensors;
     std::vector<bool> inputPresent;  // optional inputs the case leaves out are false
+    // Where each input of the op definition starts among the instances above (a dynamic input
+    // holds several); empty: one instance per definition input.
+    std::vector<size_t> irStart;
     RuntimeAttrs attrs;
     TilingData tiling;
     std::vector<size_t> workspaces = std::vector<size_t>(8, 0);
@@ -194,17 +197,17 @@ public:
     uint32_t scheduleMode = 0;
 
     const StorageShape* GetInputShape(size_t i) const { return present(i) ? &inputShapes[i] : nullptr; }
-    const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
-    const StorageShape* GetDynamicInputShape(size_t i, size_t j) const { return GetInputShape(i + j); }
+    const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(instance(i)); }
+    const StorageShape* GetDynamicInputShape(size_t i, size_t j) const { return GetInputShape(instance(i) + j); }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputShapes.size() ? &outputShapes[i] : nullptr; }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return present(i) ? &inputDescs[i] : nullptr; }
-    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
-    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t i, size_t j) const { return GetInputDesc(i + j); }
+    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(instance(i)); }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t i, size_t j) const { return GetInputDesc(instance(i) + j); }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const {
         return i < outputDescs.size() ? &outputDescs[i] : nullptr;
     }
     const Tensor* GetInputTensor(size_t i) const { return i < inputTensors.size() ? &inputTensors[i] : nullptr; }
-    const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
+    const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(instance(i)); }
     const RuntimeAttrs* GetAttrs() const { return &attrs; }
     TilingData* GetRawTilingData() { return &tiling; }
     size_t* GetWorkspaceSizes(size_t n) {
@@ -218,6 +221,7 @@ public:
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node; }
     size_t GetComputeNodeInputNum() const { return inputShapes.size(); }
     template <typename T> const T* GetCompileInfo() const { return static_cast<const T*>(compileInfo); }
+    const void* GetCompileInfo() const { return compileInfo; }
     ge::graphStatus SetBlockDim(uint32_t d) {
         blockDim = d;
         return ge::GRAPH_SUCCESS;
@@ -235,6 +239,7 @@ public:
     ge::graphStatus SetNeedAtomic(bool) { return ge::GRAPH_SUCCESS; }
 
 private:
+    size_t instance(size_t ir) const { return ir < irStart.size() ? irStart[ir] : ir; }
     bool present(size_t i) const {
         return i < inputShapes.size() && (i >= inputPresent.size() || inputPresent[i]);
     }

@@ -1,0 +1,72 @@
+#include "HostTiling.h"
+
+#include "sage_eval/CompatScan.h"
+#include "sage_toolchain/Files.h"
+
+#include <filesystem>
+
+namespace sage::eval {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+HostProgram compileHostProgram(const toolchain::Compiler& compiler, const OpProject& project,
+                               const npu::DeviceProfile& device) {
+    toolchain::CompileRequest cr;
+    // One source compiles unchanged (its diagnostics name its lines); several are included by
+    // absolute path into one translation unit, as they form one host library in the real build.
+    if (project.hostSources.size() == 1) {
+        cr.source = toolchain::readTextFile(project.hostSources[0]);
+    } else {
+        for (const auto& s : project.hostSources) cr.source += "#include \"" + fs::absolute(s).string() + "\"\n";
+    }
+    cr.displayName = "op_host/" + fs::path(project.hostSources[0]).filename().string();
+    cr.prelude = "#include \"sage_op_host_driver.h\"\n";
+    cr.npuArch = device.npuArch;
+    cr.deviceId = device.id;
+    const std::string root = fs::absolute(project.dir).string();
+    cr.extraFlags = {"-I" + root + "/op_host", "-I" + root};
+    for (const auto& d : commonIncludeDirsOf(root)) cr.extraFlags.push_back("-I" + d);
+    cr.extraFlags.insert(cr.extraFlags.end(), {"-I" + compiler.paths().npuInclude + "/host", "-w", "-DSAGE_OP_HOST=1"});
+    auto res = compiler.compile(cr);
+    return {res.ok, res.sharedObject, res.diagnostics};
+}
+
+json hostPlatform(const npu::DeviceProfile& d) {
+    return {{"soc", d.soc},       {"aiv_cores", d.vectorCores}, {"aic_cores", d.cubeCores}, {"split", d.splitArch},
+            {"ub", d.ubUsableBytes}, {"l1", d.l1Bytes},         {"l0a", d.l0aBytes},        {"l0b", d.l0bBytes},
+            {"l0c", d.l0cBytes}};
+}
+
+std::vector<json> runHostRequests(const toolchain::Sandbox& sandbox, const HostProgram& program, const json& deviceJson,
+                                  const std::vector<json>& requests, double timeoutSeconds, std::string& error) {
+    toolchain::RunJob job;
+    job.mode = "host_tiling";
+    job.sharedObject = program.sharedObject;
+    job.device = deviceJson;
+    std::vector<toolchain::SandboxInput> inputs;
+    for (size_t i = 0; i < requests.size(); ++i) {
+        toolchain::SandboxInput in;
+        in.spec.id = "host" + std::to_string(i);
+        in.spec.extra = requests[i];
+        inputs.push_back(std::move(in));
+    }
+    toolchain::SandboxOptions opts;
+    opts.timeoutSeconds = timeoutSeconds;
+    auto report = sandbox.run(job, inputs, opts);
+    std::vector<json> out;
+    for (const auto& r : report.runs) {
+        if (r.status != "ok") {
+            error = "the op's host program (op_host) failed in the sandbox (" + r.status + "): " + r.message;
+            return {};
+        }
+        out.push_back(r.extra.is_object() ? r.extra : json{{"ok", false}, {"error", "the host program gave no answer"}});
+    }
+    // What the op logged (its OP_LOGE lines) explains a failed tiling: the tail goes with the error.
+    std::string log = report.stderrTail;
+    if (log.size() > 600) log = "..." + log.substr(log.size() - 600);
+    for (auto& a : out)
+        if (!a.value("ok", false) && !log.empty()) a["error"] = a.value("error", std::string()) + "\nhost log: " + log;
+    return out;
+}
+
+} // namespace sage::eval

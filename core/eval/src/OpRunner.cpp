@@ -1,0 +1,357 @@
+// `sage op`: host program -> op definition -> host tiling per case -> kernel per configuration
+// through the one evaluation pipeline (Evaluator::evaluate) with the tiling the op computed.
+#include "HostTiling.h"
+
+#include "sage_eval/CompatScan.h"
+#include "sage_toolchain/Files.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace sage::eval {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const std::map<std::string, std::string>& cxxTypes() {
+    static const std::map<std::string, std::string> m = {{"float16", "half"},  {"bfloat16", "bfloat16_t"},
+                                                         {"float32", "float"}, {"int32", "int32_t"}, {"int64", "int64_t"},
+                                                         {"int8", "int8_t"},   {"int16", "int16_t"},
+                                                         {"uint8", "uint8_t"}};
+    return m;
+}
+
+std::string upper(std::string s) {
+    for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// The kernel entry: the `__global__ __aicore__ void name(` of the op's kernel file.
+std::string kernelEntry(const std::string& source) {
+    static const std::regex entry(R"((?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+(\w+)\s*\()");
+    std::smatch m;
+    return std::regex_search(source, m, entry) ? m[1].str() : "";
+}
+
+std::string firstError(const std::vector<toolchain::Diagnostic>& ds) {
+    for (const auto& d : ds)
+        if (d.severity == "error") return d.file + ":" + std::to_string(d.line) + ": " + d.message;
+    return "?";
+}
+
+// How the spec's tensors line up with the op definition: the kernel's argument list (inputs,
+// outputs, workspace, tiling) and, per definition input, the spec tensor (or none: absent).
+struct Binding {
+    std::vector<std::string> args;
+    std::vector<const TensorDecl*> inputs, outputs;  // per definition entry; null = optional, absent
+    std::vector<std::string> inputFallbackDtype;
+};
+
+Binding bindTensors(const json& def, const Task& task, const std::string& specFile) {
+    Binding b;
+    std::set<std::string> inputNames;
+    for (const auto& p : def.value("inputs", json::array())) inputNames.insert(p.value("name", ""));
+    auto side = [&](const char* key, const std::vector<TensorDecl>& spec, std::vector<const TensorDecl*>& out) {
+        std::set<std::string> known;
+        std::string names;
+        for (const auto& p : def.value(key, json::array())) {
+            const std::string name = p.value("name", ""), param = p.value("param", "required");
+            known.insert(name);
+            names += (names.empty() ? "" : ", ") + name;
+            if (param == "dynamic")
+                throw OpProjectError("op " + def.value("type", std::string()) + ": " + key + " '" + name +
+                                     "' is dynamic (a tensor list); sage op runs ops with fixed inputs only");
+            // An output that is also an input (in place, a "ref") is named <name>_ref in the spec:
+            // it gets its own buffer, which the kernel's output argument points to.
+            const bool inPlace = std::string(key) == "outputs" && inputNames.count(name);
+            const TensorDecl* found = nullptr;
+            for (const auto& t : spec)
+                if (t.name == name || (inPlace && t.name == name + "_ref")) found = &t;
+            if (found) known.insert(found->name);
+            if (!found && param != "optional")
+                throw OpProjectError(specFile + ": field '" + key + "': the op's " + param + " " +
+                                     std::string(key).substr(0, std::string(key).size() - 1) + " '" + name +
+                                     "' is missing: add {\"name\": \"" + name + (inPlace ? "_ref" : "") +
+                                     "\", \"dtype\": ..., \"shape\": ...}");
+            out.push_back(found);
+            if (std::string(key) == "inputs") {
+                const auto& dts = p.value("dtypes", json::array());
+                b.inputFallbackDtype.push_back(dts.empty() ? "float32" : dts[0].get<std::string>());
+            }
+            b.args.push_back(found ? found->name : "@absent");
+        }
+        for (const auto& t : spec)
+            if (!known.count(t.name))
+                throw OpProjectError(specFile + ": field '" + key + "': '" + t.name + "' is not one of the op's " + key +
+                                     " (" + (names.empty() ? "none" : names) +
+                                     "): use the names op_host/<op>.cpp gives to Input()/Output()");
+    };
+    side("inputs", task.inputs, b.inputs);
+    side("outputs", task.outputs, b.outputs);
+    b.args.push_back("workspace");
+    b.args.push_back("tiling");
+    return b;
+}
+
+Task configTask(const OpSpec& spec, const OpConfig& cfg, const std::string& entry, const Binding& b) {
+    Task t = spec.task;
+    for (auto* list : {&t.inputs, &t.outputs})
+        for (auto& d : *list) d.dtype = cfg.dtypes.at(d.name);
+    t.attrs.clear();
+    for (auto& [k, v] : cfg.attrs.items())
+        if (v.is_number() || v.is_boolean()) t.attrs[k] = v.is_boolean() ? double(v.get<bool>()) : v.get<double>();
+    // Inputs and references are cached by the task's text: each configuration is its own task.
+    t.taskJsonText += "\n// sage op configuration: " + json(cfg.dtypes).dump() + cfg.attrs.dump();
+    t.launch.present = true;
+    t.launch.entry = entry;
+    t.launch.args = b.args;
+    return t;
+}
+
+json tilingRequest(const json& def, const Task& t, const TaskCase& c, const OpConfig& cfg, const Binding& b,
+                   const json& platform) {
+    json req = {{"op", def.value("type", "")}, {"platform", platform}, {"attrs", cfg.attrs}};
+    json inputs = json::array(), outputs = json::array();
+    for (size_t i = 0; i < b.inputs.size(); ++i) {
+        if (b.inputs[i]) {
+            const TensorDecl& d = *std::find_if(t.inputs.begin(), t.inputs.end(), [&](const TensorDecl& x) { return x.name == b.inputs[i]->name; });
+            inputs.push_back({{"ir", i}, {"dtype", d.dtype}, {"shape", t.shapeOf(d, c)}, {"present", true}});
+        } else {
+            inputs.push_back({{"ir", i}, {"dtype", b.inputFallbackDtype[i]}, {"shape", json::array()}, {"present", false}});
+        }
+    }
+    // In the definition's order (the spec may list them in another).
+    for (const TensorDecl* o : b.outputs) {
+        if (!o) continue;
+        const TensorDecl& d = *std::find_if(t.outputs.begin(), t.outputs.end(), [&](const TensorDecl& x) { return x.name == o->name; });
+        outputs.push_back({{"dtype", d.dtype}, {"shape", t.shapeOf(d, c)}});
+    }
+    req["inputs"] = inputs;
+    req["outputs"] = outputs;
+    return req;
+}
+
+HostTilingRun tilingOf(const std::string& caseName, const json& a) {
+    HostTilingRun r;
+    r.caseName = caseName;
+    r.ok = a.value("ok", false);
+    r.error = a.value("error", "");
+    if (!r.ok) return r;
+    r.blockDim = a.value("block_dim", 0u);
+    r.tilingKey = a.value("tiling_key", uint64_t(0));
+    r.workspaceBytes = a.value("workspace_bytes", uint64_t(0));
+    r.tilingBytes = a.value("tiling_hex", std::string()).size() / 2;
+    r.launch = {{"tiling_hex", a.value("tiling_hex", std::string())}, {"block_dim", r.blockDim},
+                {"tiling_key", r.tilingKey}, {"workspace_bytes", r.workspaceBytes}, {"ge_padding", true}};
+    if (r.blockDim == 0) {
+        r.ok = false;
+        r.error = "the op's TilingFunc set no block dim (context->SetBlockDim) for this case";
+    } else if (r.tilingBytes == 0) {
+        r.ok = false;
+        r.error = "the op's TilingFunc left the tiling data empty (SaveToBuffer + GetRawTilingData()->SetDataSize)";
+    }
+    return r;
+}
+
+} // namespace
+
+json OpRunner::describe(const OpProject& project, const std::string& deviceId, std::string& error) const {
+    const auto& paths = evaluator_.paths();
+    const npu::DeviceProfile& device = evaluator_.devices().get(deviceId);
+    toolchain::Compiler compiler(paths);
+    auto host = compileHostProgram(compiler, project, device);
+    if (!host.ok) {
+        error = "op_host does not compile against the simulator's host shim: " + firstError(host.diagnostics);
+        return {};
+    }
+    json deviceJson = json::parse(toolchain::readTextFile(paths.devicesDir() + "/" + deviceId + ".json"));
+    auto answers = runHostRequests(toolchain::Sandbox(paths), host, deviceJson, {json{{"describe", true}}}, 60, error);
+    if (answers.empty()) return {};
+    if (!answers[0].value("ok", false)) {
+        error = answers[0].value("error", "the host program described no op");
+        return {};
+    }
+    return answers[0]["op"];
+}
+
+OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const OpRunOptions& opt) const {
+    OpRunReport rep;
+    rep.project = project.dir;
+    rep.spec = spec.task.dir;
+    rep.device = opt.deviceId;
+    const auto& paths = evaluator_.paths();
+    const npu::DeviceProfile& device = evaluator_.devices().get(opt.deviceId);
+    const std::string specFile = (fs::path(spec.task.dir) / "task.json").string();
+    toolchain::Compiler compiler(paths);
+    toolchain::Sandbox sandbox(paths);
+    json deviceJson = json::parse(toolchain::readTextFile(paths.devicesDir() + "/" + opt.deviceId + ".json"));
+    try {
+        // 1. The host program and the op definition it registers.
+        auto host = compileHostProgram(compiler, project, device);
+        rep.hostCompiled = host.ok;
+        rep.hostDiagnostics = host.diagnostics;
+        if (!host.ok) {
+            rep.error = "op_host does not compile against the simulator's host shim: " + firstError(host.diagnostics) +
+                        " (the shim is core/npu/include/host; docs/compatibility.md lists what it covers)";
+            return rep;
+        }
+        std::string error;
+        auto described = runHostRequests(sandbox, host, deviceJson, {json{{"op", spec.op}, {"describe", true}}},
+                                         opt.timeoutSeconds, error);
+        if (described.empty()) {
+            rep.error = error;
+            return rep;
+        }
+        if (!described[0].value("ok", false)) {
+            rep.error = described[0].value("error", "the host program described no op");
+            return rep;
+        }
+        rep.opDef = described[0]["op"];
+        rep.op = rep.opDef.value("type", "");
+        const Binding binding = bindTensors(rep.opDef, spec.task, specFile);
+        // 2. The kernel file, checked like any candidate (local headers of the op allowed).
+        OpKernelBuild kernel = prepareOpKernel(project.dir, project.kernelFile, paths.npuInclude);
+        if (!kernel.refused.empty()) {
+            rep.error = firstError(kernel.refused);
+            return rep;
+        }
+        const std::string entry = kernelEntry(kernel.request.source);
+        if (entry.empty()) {
+            rep.error = project.kernelFile + ": no `extern \"C\" __global__ __aicore__ void <op>(...)` kernel entry found";
+            return rep;
+        }
+        // 3. Per configuration: the op's tiling for every case, then the kernel through the pipeline.
+        const json platform = hostPlatform(device);
+        for (const auto& cfg : spec.configs) {
+            OpConfigResult cr;
+            cr.config = cfg;
+            Task task = configTask(spec, cfg, entry, binding);
+            std::vector<json> requests;
+            for (const auto& c : task.cases) requests.push_back(tilingRequest(rep.opDef, task, c, cfg, binding, platform));
+            auto answers = runHostRequests(sandbox, host, deviceJson, requests, opt.timeoutSeconds, error);
+            if (answers.empty()) {
+                rep.error = error;
+                rep.configs.push_back(std::move(cr));
+                return rep;
+            }
+            cr.hostOk = true;
+            EvalRequest req;
+            for (size_t i = 0; i < answers.size(); ++i) {
+                cr.tilings.push_back(tilingOf(task.cases[i].name, answers[i]));
+                cr.hostOk &= cr.tilings.back().ok;
+                req.caseLaunch[task.cases[i].name] = cr.tilings.back().launch;
+            }
+            if (!cr.hostOk) {
+                for (const auto& t : cr.tilings)
+                    if (!t.ok && rep.error.empty())
+                        rep.error = "config '" + cfg.name + "', case '" + t.caseName + "': " + t.error;
+                rep.configs.push_back(std::move(cr));
+                continue;
+            }
+            req.source = kernel.request.source;
+            req.kernelName = kernel.request.displayName;
+            req.deviceId = opt.deviceId;
+            req.seeds = opt.seeds;
+            req.profile = opt.profile;
+            req.timeoutSeconds = opt.timeoutSeconds;
+            std::string prelude = kernel.request.prelude;
+            // The configuration's data types, as the real build defines them per compiled configuration.
+            for (const auto& [name, dtype] : cfg.dtypes)
+                for (const char* macro : {"DTYPE_", "ORIG_DTYPE_"})
+                    prelude += "#undef " + std::string(macro) + upper(name) + "\n#define " + macro + upper(name) + " " +
+                               cxxTypes().at(dtype) + "\n";
+            req.prelude = prelude;
+            req.extraFlags = kernel.request.extraFlags;
+            req.localHeaders = kernel.localHeaders;
+            cr.evaluation = evaluator_.evaluate(task, req);
+            if (!cr.evaluation.success() && rep.error.empty())
+                rep.error = "config '" + cfg.name + "': " +
+                            (!cr.evaluation.compile.ok ? "the kernel does not compile: " + firstError(cr.evaluation.compile.diagnostics)
+                             : cr.evaluation.run.status != "ok" ? "the kernel run ended " + cr.evaluation.run.status + ": " + cr.evaluation.run.message
+                                                                : std::string("the outputs do not match the reference"));
+            rep.configs.push_back(std::move(cr));
+        }
+    } catch (const OpProjectError& e) {
+        rep.error = e.what();
+    }
+    return rep;
+}
+
+bool OpRunReport::hostTilingRan() const {
+    if (configs.empty()) return false;
+    for (const auto& c : configs)
+        if (!c.hostOk) return false;
+    return true;
+}
+
+bool OpRunReport::pass() const {
+    if (!hostTilingRan() || !error.empty()) return false;
+    for (const auto& c : configs)
+        if (!c.evaluation.success()) return false;
+    return true;
+}
+
+json OpRunReport::toJson() const {
+    json cfgs = json::array();
+    for (const auto& c : configs) {
+        json tilings = json::array();
+        for (const auto& t : c.tilings)
+            tilings.push_back({{"case", t.caseName}, {"ok", t.ok}, {"error", t.error}, {"block_dim", t.blockDim},
+                               {"tiling_key", t.tilingKey}, {"workspace_bytes", t.workspaceBytes},
+                               {"tiling_bytes", t.tilingBytes}});
+        json j = {{"name", c.config.name}, {"dtypes", c.config.dtypes}, {"attrs", c.config.attrs},
+                  {"host_tiling", tilings}, {"host_ok", c.hostOk}};
+        if (c.hostOk) j["evaluation"] = c.evaluation.toJson();
+        cfgs.push_back(std::move(j));
+    }
+    json diags = json::array();
+    for (const auto& d : hostDiagnostics) diags.push_back(toolchain::toJson(d));
+    return {{"project", project}, {"spec", spec},          {"op", op},
+            {"device", device},   {"host_compiled", hostCompiled}, {"host_diagnostics", diags},
+            {"op_def", opDef},    {"configs", cfgs},       {"host_tiling_ran", hostTilingRan()},
+            {"pass", pass()},     {"error", error}};
+}
+
+std::string OpRunReport::toText() const {
+    std::ostringstream o;
+    o << "op " << (op.empty() ? "?" : op) << " (project " << project << ", spec " << spec << ") on " << device << "\n";
+    o << "host     " << (hostCompiled ? "compiled" : "FAILED") << "\n";
+    for (const auto& d : hostDiagnostics)
+        if (d.severity == "error") o << "    " << d.file << ":" << d.line << ": " << d.message << "\n";
+    for (const auto& c : configs) {
+        o << "config " << c.config.name << " [";
+        bool first = true;
+        for (const auto& [k, v] : c.config.dtypes) o << (first ? "" : " ") << k << "=" << v, first = false;
+        o << "]\n";
+        for (const auto& t : c.tilings) {
+            o << "  tiling " << std::left << std::setw(10) << t.caseName << std::right;
+            if (t.ok)
+                o << " block_dim " << t.blockDim << ", tiling_key " << t.tilingKey << ", workspace " << t.workspaceBytes
+                  << " B, tiling " << t.tilingBytes << " B\n";
+            else o << " FAILED: " << t.error << "\n";
+        }
+        if (!c.hostOk) continue;
+        const Evaluation& ev = c.evaluation;
+        o << "  compile " << (ev.compile.ok ? "ok" : "FAILED");
+        if (!ev.compile.ok) o << ": " << firstError(ev.compile.diagnostics);
+        o << "\n  run     " << ev.run.status << (ev.run.message.empty() ? "" : ": " + ev.run.message) << "\n";
+        for (const auto& d : ev.run.diagnostics)
+            o << "    " << d.file << ":" << d.line << ": " << d.severity << ": " << d.message << "\n";
+        if (ev.verify.ran) {
+            o << "  verify  " << (ev.verify.pass ? "PASS" : "FAIL") << " (" << ev.verify.cases.size() << " case x seed runs)\n";
+            for (const auto& cc : ev.verify.cases)
+                for (const auto& out : cc.outputs)
+                    if (!out.pass) o << "    " << cc.caseName << "/seed" << cc.seed << ": " << out.reason << "\n";
+        }
+    }
+    if (!error.empty()) o << "error: " << error << "\n";
+    o << (pass() ? "RESULT: PASS" : "RESULT: FAIL") << "\n";
+    return o.str();
+}
+
+} // namespace sage::eval

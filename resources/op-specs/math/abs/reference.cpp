@@ -1,0 +1,9 @@
+#include "sage_reference.h"
+
+#include <cmath>
+
+SAGE_REFERENCE(ctx) {
+    auto x = ctx.in("x");
+    auto y = ctx.out("y");
+    for (size_t i = 0; i < y.size(); ++i) y[i] = std::fabs(x[i]);
+}

@@ -1,0 +1,194 @@
+// `sage op` over an op project written here (tests/eval/data/ops/tiny_scale_add): the op's own
+// host tiling runs in the sandbox and decides block dim, tiling key and workspace per case; and
+// the errors for a project without op_host, a TilingFunc that fails, host code that leaves the
+// sandbox, and a spec naming an input the op does not have.
+#include "sage_eval/OpProject.h"
+#include "sage_toolchain/Files.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+
+using namespace sage;
+namespace fs = std::filesystem;
+
+class TestOpProject : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<eval::Evaluator> evaluator_;
+    const std::string fixture_ = SAGE_OP_DATA_DIR "/tiny_scale_add";
+
+    // A writable copy of the fixture, to break one thing in it.
+    std::string copyFixture(const QTemporaryDir& tmp) {
+        const fs::path dst = fs::path(tmp.path().toStdString()) / "tiny_scale_add";
+        fs::copy(fixture_, dst, fs::copy_options::recursive);
+        return dst.string();
+    }
+    static void replaceIn(const std::string& file, const std::string& from, const std::string& to) {
+        std::string text = toolchain::readTextFile(file);
+        const size_t at = text.find(from);
+        QVERIFY2(at != std::string::npos, from.c_str());
+        text.replace(at, from.size(), to);
+        toolchain::writeFile(file, text);
+    }
+    eval::OpRunReport run(const std::string& project, const std::string& spec) {
+        eval::OpRunOptions o;
+        o.timeoutSeconds = 120;
+        return eval::OpRunner(*evaluator_).run(eval::OpProject::open(project), eval::OpSpec::loadDirectory(spec), o);
+    }
+
+private slots:
+    void initTestCase() {
+        auto paths = toolchain::ToolPaths::fromEnvironment();
+        paths.binDir = SAGE_TEST_BIN_DIR;
+        evaluator_ = std::make_unique<eval::Evaluator>(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
+    }
+
+    void hostTilingDecidesKeyBlockDimAndWorkspace() {
+        auto r = run(fixture_, fixture_ + "/spec");
+        QVERIFY2(r.pass(), r.toText().c_str());
+        QCOMPARE(r.op, std::string("TinyScaleAdd"));
+        QCOMPARE(r.configs.size(), size_t(2));  // two attribute configurations, alpha 0.5 and 2
+        for (const auto& c : r.configs) {
+            QCOMPARE(c.tilings.size(), size_t(2));
+            const auto& aligned = c.tilings[0];
+            const auto& tail = c.tilings[1];
+            QCOMPARE(aligned.caseName, std::string("aligned"));
+            QCOMPARE(aligned.tilingKey, uint64_t(1));
+            QCOMPARE(aligned.blockDim, 4u);           // 4096 elements, 1024 per block
+            QCOMPARE(aligned.workspaceBytes, uint64_t(0));
+            QCOMPARE(tail.tilingKey, uint64_t(2));
+            QCOMPARE(tail.blockDim, 3u);              // 3001 elements
+            QCOMPARE(tail.workspaceBytes, uint64_t(3 * 1008 * 4));  // blocks x perBlock x float
+            QCOMPARE(aligned.tilingBytes, uint64_t(28));  // 3 scalars + uint32_t[4]
+            QVERIFY(c.evaluation.verify.pass);
+        }
+        // The op definition comes from the op itself.
+        QCOMPARE(r.opDef["inputs"].size(), size_t(2));
+        QCOMPARE(r.opDef["attrs"][0]["name"].get<std::string>(), std::string("alpha"));
+        QVERIFY(r.toJson()["host_tiling_ran"].get<bool>());
+    }
+
+    void aWrongReferenceFailsVerification() {
+        QTemporaryDir tmp;
+        const std::string p = copyFixture(tmp);
+        replaceIn(p + "/spec/reference.cpp", "x[i] + alpha * y[i]", "x[i] - alpha * y[i]");
+        auto r = run(p, p + "/spec");
+        QVERIFY(r.hostTilingRan());
+        QVERIFY(!r.pass());
+        QVERIFY2(r.error.find("do not match the reference") != std::string::npos, r.error.c_str());
+    }
+
+    void aKernelHeaderNextToTheProjectDoesNotShadowTheSimulators() {
+        // Family headers are looked up next to the op directory; kernel_operator.h never is.
+        QTemporaryDir tmp;
+        const std::string p = copyFixture(tmp);
+        fs::create_directories(fs::path(tmp.path().toStdString()) / "stray");
+        toolchain::writeFile((fs::path(tmp.path().toStdString()) / "stray" / "kernel_operator.h").string(),
+                             "#include \"/usr/include/stdio.h\"\n");  // an include the source policy refuses
+        auto r = run(p, p + "/spec");
+        QVERIFY2(r.pass(), r.toText().c_str());
+    }
+
+    void missingOpHostIsRefused() {
+        QTemporaryDir tmp;
+        const std::string p = copyFixture(tmp);
+        fs::remove_all(p + "/op_host");
+        try {
+            eval::OpProject::open(p);
+            QFAIL("a project without op_host opened");
+        } catch (const eval::OpProjectError& e) {
+            const std::string m = e.what();
+            QVERIFY2(m.find("op_host") != std::string::npos && m.find("no host source") != std::string::npos, m.c_str());
+        }
+    }
+
+    void failingTilingFunctionNamesTheCase() {
+        QTemporaryDir tmp;
+        const std::string p = copyFixture(tmp);
+        replaceIn(p + "/spec/task.json", "\"attrs\": {\"alpha\": 2}", "\"attrs\": {\"alpha\": -1}");
+        auto r = run(p, p + "/spec");
+        QVERIFY(!r.pass());
+        QVERIFY(!r.hostTilingRan());
+        QVERIFY2(r.error.find("config 'alpha2', case 'aligned'") != std::string::npos &&
+                     r.error.find("GRAPH_FAILED") != std::string::npos,
+                 r.error.c_str());
+    }
+
+    void hostCodeThatOpensAFileIsStoppedBySandbox() {
+        QTemporaryDir tmp;
+        const std::string p = copyFixture(tmp);
+        replaceIn(p + "/op_host/tiny_scale_add.cpp", "if (alpha == -1.0f) return ge::GRAPH_FAILED;",
+                  "if (std::fopen(\"/etc/hostname\", \"r\")) return ge::GRAPH_FAILED;");
+        auto r = run(p, p + "/spec");
+        QVERIFY(!r.pass());
+        QVERIFY2(r.error.find("sandbox_violation") != std::string::npos && r.error.find("op_host") != std::string::npos,
+                 r.error.c_str());
+    }
+
+    void specNamingAnUnknownInputIsRefused() {
+        QTemporaryDir tmp;
+        const std::string p = copyFixture(tmp);
+        replaceIn(p + "/spec/task.json", "{\"name\": \"y\", \"dtype\": \"float32\"", "{\"name\": \"q\", \"dtype\": \"float32\"");
+        replaceIn(p + "/spec/reference.cpp", "ctx.in(\"y\")", "ctx.in(\"q\")");
+        auto r = run(p, p + "/spec");
+        QVERIFY(!r.pass());
+        // The op's required input y is missing from the spec (reported first), naming the field.
+        QVERIFY2(r.error.find("task.json: field 'inputs'") != std::string::npos &&
+                     r.error.find("'y' is missing") != std::string::npos,
+                 r.error.c_str());
+    }
+
+    void specWithAnExtraInputIsRefused() {
+        QTemporaryDir tmp;
+        const std::string p = copyFixture(tmp);
+        replaceIn(p + "/spec/task.json", "\"outputs\": [{\"name\": \"z\"",
+                  "\"outputs\": [{\"name\": \"w\", \"dtype\": \"float32\", \"shape\": [\"N\"]}, {\"name\": \"z\"");
+        auto r = run(p, p + "/spec");
+        QVERIFY(!r.pass());
+        QVERIFY2(r.error.find("'w' is not one of the op's outputs (z)") != std::string::npos, r.error.c_str());
+    }
+
+    void inPlaceOutputIntInt64InputAndImplOpTiling() {
+        const std::string p = SAGE_OP_DATA_DIR "/tiny_accumulate";
+        auto r = run(p, p + "/spec");
+        QVERIFY2(r.pass(), r.toText().c_str());  // steps up to 5e9 only fit an int64
+        QCOMPARE(r.op, std::string("TinyAccumulate"));
+        QCOMPARE(r.configs.at(0).tilings.at(0).blockDim, 1u);
+    }
+
+    void inPlaceOutputMissingFromTheSpecSaysItsName() {
+        QTemporaryDir tmp;
+        const fs::path dst = fs::path(tmp.path().toStdString()) / "tiny_accumulate";
+        fs::copy(SAGE_OP_DATA_DIR "/tiny_accumulate", dst, fs::copy_options::recursive);
+        replaceIn((dst / "spec/task.json").string(), "\"acc_ref\"", "\"total\"");
+        replaceIn((dst / "spec/reference.cpp").string(), "\"acc_ref\"", "\"total\"");
+        auto r = run(dst.string(), (dst / "spec").string());
+        QVERIFY(!r.pass());
+        QVERIFY2(r.error.find("'acc' is missing: add {\"name\": \"acc_ref\"") != std::string::npos, r.error.c_str());
+    }
+
+    void specLookupByOpName() {
+        QTemporaryDir tmp;
+        const fs::path root = fs::path(tmp.path().toStdString()) / "specs" / "ops" / "tiny_scale_add";
+        fs::create_directories(root);
+        toolchain::writeFile((root / "task.json").string(), "{}");
+        QCOMPARE(eval::findOpSpec((fs::path(tmp.path().toStdString()) / "specs").string(), fixture_), root.string());
+        QCOMPARE(eval::findOpSpec(tmp.path().toStdString(), fixture_), std::string());
+    }
+
+    void templateSpecFromTheOpDefinition() {
+        std::string error;
+        auto def = eval::OpRunner(*evaluator_).describe(eval::OpProject::open(fixture_), "ascend910b1-sim", error);
+        QVERIFY2(!def.is_null(), error.c_str());
+        auto t = nlohmann::json::parse(eval::opSpecTemplate(def, "tiny_scale_add"));
+        QCOMPARE(t["op"].get<std::string>(), std::string("TinyScaleAdd"));
+        QCOMPARE(t["inputs"][1]["name"].get<std::string>(), std::string("y"));
+        QCOMPARE(t["attrs"]["alpha"].get<double>(), 1.0);
+        QVERIFY(eval::opReferenceTemplate(def).find("ctx.out(\"z\")") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOpProject)
+#include "test_op_project.moc"
