@@ -17,7 +17,9 @@ class TestTaskLoading : public QObject {
     int n_ = 0;
 
     std::string write(const std::string& casesAndMore, const std::string& shape = R"(["N"])") {
-        fs::path d = fs::path(dir_.path().toStdString()) / ("t" + std::to_string(n_++));
+        std::string name = "t";
+        name += std::to_string(n_++);  // not "t" + to_string(): GCC 12 warns (-Wrestrict) on that form
+        fs::path d = fs::path(dir_.path().toStdString()) / name;
         fs::create_directories(d);
         std::ofstream(d / "task.json") << R"({"name":"t","category":"c","description":"d","split":"train",
             "inputs":[{"name":"x","dtype":"float32","shape":)" + shape + R"(}],
