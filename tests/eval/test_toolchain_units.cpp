@@ -250,6 +250,26 @@ private slots:
         ref = zeroRef;
         QVERIFY2(check(zeroRef).pass, "an all-zero output equal to an all-zero reference must pass");
     }
+
+    // The PCH variant with <cmath>/<cstring> is used only for a source that includes both: a
+    // kernel whose entry is named like a C library function (an op called `sin`) still compiles,
+    // and one that includes the headers itself sees their names.
+    void entryNamedLikeALibmFunctionCompiles() {
+        auto paths = toolchain::ToolPaths::fromEnvironment();
+        paths.cacheDir = (dir_.path() + "/cache").toStdString();
+        const toolchain::Compiler compiler(paths);
+        toolchain::CompileRequest req;
+        req.deviceId = "ascend910b1-sim";
+        req.source = "#include \"kernel_operator.h\"\n"
+                     "extern \"C\" __global__ __aicore__ void sin(GM_ADDR x, GM_ADDR y) { (void)x; (void)y; }\n";
+        auto plain = compiler.compile(req);
+        QVERIFY2(plain.ok, plain.diagnostics.empty() ? "" : plain.diagnostics[0].message.c_str());
+        req.source = "#include \"kernel_operator.h\"\n#include <cmath>\n#include <cstring>\n"
+                     "extern \"C\" __global__ __aicore__ void k(GM_ADDR x) { float f = std::sqrt(2.0f); "
+                     "std::memcpy(&f, &f, sizeof f); (void)x; }\n";
+        auto withStd = compiler.compile(req);
+        QVERIFY2(withStd.ok, withStd.diagnostics.empty() ? "" : withStd.diagnostics[0].message.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestToolchainUnits)

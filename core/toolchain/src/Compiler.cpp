@@ -98,11 +98,18 @@ namespace {
 // The header a compile's PCH holds: the kernel API, or the reference API for a task's reference.
 std::string pchHeader(const CompileRequest& req) { return req.isReference ? "sage_reference.h" : "kernel_operator.h"; }
 
-// Standard headers nearly every kernel and reference includes (the drafts all include <cmath> and
-// <cstring>). Parsing them after the precompiled header cost about 40 % of a kernel's compile, so
-// the PCH holds them, and every compile's prelude includes them too: with or without the PCH a
-// source sees the same names, so a cached result never depends on whether the PCH was ready.
-constexpr const char* kImplicitStdHeaders = "#include <cmath>\n#include <cstring>\n#include <cstdint>\n#include <algorithm>\n";
+// The two standard headers every draft includes after kernel_operator.h. Parsing them after the
+// precompiled header cost about 40 % of a draft's compile, so a second PCH variant holds them too.
+// It is used only for a source that includes both itself: declaring <cmath>'s names for any other
+// source would break kernels whose entry is called like a C library function (an op `sin`).
+constexpr const char* kCommonStdHeaders = "#include <cmath>\n#include <cstring>\n";
+
+bool includesCommonStd(const CompileRequest& req) {
+    if (req.isReference) return false;
+    static const std::regex cmath(R"((^|\n)[ \t]*#[ \t]*include[ \t]*<cmath>)"),
+        cstring(R"((^|\n)[ \t]*#[ \t]*include[ \t]*<cstring>)");
+    return std::regex_search(req.source, cmath) && std::regex_search(req.source, cstring);
+}
 } // namespace
 
 std::pair<std::vector<std::string>, std::string> Compiler::pchFlagsAndKey(const CompileRequest& req) const {
@@ -111,18 +118,20 @@ std::pair<std::vector<std::string>, std::string> Compiler::pchFlagsAndKey(const 
     for (const auto& x : flags(req))
         if (x != "-shared" && x != "-include" && x != "prelude.h") f.push_back(x);
     ContentHash h;
-    h.add("pch-v2").add(pchHeader(req)).add(paths_.compiler).add(headerDigest_);
+    h.add("pch-v2").add(pchHeader(req)).add(includesCommonStd(req) ? "with-std" : "plain");
+    h.add(paths_.compiler).add(headerDigest_);
     for (const auto& x : f) h.add(x);
     return {f, h.hex()};
 }
 
-std::string Compiler::pchBuildCommand(const std::vector<std::string>& f, const std::string& header, const std::string& dir,
-                                      const std::string& lock) const {
+std::string Compiler::pchBuildCommand(const std::vector<std::string>& f, const std::string& header, bool withStd,
+                                      const std::string& dir, const std::string& lock) const {
     const fs::path tmp = dir + ".tmp." + uniqueSuffix();
     std::error_code ec;
     fs::create_directories(tmp, ec);
     // The stub is what GCC reads when the .gch is unusable: the real header, so a compile is never wrong.
-    writeFile((tmp / header).string(), "#include \"" + paths_.npuInclude + "/" + header + "\"\n" + kImplicitStdHeaders);
+    writeFile((tmp / header).string(),
+              "#include \"" + paths_.npuInclude + "/" + header + "\"\n" + (withStd ? kCommonStdHeaders : ""));
     // Precompiling the stub (not the header itself) keeps GCC from warning "#pragma once in main file".
     std::vector<std::string> words = {paths_.compiler};
     words.insert(words.end(), f.begin(), f.end());
@@ -158,21 +167,23 @@ std::string Compiler::precompiledHeader(const CompileRequest& req) const {
     }
     if (!fs::create_directory(lock, ec)) return "";
     // Lowest priority: it must not slow down the evaluation that is running now.
-    spawnDetached({"/bin/sh", "-c", "nice -n 19 " + pchBuildCommand(f, header, dir.string(), lock.string())});
+    spawnDetached({"/bin/sh", "-c",
+                   "nice -n 19 " + pchBuildCommand(f, header, includesCommonStd(req), dir.string(), lock.string())});
     return "";
 }
 
-bool Compiler::prebuildHeader(int npuArch, bool reference, std::string* error) const {
+bool Compiler::prebuildHeader(int npuArch, bool reference, bool withStd, std::string* error) const {
     CompileRequest req;
     req.npuArch = npuArch;
     req.isReference = reference;
+    if (withStd) req.source = kCommonStdHeaders;  // selects the variant, see includesCommonStd
     const auto [f, key] = pchFlagsAndKey(req);
     const std::string header = pchHeader(req);
     const fs::path dir = fs::path(paths_.libDir) / "pch" / key;
     std::error_code ec;
     if (fs::exists(dir / (header + ".gch"), ec)) return true;
     fs::create_directories(dir.parent_path(), ec);
-    const int rc = std::system(pchBuildCommand(f, header, dir.string(), "").c_str());
+    const int rc = std::system(pchBuildCommand(f, header, includesCommonStd(req), dir.string(), "").c_str());
     if (rc != 0 || !fs::exists(dir / (header + ".gch"), ec)) {
         if (error)
             *error = "building the precompiled " + header + (reference ? "" : " for __NPU_ARCH__=" + std::to_string(npuArch)) +
@@ -199,7 +210,7 @@ std::string Compiler::cacheKey(const CompileRequest& req) const {
     for (const auto& f : flags(req)) h.add(f);
     // What the confined compiler can see decides what compiles (an include outside the shown
     // folders fails): bump this when the compiler's sandbox changes, so no stale result is reused.
-    h.add("confinement-v2").add(kImplicitStdHeaders);
+    h.add("confinement-v2");
     return h.hex();
 }
 
@@ -236,8 +247,7 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     // default SAGE_TILING_TYPE, so it replaces it instead of redefining it. Same binary either way.
     const std::string pch = precompiledHeader(req);
     const bool setsTiling = req.prelude.find("#define SAGE_TILING_TYPE") != std::string::npos;
-    writeFile((work / "prelude.h").string(),
-              kImplicitStdHeaders + std::string(!pch.empty() && setsTiling ? "#undef SAGE_TILING_TYPE\n" : "") + req.prelude);
+    writeFile((work / "prelude.h").string(), (!pch.empty() && setsTiling ? "#undef SAGE_TILING_TYPE\n" : "") + req.prelude);
     auto compileFlags = [&] {
         std::vector<std::string> out;
         for (const auto& f : flags(req)) {

@@ -23,15 +23,16 @@ int main(int argc, char** argv) {
         for (const auto& d : catalog.profiles()) archs.insert(d.npuArch);
         std::string error;
         for (int arch : archs)
-            if (!compiler.prebuildHeader(arch, false, &error)) {
-                std::cerr << "sage-prebuild-pch: " << error << "\n";
-                return 1;
-            }
-        if (!compiler.prebuildHeader(0, true, &error)) {  // the references' sage_reference.h
+            for (bool withStd : {false, true})  // plain, and with <cmath>/<cstring> for sources that include them
+                if (!compiler.prebuildHeader(arch, false, withStd, &error)) {
+                    std::cerr << "sage-prebuild-pch: " << error << "\n";
+                    return 1;
+                }
+        if (!compiler.prebuildHeader(0, true, false, &error)) {  // the references' sage_reference.h
             std::cerr << "sage-prebuild-pch: " << error << "\n";
             return 1;
         }
-        std::ofstream(argv[2]) << archs.size() + 1 << " precompiled headers in " << paths.libDir << "/pch\n";
+        std::ofstream(argv[2]) << 2 * archs.size() + 1 << " precompiled headers in " << paths.libDir << "/pch\n";
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "sage-prebuild-pch: " << e.what() << "\n";

@@ -42,14 +42,15 @@ public:
     // sage_reference.h) now, under `<libDir>/pch/` (where compile() looks first), so that even the
     // first compile after a fresh cache uses it. Run at build time by sage-prebuild-pch. False
     // (and `error`) when GCC fails.
-    bool prebuildHeader(int npuArch, bool reference, std::string* error) const;
+    bool prebuildHeader(int npuArch, bool reference, bool withStd, std::string* error) const;
 
 private:
     std::vector<std::string> flags(const CompileRequest& req) const;
     // The PCH's flags and the folder name they hash to (one PCH per flag set).
     std::pair<std::vector<std::string>, std::string> pchFlagsAndKey(const CompileRequest& req) const;
     // The shell command that builds the PCH for `flags` into `dir` (atomically, via a temporary folder).
-    std::string pchBuildCommand(const std::vector<std::string>& flags, const std::string& header, const std::string& dir,
+    std::string pchBuildCommand(const std::vector<std::string>& flags, const std::string& header, bool withStd,
+                                const std::string& dir,
                                 const std::string& lock) const;
     // The precompiled kernel_operator.h (sage_reference.h for a reference) for these flags
     // ("-include <path>" uses it), or "" when it
