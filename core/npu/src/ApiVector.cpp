@@ -77,6 +77,15 @@ RepeatLayout layoutFor(const CoreContext& c, uint32_t esDst, uint32_t esS0, uint
     return L;
 }
 
+void checkRepeatTime(Simulation::Impl& s, const char* name, uint32_t repeat, bool counter, const Loc& loc) {
+    if (!counter && repeat > s.prof.maxRepeat)
+        s.report("repeat_exceeds_255",
+                 std::string(name) + ": repeatTime " + std::to_string(repeat) + " exceeds the maximum of " +
+                     std::to_string(s.prof.maxRepeat) + " (it is an 8-bit field). Split the work into several calls "
+                     "of at most 255 repeats, or use the count form.",
+                 loc, true);
+}
+
 RepeatLayout layoutFor(const CoreContext& c, DType t, const RepeatForm& f, bool counter) {
     const uint32_t es = dtypeSize(t);
     return layoutFor(c, es, es, es, 256 / es, f, counter);
@@ -128,12 +137,7 @@ void vecRepeat(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
     const char* name = opName(op);
-    if (!counter && form.repeat > s.prof.maxRepeat)
-        s.report("repeat_exceeds_255",
-                 std::string(name) + ": repeatTime " + std::to_string(form.repeat) + " exceeds the maximum of " +
-                     std::to_string(s.prof.maxRepeat) + " (it is an 8-bit field). Split the work into several calls "
-                     "of at most 255 repeats, or use the count form.",
-                 loc, true);
+    checkRepeatTime(s, name, form.repeat, counter, loc);
     uint32_t es = dtypeSize(t);
     RepeatLayout L = layoutFor(c, t, form, counter);
     s.checkLocal(dst, span(L.dst, es), name, loc);

@@ -13,15 +13,6 @@
 namespace sage::npu {
 namespace {
 
-void checkRepeat(Simulation::Impl& s, const char* name, const RepeatForm& f, bool counter, const Loc& loc) {
-    if (!counter && f.repeat > s.prof.maxRepeat)
-        s.report("repeat_exceeds_255",
-                 std::string(name) + ": repeatTime " + std::to_string(f.repeat) + " exceeds the maximum of " +
-                     std::to_string(s.prof.maxRepeat) + " (an 8-bit field). Split the work into several calls of "
-                     "at most 255 repeats, or use the count form.",
-                 loc, true);
-}
-
 std::vector<uint8_t> gather(const uint8_t* base, const std::vector<uint32_t>& offs, uint32_t es) {
     std::vector<uint8_t> out(offs.size() * es);
     for (size_t i = 0; i < offs.size(); ++i) std::memcpy(&out[i * es], base + offs[i], es);
@@ -38,7 +29,7 @@ void vecCompareRepeat(DType t, const LocalRef& dstMask, const LocalRef& s0, cons
                       int cmpMode, const RepeatForm& form, bool counter, Loc loc) {
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
-    checkRepeat(s, "Compare", form, counter, loc);
+    checkRepeatTime(s, "Compare", form.repeat, counter, loc);
     const uint32_t es = dtypeSize(t);
     RepeatLayout L = layoutFor(c, es, es, es, 256 / es, form, counter);
     uint32_t maskEnd = 0;
@@ -68,7 +59,7 @@ void vecSelectRepeat(DType t, const LocalRef& dst, const LocalRef& mask, const L
                      double scalar, int selMode, const RepeatForm& form, bool counter, Loc loc) {
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
-    checkRepeat(s, "Select", form, counter, loc);
+    checkRepeatTime(s, "Select", form.repeat, counter, loc);
     const uint32_t es = dtypeSize(t), perRepeat = 256 / es;
     RepeatLayout L = layoutFor(c, es, es, es, perRepeat, form, counter);
     // Mode 0 (VSEL_CMPMASK_SPR) uses the same bits for every repeat; modes 1 and 2 go on through
@@ -102,7 +93,7 @@ void vecCastRepeat(DType dt, DType st, const LocalRef& dst, const LocalRef& src,
                    bool counter, Loc loc) {
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
-    checkRepeat(s, "Cast", form, counter, loc);
+    checkRepeatTime(s, "Cast", form.repeat, counter, loc);
     const uint32_t des = dtypeSize(dt), ses = dtypeSize(st);
     RepeatLayout L = layoutFor(c, des, ses, ses, 256 / std::max(des, ses), form, counter);
     s.checkLocal(dst, span(L.dst, des), "Cast", loc);
