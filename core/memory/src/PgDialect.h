@@ -18,7 +18,8 @@ public:
     // "?", "?N" → "$N" (outside quotes): a bare "?" takes the next number, as in SQLite.
     static Translated placeholders(std::string_view sql);
     // Schema text of a module without its own PostgreSQL migration: INTEGER PRIMARY KEY (rowid
-    // alias) → identity column, INTEGER → BIGINT, REAL → DOUBLE PRECISION, WITHOUT ROWID dropped.
+    // alias) → identity column, INTEGER → BIGINT, REAL → DOUBLE PRECISION, WITHOUT ROWID dropped,
+    // json_type(col) → jsonb_typeof(col::jsonb).
     static std::string ddl(std::string_view sql);
     // Functions SQLite has built in that the translated SQL calls: strftime(format, 'now').
     static const char* compatibilityFunctions();
