@@ -2,6 +2,7 @@
 // and kernels under data/transforms, and a helper that runs one policy proposal.
 #pragma once
 
+#include "AgentTestSupport.h"
 #include "sage_agent/BuiltinPolicy.h"
 #include "sage_eval/Evaluator.h"
 #include "sage_npu/DeviceProfile.h"
@@ -33,10 +34,7 @@ struct Pipeline {
 
     void init() {
         dir = std::make_unique<QTemporaryDir>();
-        auto paths = toolchain::ToolPaths::fromEnvironment();
-        paths.binDir = SAGE_TEST_BIN_DIR;
-        paths.cacheDir = (dir->path() + "/cache").toStdString();
-        evaluator = std::make_unique<eval::Evaluator>(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
+        evaluator = evaluatorCachedIn(dir->path());
         tasks = eval::TaskSet::load({std::string(SAGE_TEST_DATA_DIR) + "/transforms/tasks"});
     }
     const eval::Task& task(const char* name) const { return *tasks.find(name); }

@@ -4,6 +4,7 @@
 // With scripted policies: the frontier moves on when the policy is exhausted on a node, a source
 // is never evaluated twice, policy errors count toward patience, a run can start from a given
 // kernel (core API and `sage run --kernel`), and runs of a dead process are marked interrupted.
+#include "AgentTestSupport.h"
 #include "sage_agent/AgentLoop.h"
 #include "sage_agent/BuiltinPolicy.h"
 #include "sage_agent/Tunables.h"
@@ -87,10 +88,7 @@ class TestAgentLoop : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        auto paths = toolchain::ToolPaths::fromEnvironment();
-        paths.binDir = SAGE_TEST_BIN_DIR;
-        paths.cacheDir = (dir_.path() + "/cache").toStdString();
-        evaluator_ = std::make_unique<eval::Evaluator>(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
+        evaluator_ = evaluatorCachedIn(dir_.path());
         tasks_ = eval::TaskSet::load({std::string(SAGE_TEST_DATA_DIR) + "/tasks"});
         QVERIFY(tasks_.find("vtune") && tasks_.find("vhang"));
     }

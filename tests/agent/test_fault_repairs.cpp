@@ -3,6 +3,7 @@
 // test tasks from several categories; the pipeline must report the fault's diagnostic kind, and
 // one repair proposal of the built-in policy (memory off) must give a kernel that verifies. The
 // same catalogue drives `sage bench --inject-faults`.
+#include "AgentTestSupport.h"
 #include "sage_agent/BuiltinPolicy.h"
 #include "sage_agent/FaultInjector.h"
 #include "sage_agent/KernelComposer.h"
@@ -54,11 +55,8 @@ class TestFaultRepairs : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        auto paths = toolchain::ToolPaths::fromEnvironment();
-        paths.binDir = SAGE_TEST_BIN_DIR;
-        paths.cacheDir = (dir_.path() + "/cache").toStdString();
-        evaluator_ = std::make_unique<eval::Evaluator>(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
-        tasks_ = eval::TaskSet::load({paths.tasksDir()});
+        evaluator_ = evaluatorCachedIn(dir_.path());
+        tasks_ = eval::TaskSet::load({evaluator_->paths().tasksDir()});
         for (const auto& c : cases_) QVERIFY2(!draftOf(c.task, c.device).empty(), c.task);
     }
 

@@ -4,6 +4,7 @@
 // follows the device (DataCopyPad only where it exists). Specs the composer cannot handle give an
 // error naming the file and field. A task copied without baseline.cpp and tuned.cpp is drafted,
 // verified and optimised by the agent loop.
+#include "AgentTestSupport.h"
 #include "sage_agent/AgentLoop.h"
 #include "sage_agent/BuiltinPolicy.h"
 #include "sage_agent/KernelComposer.h"
@@ -78,11 +79,8 @@ class TestKernelComposer : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        auto paths = toolchain::ToolPaths::fromEnvironment();
-        paths.binDir = SAGE_TEST_BIN_DIR;
-        paths.cacheDir = (dir_.path() + "/cache").toStdString();
-        evaluator_ = std::make_unique<eval::Evaluator>(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
-        tasks_ = eval::TaskSet::load({paths.tasksDir()});
+        evaluator_ = evaluatorCachedIn(dir_.path());
+        tasks_ = eval::TaskSet::load({evaluator_->paths().tasksDir()});
         QVERIFY2(tasks_.errors.empty(), tasks_.errors.empty() ? "" : tasks_.errors.front().c_str());
         QCOMPARE(tasks_.tasks.size(), size_t(37));
         for (const auto& t : tasks_.tasks) QVERIFY2(t.compute.present, t.name.c_str());

@@ -1,6 +1,7 @@
 // The agent loop driven by the LLM policy against the scripted server: a draft that does not
 // compile, its repair, then a faster variant (more blocks) — evaluated through the real pipeline,
 // with memory consulted, the adoption credited and the distilled lessons stored as pending.
+#include "AgentTestSupport.h"
 #include "ScriptedLlmServer.h"
 #include "sage_agent/AgentLoop.h"
 #include "sage_agent/LlmPolicy.h"
@@ -113,10 +114,7 @@ class TestLlmLoop : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
-        auto paths = toolchain::ToolPaths::fromEnvironment();
-        paths.binDir = SAGE_TEST_BIN_DIR;
-        paths.cacheDir = (dir_.path() + "/cache").toStdString();
-        evaluator_ = std::make_unique<eval::Evaluator>(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
+        evaluator_ = evaluatorCachedIn(dir_.path());
         task_ = eval::Task::loadDirectory(std::string(SAGE_EVAL_TASKS_DIR) + "/vadd");
     }
 
