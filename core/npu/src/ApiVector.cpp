@@ -77,12 +77,12 @@ RepeatLayout layoutFor(const CoreContext& c, uint32_t esDst, uint32_t esS0, uint
     return L;
 }
 
-void checkRepeatTime(Simulation::Impl& s, const char* name, uint32_t repeat, bool counter, const Loc& loc) {
+void checkRepeatTime(Simulation::Impl& s, const char* name, uint32_t repeat, bool counter, const Loc& loc,
+                     const char* remedy) {
     if (!counter && repeat > s.prof.maxRepeat)
         s.report("repeat_exceeds_255",
                  std::string(name) + ": repeatTime " + std::to_string(repeat) + " exceeds the maximum of " +
-                     std::to_string(s.prof.maxRepeat) + " (it is an 8-bit field). Split the work into several calls "
-                     "of at most 255 repeats, or use the count form.",
+                     std::to_string(s.prof.maxRepeat) + " (it is an 8-bit field). " + remedy,
                  loc, true);
 }
 
@@ -223,11 +223,7 @@ void vecWholeReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& s
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
     const char* name = blockWise ? "BlockReduce" : "WholeReduce";
-    if (!counter && repeat > s.prof.maxRepeat)
-        s.report("repeat_exceeds_255",
-                 std::string(name) + ": repeatTime " + std::to_string(repeat) + " exceeds the maximum of " +
-                     std::to_string(s.prof.maxRepeat) + ". Split the rows into several calls.",
-                 loc, true);
+    checkRepeatTime(s, name, repeat, counter, loc, "Split the rows into several calls.");
     uint32_t es = dtypeSize(t), epb = 32 / es, perRepeat = 8 * epb;
     if (counter) {
         uint64_t total = c.vectorMask[0];

@@ -57,11 +57,7 @@ void vecBrcb(DType t, const LocalRef& dst, const LocalRef& src, uint32_t repeat,
              Loc loc) {
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
-    if (repeat > s.prof.maxRepeat)
-        s.report("repeat_exceeds_255",
-                 "Brcb: repeatTime " + std::to_string(repeat) + " exceeds the maximum of " +
-                     std::to_string(s.prof.maxRepeat) + " (an 8-bit field). Split it into several calls.",
-                 loc, true);
+    checkRepeatTime(s, "Brcb", repeat, false, loc, "Split it into several calls.");
     const uint32_t es = dtypeSize(t), epb = 32 / es;
     if (dstBlk == 0) dstBlk = 1;  // documented: a block stride of 0 acts as 1
     const uint32_t srcBytes = repeat * 8 * es;
@@ -95,12 +91,8 @@ void vecReduceRepeat(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& 
     CoreContext& c = s.ctx();
     static const char* names[] = {"ReduceSum", "ReduceMax", "ReduceMin"};
     const char* name = names[size_t(op)];
-    if (!counter && repeat > s.prof.maxRepeat)
-        s.report("repeat_exceeds_255",
-                 std::string(name) + ": repeatTime " + std::to_string(repeat) + " exceeds the maximum of " +
-                     std::to_string(s.prof.maxRepeat) + " (an 8-bit field). Reduce in several calls, or use the "
-                     "count form ReduceX(dst, src, tmp, count).",
-                 loc, true);
+    checkRepeatTime(s, name, repeat, counter, loc,
+                    "Reduce in several calls, or use the count form ReduceX(dst, src, tmp, count).");
     const uint32_t es = dtypeSize(t), perRepeat = 256 / es;
     if (counter) repeat = uint32_t((c.vectorMask[0] + perRepeat - 1) / perRepeat);
     std::vector<uint8_t> buf;

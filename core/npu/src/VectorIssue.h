@@ -25,8 +25,10 @@ RepeatLayout layoutFor(const CoreContext& c, uint32_t esDst, uint32_t esS0, uint
 RepeatLayout layoutFor(const CoreContext& c, DType t, const RepeatForm& f, bool counter);
 uint32_t span(const std::vector<uint32_t>& offs, uint32_t es);
 // A repeat-form instruction's repeatTime is an 8-bit field: more is a fatal repeat_exceeds_255
-// (not checked in counter mode, where the count is an element count).
-void checkRepeatTime(Simulation::Impl& s, const char* name, uint32_t repeat, bool counter, const Loc& loc);
+// whose message ends with `remedy` (not checked in counter mode, where the count is an element count).
+void checkRepeatTime(Simulation::Impl& s, const char* name, uint32_t repeat, bool counter, const Loc& loc,
+                     const char* remedy = "Split the work into several calls of at most 255 repeats, or use the "
+                                          "count form.");
 // Stores a reduction's result in the register the scalar unit reads back: the ReduceSum
 // accumulator (GetAccVal) or the max/min value and index (GetReduceMaxMinCount). The value is
 // kept as T's raw bits, the index as an integer, as the hardware writes them.
