@@ -112,13 +112,13 @@ bool includesCommonStd(const CompileRequest& req) {
 }
 } // namespace
 
-std::pair<std::vector<std::string>, std::string> Compiler::pchFlagsAndKey(const CompileRequest& req) const {
+std::pair<std::vector<std::string>, std::string> Compiler::pchFlagsAndKey(const CompileRequest& req, bool withStd) const {
     // GCC uses a .gch only when it was built with the same options: one PCH per flag set.
     std::vector<std::string> f;
     for (const auto& x : flags(req))
         if (x != "-shared" && x != "-include" && x != "prelude.h") f.push_back(x);
     ContentHash h;
-    h.add("pch-v2").add(pchHeader(req)).add(includesCommonStd(req) ? "with-std" : "plain");
+    h.add("pch-v2").add(pchHeader(req)).add(withStd ? "with-std" : "plain");
     h.add(paths_.compiler).add(headerDigest_);
     for (const auto& x : f) h.add(x);
     return {f, h.hex()};
@@ -148,7 +148,8 @@ std::string Compiler::pchBuildCommand(const std::vector<std::string>& f, const s
 
 std::string Compiler::precompiledHeader(const CompileRequest& req) const {
     if (std::getenv("SAGE_NO_PCH")) return "";
-    const auto [f, key] = pchFlagsAndKey(req);
+    const bool withStd = includesCommonStd(req);
+    const auto [f, key] = pchFlagsAndKey(req, withStd);
     const std::string header = pchHeader(req);
     std::error_code ec;
     // Built with the toolchain (sage-prebuild-pch), read-only: the first compile of a fresh cache uses it.
@@ -168,7 +169,7 @@ std::string Compiler::precompiledHeader(const CompileRequest& req) const {
     if (!fs::create_directory(lock, ec)) return "";
     // Lowest priority: it must not slow down the evaluation that is running now.
     spawnDetached({"/bin/sh", "-c",
-                   "nice -n 19 " + pchBuildCommand(f, header, includesCommonStd(req), dir.string(), lock.string())});
+                   "nice -n 19 " + pchBuildCommand(f, header, withStd, dir.string(), lock.string())});
     return "";
 }
 
@@ -176,14 +177,13 @@ bool Compiler::prebuildHeader(int npuArch, bool reference, bool withStd, std::st
     CompileRequest req;
     req.npuArch = npuArch;
     req.isReference = reference;
-    if (withStd) req.source = kCommonStdHeaders;  // selects the variant, see includesCommonStd
-    const auto [f, key] = pchFlagsAndKey(req);
+    const auto [f, key] = pchFlagsAndKey(req, withStd);
     const std::string header = pchHeader(req);
     const fs::path dir = fs::path(paths_.libDir) / "pch" / key;
     std::error_code ec;
     if (fs::exists(dir / (header + ".gch"), ec)) return true;
     fs::create_directories(dir.parent_path(), ec);
-    const int rc = std::system(pchBuildCommand(f, header, includesCommonStd(req), dir.string(), "").c_str());
+    const int rc = std::system(pchBuildCommand(f, header, withStd, dir.string(), "").c_str());
     if (rc != 0 || !fs::exists(dir / (header + ".gch"), ec)) {
         if (error)
             *error = "building the precompiled " + header + (reference ? "" : " for __NPU_ARCH__=" + std::to_string(npuArch)) +

@@ -47,7 +47,7 @@ public:
 private:
     std::vector<std::string> flags(const CompileRequest& req) const;
     // The PCH's flags and the folder name they hash to (one PCH per flag set).
-    std::pair<std::vector<std::string>, std::string> pchFlagsAndKey(const CompileRequest& req) const;
+    std::pair<std::vector<std::string>, std::string> pchFlagsAndKey(const CompileRequest& req, bool withStd) const;
     // The shell command that builds the PCH for `flags` into `dir` (atomically, via a temporary folder).
     std::string pchBuildCommand(const std::vector<std::string>& flags, const std::string& header, bool withStd,
                                 const std::string& dir,
