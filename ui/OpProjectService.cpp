@@ -13,8 +13,8 @@ OpProjectService::OpProjectService(std::shared_ptr<const eval::Evaluator> evalua
     : QObject(parent), evaluator_(std::move(evaluator)) {}
 
 QString OpProjectService::specFor(const QString& dir, const QString& resourcesDir) {
-    if (QFileInfo::exists(QDir(dir).filePath(QStringLiteral("sage-spec/task.json"))))
-        return QDir(dir).filePath(QStringLiteral("sage-spec"));
+    const std::string own = eval::ownOpSpecDir(dir.toStdString());
+    if (QFileInfo::exists(QString::fromStdString(own + "/task.json"))) return QString::fromStdString(own);
     const std::string found =
         eval::findOpSpec(QDir(resourcesDir).filePath(QStringLiteral("op-specs")).toStdString(), dir.toStdString());
     return QString::fromStdString(found);

@@ -48,7 +48,7 @@ void runOp(const OpOptions& o) {
                          "/task.json): write one with `sage op init " + o.dir + " --out DIR`",
                      2);
         }
-        if (specDir.empty()) specDir = (fs::path(project.dir) / "sage-spec").string();
+        if (specDir.empty()) specDir = eval::ownOpSpecDir(project.dir);
         if (!fs::exists(fs::path(specDir) / "task.json"))
             fail("no op spec at " + specDir + " (task.json + reference.cpp): pass --spec DIR or --specs ROOT, or write "
                  "one with `sage op init " + o.dir + "`",
@@ -78,7 +78,7 @@ void initOp(const OpOptions& o) {
     } catch (const eval::OpProjectError& e) {
         fail(e.what(), 2);
     }
-    const fs::path out = o.out.empty() ? fs::path(project.dir) / "sage-spec" : fs::path(o.out);
+    const fs::path out = o.out.empty() ? fs::path(eval::ownOpSpecDir(project.dir)) : fs::path(o.out);
     if (fs::exists(out / "task.json") && !o.force)
         fail((out / "task.json").string() + " exists: pass --force to overwrite it, or --out another folder", 2);
     std::string error;

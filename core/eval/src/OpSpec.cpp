@@ -112,6 +112,8 @@ std::string findOpSpec(const std::string& root, const std::string& projectDir) {
     return "";
 }
 
+std::string ownOpSpecDir(const std::string& projectDir) { return (fs::path(projectDir) / "sage-spec").string(); }
+
 std::string opSpecTemplate(const json& def, const std::string& opName) {
     json t = {{"name", opName},
               {"category", "op"},

@@ -102,5 +102,7 @@ std::string opSpecTemplate(const nlohmann::json& opDef, const std::string& opNam
 std::string opReferenceTemplate(const nlohmann::json& opDef);
 // The spec for a project under a specs root: <root>/<category>/<op> or <root>/<op>; "" if none.
 std::string findOpSpec(const std::string& specsRoot, const std::string& projectDir);
+// Where an op project keeps its own spec (`sage op` and `sage op init` default): DIR/sage-spec.
+std::string ownOpSpecDir(const std::string& projectDir);
 
 } // namespace sage::eval
