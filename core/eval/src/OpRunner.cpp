@@ -18,14 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-const std::map<std::string, std::string>& cxxTypes() {
-    static const std::map<std::string, std::string> m = {{"float16", "half"},  {"bfloat16", "bfloat16_t"},
-                                                         {"float32", "float"}, {"int32", "int32_t"}, {"int64", "int64_t"},
-                                                         {"int8", "int8_t"},   {"int16", "int16_t"},
-                                                         {"uint8", "uint8_t"}};
-    return m;
-}
-
 std::string upper(std::string s) {
     for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
     return s;
@@ -264,7 +256,7 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
             for (const auto& [name, dtype] : cfg.dtypes)
                 for (const char* macro : {"DTYPE_", "ORIG_DTYPE_"})
                     prelude += "#undef " + std::string(macro) + upper(name) + "\n#define " + macro + upper(name) + " " +
-                               cxxTypes().at(dtype) + "\n";
+                               cxxTypeOf(dtype) + "\n";
             req.prelude = prelude;
             req.extraFlags = kernel.request.extraFlags;
             req.localHeaders = kernel.localHeaders;

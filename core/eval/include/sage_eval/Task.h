@@ -69,6 +69,8 @@ Tolerance defaultTolerance(const std::string& dtype);
 // The largest element count of one tensor a task may declare in any case (2^31).
 constexpr int64_t kMaxTensorElements = int64_t(1) << 31;
 bool isSupportedDtype(const std::string& dtype);
+// The kernel-side C++ type of a dtype (float16 → half, ...), as DTYPE_<NAME> macros spell it.
+const std::string& cxxTypeOf(const std::string& dtype);
 
 // All tasks under one or more directories, sorted by name; a bad task is reported, not fatal.
 struct TaskSet {
