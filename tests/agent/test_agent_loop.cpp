@@ -426,7 +426,10 @@ private slots:
         const fs::path deadCompile = cache / "kernels" / ("abc.tmp." + std::to_string(child) + ".7");
         const fs::path liveCompile = cache / "kernels" / ("abc.tmp." + std::to_string(getpid()) + ".7");
         const fs::path entry = cache / "kernels" / "abc";
-        for (const auto& d : {oldRun, newRun, other, deadCompile, liveCompile, entry}) fs::create_directories(d);
+        const fs::path deadOutputs = cache / "runs" / ("outputs.tmp." + std::to_string(child) + ".3");
+        const fs::path liveOutputs = cache / "runs" / ("outputs.tmp." + std::to_string(getpid()) + ".3");
+        for (const auto& d : {oldRun, newRun, other, deadCompile, liveCompile, entry, deadOutputs, liveOutputs})
+            fs::create_directories(d);
         std::ofstream(oldRun / "in_0_x.bin") << "leftover";
         const auto hourAgo = fs::file_time_type::clock::now() - std::chrono::hours(1);
         fs::last_write_time(oldRun, hourAgo);
@@ -438,8 +441,9 @@ private slots:
         const size_t removed = toolchain::removeStaleWorkDirs(paths, std::chrono::minutes(15));
         if (savedTmp.isEmpty()) qunsetenv("TMPDIR");
         else qputenv("TMPDIR", savedTmp);
-        QCOMPARE(removed, size_t(2));
-        QVERIFY(!fs::exists(oldRun) && !fs::exists(deadCompile));
+        QCOMPARE(removed, size_t(3));
+        QVERIFY(!fs::exists(oldRun) && !fs::exists(deadCompile) && !fs::exists(deadOutputs));
+        QVERIFY(fs::exists(liveOutputs));
         QVERIFY(fs::exists(newRun));       // may belong to a live evaluation
         QVERIFY(fs::exists(liveCompile));  // its process (this one) is alive
         QVERIFY(fs::exists(other) && fs::exists(entry));  // not ours to touch

@@ -8,8 +8,11 @@
 #include "sage_toolchain/Expression.h"
 #include "sage_toolchain/SourcePolicy.h"
 #include "sage_toolchain/ToolPaths.h"
+#include "sage_toolchain/Files.h"
 
 #include <QtTest>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -212,6 +215,32 @@ private slots:
         size_t entries = 0;
         for (const auto& e : std::filesystem::directory_iterator(root)) entries += e.is_directory();
         QVERIFY2(entries <= 5 + 16, ("entries kept: " + std::to_string(entries)).c_str());
+    }
+
+    // A run output the runner left in a file is linked into the cache entry, not copied: the entry
+    // shares the file's inode, and keeps the bytes after the runner's file is removed.
+    void runCacheLinksMappedOutputs() {
+        namespace fs = std::filesystem;
+        const fs::path root = (dir_.path() + "/linkruns").toStdString();
+        fs::create_directories(root / "outputs.tmp.1.0");
+        const fs::path produced = root / "outputs.tmp.1.0" / "sage-run-x.0.y.bin";
+        std::vector<uint8_t> bytes(4096);
+        for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 7);
+        toolchain::writeFile(produced.string(), bytes.data(), bytes.size());
+        const auto blob = toolchain::Blob::map(produced.string());
+        QCOMPARE(blob.path(), produced.string());
+        QVERIFY(toolchain::Blob::own({1, 2}).path().empty());
+        toolchain::RunResult r;
+        r.status = "ok";
+        const eval::RunCache cache(root.string());
+        cache.store("linked", r, {{"y", blob}}, true);
+        QVERIFY(fs::equivalent(produced, root / "linked" / "y.bin"));
+        fs::remove_all(root / "outputs.tmp.1.0");
+        auto back = cache.load("linked");
+        QVERIFY(back.has_value());
+        QCOMPARE(back->outputs.at("y").size(), bytes.size());
+        QVERIFY(std::memcmp(back->outputs.at("y").data(), bytes.data(), bytes.size()) == 0);
+        QVERIFY(std::memcmp(blob.data(), bytes.data(), bytes.size()) == 0);  // the mapping outlives the file
     }
 
     // The raw-bytes verifier: identical bits pass with zero error (whatever the data), one element

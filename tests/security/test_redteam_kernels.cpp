@@ -125,7 +125,7 @@ class TestRedTeamKernels : public QObject {
         o.status = report.runs.at(0).status;
         o.message = report.runs.at(0).message;
         o.all += o.message + "\n" + report.stderrTail;
-        for (const auto& [name, bytes] : report.runs[0].outputs) o.all += std::string(bytes.begin(), bytes.end());
+        for (const auto& [name, bytes] : report.runs[0].outputs) o.all += std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
         return o;
     }
 

@@ -177,7 +177,7 @@ std::map<Evaluator::RefKey, Evaluator::Tensors> Evaluator::references(const Task
                 .write(reinterpret_cast<const char*>(it->second.data()), std::streamsize(it->second.size()));
             std::error_code ec;
             fs::rename(tmp, file, ec);
-            out[missingKeys[i]][o.name] = toolchain::Blob::own(std::move(it->second));
+            out[missingKeys[i]][o.name] = it->second;
         }
     }
     return out;
@@ -215,17 +215,29 @@ toolchain::SandboxReport Evaluator::runKernel(const toolchain::CompileResult& co
     toolchain::SandboxOptions opts;
     opts.timeoutSeconds = req.timeoutSeconds;
     opts.cancel = req.cancel;
+    // Cached runs: the runner's output files are moved next to the cache and hard-linked into
+    // their entries (RunCache::store), so tens of MB per evaluation are neither read nor copied.
+    // The folder carries our pid (".tmp.<pid>.<n>"): a killed process's is removed later.
+    if (req.reuseRuns) {
+        static std::atomic<uint64_t> counter{0};
+        std::error_code ec;
+        const fs::path d = fs::path(paths_.cacheDir) / "runs" /
+                           ("outputs.tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++));
+        if (fs::create_directories(d, ec)) opts.keepOutputsIn = d.string();
+    }
     auto fresh = runSpread(sandbox_, job, missing, opts, req.runProcesses ? req.runProcesses : availableCores());
     report.networkIsolated &= fresh.networkIsolated;
     report.stderrTail = fresh.stderrTail;
     for (size_t k = 0; k < fresh.runs.size(); ++k) {
         const size_t i = missingAt[k];
         auto& r = fresh.runs[k];
-        for (auto& [name, bytes] : r.outputs) outputs[i][name] = toolchain::Blob::own(std::move(bytes));
+        outputs[i] = std::move(r.outputs);
         r.outputs.clear();
         if (req.reuseRuns && RunCache::cacheable(r.status)) cache.store(keys[i], r, outputs[i], fresh.networkIsolated);
         report.runs[i] = std::move(r);
     }
+    std::error_code ec;
+    if (!opts.keepOutputsIn.empty()) fs::remove_all(opts.keepOutputsIn, ec);  // the mappings and the cache's links stay
     return report;
 }
 

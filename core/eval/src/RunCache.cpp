@@ -109,7 +109,10 @@ void RunCache::store(const std::string& key, const toolchain::RunResult& result,
         json launches = json::array(), names = json::array();
         for (const auto& l : result.launches) launches.push_back(toolchain::toJson(l, true));
         for (const auto& [name, blob] : outputs) {
-            toolchain::writeFile((tmp / (name + ".bin")).string(), blob.data(), blob.size());
+            // A mapped output (the runner's file, kept next to the cache) is linked, not copied.
+            std::error_code lec;
+            if (blob.path().empty() || (fs::create_hard_link(blob.path(), tmp / (name + ".bin"), lec), lec))
+                toolchain::writeFile((tmp / (name + ".bin")).string(), blob.data(), blob.size());
             names.push_back(name);
         }
         json j = {{"status", result.status}, {"message", result.message}, {"seconds", result.seconds},

@@ -40,6 +40,7 @@ Blob Blob::map(const std::string& path) {
             b.size_ = m->bytes;
             b.keep_ = std::move(m);
             b.valid_ = true;
+            b.path_ = path;
         }
     }
     ::close(fd);

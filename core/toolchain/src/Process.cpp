@@ -6,7 +6,9 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <poll.h>
 #include <sched.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
@@ -52,6 +54,87 @@ std::vector<std::string> confinedArgv(const ProcessSpec& spec, const std::string
     a.push_back("--");
     a.insert(a.end(), spec.argv.begin(), spec.argv.end());
     return a;
+}
+
+// What the child of runProcess needs, all prepared before the clone: the child may only make
+// system calls (it runs on the parent's memory until execve).
+struct ChildSetup {
+    const ProcessSpec* spec;
+    bool confine;
+    const char* outPath;
+    const char* errPath;
+    char* const* argv;
+    char* const* envp;
+    int errPipe;
+    sigset_t callerMask;
+};
+
+int startChild(void* arg) {
+    const auto& c = *static_cast<const ChildSetup*>(arg);
+    const ProcessSpec& spec = *c.spec;
+    // Default dispositions before unblocking: a handler of the parent must not run here.
+    for (int sig = 1; sig < NSIG; ++sig) {
+        struct sigaction sa {};
+        if (sigaction(sig, nullptr, &sa) == 0 && sa.sa_handler != SIG_IGN && sa.sa_handler != SIG_DFL) {
+            sa.sa_handler = SIG_DFL;
+            sa.sa_flags = 0;
+            sigaction(sig, &sa, nullptr);
+        }
+    }
+    sigprocmask(SIG_SETMASK, &c.callerMask, nullptr);
+    setpgid(0, 0);
+    int netOk = 0;
+    if (c.confine) netOk = 1;  // bwrap --unshare-all
+    else if (spec.isolateNetwork && unshare(CLONE_NEWNET) == 0) netOk = 1;
+    setLimit(RLIMIT_AS, spec.limits.addressSpaceBytes);
+    setLimit(RLIMIT_CPU, spec.limits.cpuSeconds);
+    setLimit(RLIMIT_FSIZE, spec.limits.fileSizeBytes);
+    setLimit(RLIMIT_NPROC, spec.limits.maxProcesses);
+    setLimit(RLIMIT_CORE, 1);  // no core dumps from crashing kernels
+    if (!spec.workDir.empty() && chdir(spec.workDir.c_str()) != 0) _exit(126);
+    int in = open("/dev/null", O_RDONLY);
+    int out = open(c.outPath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int err = open(c.errPath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (in < 0 || out < 0 || err < 0) _exit(126);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(err, 2);
+    if (write(c.errPipe, &netOk, sizeof netOk) < 0) _exit(126);
+    execve(c.argv[0], c.argv, c.envp);
+    int e = errno;
+    if (write(c.errPipe, &e, sizeof e) < 0) _exit(127);
+    _exit(127);
+}
+
+// Waits for pid until it exits, the timeout passes or *cancel is set. The exit wakes the wait at
+// once through a pidfd (polling with sleeps added up to 13 ms to every process: about 5 % of an
+// agent bench); cancellation is checked every 20 ms. Returns false on timeout or cancel.
+bool awaitExit(pid_t pid, int& status, double timeoutSeconds, const std::atomic<bool>* cancel,
+               std::chrono::steady_clock::time_point t0) {
+    auto remaining = [&] {
+        return timeoutSeconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    const int pidfd = int(syscall(SYS_pidfd_open, pid, 0));  // glibc 2.36 declares pidfd_open without C linkage
+    auto sleep = std::chrono::microseconds(200);
+    for (;;) {
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            if (pidfd >= 0) close(pidfd);
+            return true;
+        }
+        const double left = remaining();
+        if (left <= 0 || (cancel && cancel->load())) {
+            if (pidfd >= 0) close(pidfd);
+            return false;
+        }
+        if (pidfd >= 0) {
+            struct pollfd p {pidfd, POLLIN, 0};
+            const int slice = int(std::min(left * 1000.0 + 1.0, cancel ? 20.0 : 1000.0));
+            poll(&p, 1, slice);
+        } else {  // no pidfd (a kernel before 5.3): poll the child with growing sleeps
+            std::this_thread::sleep_for(sleep);
+            if (sleep < std::chrono::milliseconds(10)) sleep *= 2;
+        }
+    }
 }
 
 } // namespace
@@ -132,37 +215,24 @@ ProcessResult runProcess(const ProcessSpec& spec) {
         r.startError = std::string("pipe: ") + std::strerror(errno);
         return r;
     }
+    ChildSetup setup{&spec, confine, outPath.c_str(), errPath.c_str(), argv.data(), envp.data(), errPipe[1], {}};
+    // The child shares the parent's memory until it execs (CLONE_VM | CLONE_VFORK, as posix_spawn
+    // does): a fork would copy the page tables of a process that holds hundreds of MB of tensors,
+    // and every later write of the parent would then fault a page copy. Signals stay blocked until
+    // the child has restored the caller's mask, so no handler runs on the shared memory.
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &setup.callerMask);
+    std::vector<char> childStack(64 * 1024);
     auto t0 = std::chrono::steady_clock::now();
-    pid_t pid = fork();
+    pid_t pid = clone(startChild, childStack.data() + childStack.size(), CLONE_VM | CLONE_VFORK | SIGCHLD, &setup);
+    const int cloneErrno = errno;
+    pthread_sigmask(SIG_SETMASK, &setup.callerMask, nullptr);
     if (pid < 0) {
-        r.startError = std::string("fork: ") + std::strerror(errno);
+        r.startError = std::string("clone: ") + std::strerror(cloneErrno);
         close(errPipe[0]);
         close(errPipe[1]);
         return r;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        int netOk = 0;
-        if (confine) netOk = 1;  // bwrap --unshare-all
-        else if (spec.isolateNetwork && unshare(CLONE_NEWNET) == 0) netOk = 1;
-        setLimit(RLIMIT_AS, spec.limits.addressSpaceBytes);
-        setLimit(RLIMIT_CPU, spec.limits.cpuSeconds);
-        setLimit(RLIMIT_FSIZE, spec.limits.fileSizeBytes);
-        setLimit(RLIMIT_NPROC, spec.limits.maxProcesses);
-        setLimit(RLIMIT_CORE, 1);  // no core dumps from crashing kernels
-        if (!spec.workDir.empty() && chdir(spec.workDir.c_str()) != 0) _exit(126);
-        int in = open("/dev/null", O_RDONLY);
-        int out = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int err = open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (in < 0 || out < 0 || err < 0) _exit(126);
-        dup2(in, 0);
-        dup2(out, 1);
-        dup2(err, 2);
-        if (write(errPipe[1], &netOk, sizeof netOk) < 0) _exit(126);
-        execve(argv[0], argv.data(), envp.data());
-        int e = errno;
-        if (write(errPipe[1], &e, sizeof e) < 0) _exit(127);
-        _exit(127);
     }
     close(errPipe[1]);
     int netOk = 0, execErr = 0;
@@ -173,22 +243,13 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     close(errPipe[0]);
     r.started = r.startError.empty();
     int status = 0;
-    auto sleep = std::chrono::microseconds(200);
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid) break;
-        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        bool cancel = spec.cancel && spec.cancel->load();
-        if (elapsed > spec.timeoutSeconds || cancel) {
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            r.timedOut = !cancel;
-            r.cancelled = cancel;
-            break;
-        }
-        std::this_thread::sleep_for(sleep);
-        if (sleep < std::chrono::milliseconds(10)) sleep *= 2;
+    if (!awaitExit(pid, status, spec.timeoutSeconds, spec.cancel, t0)) {
+        const bool cancel = spec.cancel && spec.cancel->load();
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        r.timedOut = !cancel;
+        r.cancelled = cancel;
     }
     kill(-pid, SIGKILL);  // anything the child left behind in its group
     r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

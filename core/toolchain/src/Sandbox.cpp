@@ -149,8 +149,17 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
                 r.status = "error";
                 r.message = std::string("unreadable runner result: ") + e.what();
             }
-            for (const auto& t : job.runs[i].tensors)
-                if (t.output && fs::exists(dir / t.file)) r.outputs[t.name] = readBinaryFile((dir / t.file).string());
+            for (const auto& t : job.runs[i].tensors) {
+                if (!t.output || !fs::exists(dir / t.file)) continue;
+                fs::path file = dir / t.file;
+                if (!opts.keepOutputsIn.empty()) {
+                    const fs::path kept = fs::path(opts.keepOutputsIn) / (dir.filename().string() + "." + std::to_string(i) + "." + t.name + ".bin");
+                    std::error_code mec;
+                    fs::rename(file, kept, mec);
+                    if (!mec) file = kept;
+                }
+                r.outputs[t.name] = Blob::map(file.string());
+            }
         } else {
             if (!failedBefore) {
                 failStatus = failureStatus(pr, failMessage, pr.err);

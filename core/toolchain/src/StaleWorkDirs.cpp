@@ -65,15 +65,15 @@ size_t removeStaleWorkDirs(const ToolPaths& paths, std::chrono::seconds runnerMi
             const auto mtime = fs::last_write_time(p, tec);
             if (!tec && now - mtime >= runnerMinAge) removed += removeTree(p);
         }
-    if (!paths.cacheDir.empty()) {
-        const fs::path kernels = fs::path(paths.cacheDir) / "kernels";
-        std::error_code kec;
-        for (fs::directory_iterator it(kernels, kec), end; !kec && it != end; it.increment(kec)) {
-            const fs::path p = it->path();
-            const long pid = ownerPidOf(p.filename().string());
-            if (pid > 0 && !processAlive(pid) && ownedByMe(p)) removed += removeTree(p);
+    if (!paths.cacheDir.empty())
+        for (const char* cache : {"kernels", "runs"}) {
+            std::error_code kec;
+            for (fs::directory_iterator it(fs::path(paths.cacheDir) / cache, kec), end; !kec && it != end; it.increment(kec)) {
+                const fs::path p = it->path();
+                const long pid = ownerPidOf(p.filename().string());
+                if (pid > 0 && !processAlive(pid) && ownedByMe(p)) removed += removeTree(p);
+            }
         }
-    }
     return removed;
 }
 

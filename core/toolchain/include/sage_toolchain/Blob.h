@@ -20,6 +20,9 @@ public:
     bool valid() const { return valid_; }
     const uint8_t* data() const { return data_; }
     size_t size() const { return size_; }
+    // The file a mapped Blob was mapped from (empty for owned bytes): a cache can hard-link it
+    // instead of writing the bytes again. The mapping stays valid if the file is renamed or removed.
+    const std::string& path() const { return path_; }
 
 private:
     struct Mapping;
@@ -27,6 +30,7 @@ private:
     const uint8_t* data_ = nullptr;
     size_t size_ = 0;
     bool valid_ = false;
+    std::string path_;
 };
 
 } // namespace sage::toolchain

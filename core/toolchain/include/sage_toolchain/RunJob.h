@@ -2,6 +2,8 @@
 // through these types, so the protocol lives in one place.
 #pragma once
 
+#include "Blob.h"
+
 #include "Diagnostic.h"
 
 #include <cstdint>
@@ -95,7 +97,7 @@ struct RunResult {
     std::string status;  // ok | sim_error | race | crash | timeout | oom | rejected | error
     std::string message;
     std::vector<LaunchResult> launches;
-    std::map<std::string, std::vector<uint8_t>> outputs;  // raw bytes per output tensor
+    std::map<std::string, Blob> outputs;  // raw bytes per output tensor, mapped from the runner's file
     double seconds = 0;
     nlohmann::json extra;  // mode-specific answer (host tiling: what the op's TilingFunc set)
 };

@@ -19,6 +19,11 @@ struct SandboxOptions {
     uint64_t addressSpaceBytes = 8ull << 30;
     uint64_t fileSizeBytes = 2ull << 30;
     const std::atomic<bool>* cancel = nullptr;
+    // An existing directory of the caller's: each run's output files are moved there (under
+    // names unique to this run) instead of being deleted with the private directory, so that the
+    // caller can link them into a cache without copying tens of MB. On another filesystem (the
+    // move fails) the outputs stay mapped from the deleted files, as when this is empty.
+    std::string keepOutputsIn;
 };
 
 struct SandboxInput {
@@ -37,7 +42,8 @@ struct SandboxReport {
 class Sandbox {
 public:
     explicit Sandbox(ToolPaths paths) : paths_(std::move(paths)) {}
-    // job.runs is replaced by the specs of `inputs`; outputs come back as raw bytes.
+    // job.runs is replaced by the specs of `inputs`; outputs come back as Blobs mapping the
+    // runner's files (no copy; see SandboxOptions::keepOutputsIn).
     SandboxReport run(RunJob job, const std::vector<SandboxInput>& inputs, const SandboxOptions& opts) const;
 
 private:
