@@ -133,6 +133,22 @@ for arm in arms:
                      f"{a['repair_iterations']:.0f} ({a['repairs_succeeded']:.0f}) | {a['mean_trap_adoptions_per_run']:.2f} | "
                      f"{a['mean_iterations_to_95_best']:.2f} | {'n/a' if gap is None else f'{gap:+.3f}'} | "
                      f"{'n/a' if tg is None else f'{tg[0]:+.3f} ({tg[1]:.1f} of {tg[2]})'} |")
+        # Per pair, averaged over seeds: what learning did to each useful entry and its trap twin.
+        pairModes = [m for m in ["adoption", "all_retrieved"] if gaps.get(m) and gaps[m][0].get("per_pair")]
+        if pack == "traps" and pairModes:
+            L.append("\nLearned values per trap pair after learning (mean Q over seeds; adoptions per seed in brackets):\n")
+            L.append("| useful entry | trap twin | " + " | ".join(f"`{m}` useful Q | `{m}` trap Q" for m in pairModes) + " |")
+            L.append("|---|---|" + "---|---|" * len(pairModes))
+            first = gaps[pairModes[0]][0]["per_pair"]
+            for k, p in enumerate(first):
+                cells = []
+                for m in pairModes:
+                    seedsOf = [g["per_pair"][k] for g in gaps[m]]
+                    n = len(seedsOf)
+                    uq = sum(x["useful_q"] for x in seedsOf) / n; tq = sum(x["trap_q"] for x in seedsOf) / n
+                    ua = sum(x["useful_adopted"] for x in seedsOf) / n; ta = sum(x["trap_adopted"] for x in seedsOf) / n
+                    cells.append(f"{uq:+.3f} ({ua:.1f}) | {tq:+.3f} ({ta:.1f})")
+                L.append(f"| {p['useful']} | {p['trap']} | " + " | ".join(cells) + " |")
         comps = r.get("paired_vs_adoption", [])
         if comps:
             L.append("\nPaired differences (other mode - adoption) by task x seed, mean [bootstrap 95 % CI]:\n")

@@ -102,7 +102,8 @@ json qGap(memory::ExperienceStore& store, const TrapMap& m) {
         sumAll += useful.q - trap.q;
         sumUseful += useful.q;
         sumTrap += trap.q;
-        const bool wasTouched = useful.adopted + trap.adopted > 0;
+        // Touched: credited at least once (all_retrieved updates Q without counting an adoption).
+        const bool wasTouched = useful.adopted + trap.adopted > 0 || useful.q != 0.0 || trap.q != 0.0;
         if (wasTouched) {
             ++touched;
             sumTouched += useful.q - trap.q;
