@@ -1,5 +1,7 @@
 #include "sage_toolchain/Process.h"
 
+#include "sage_config.h"
+
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -225,7 +227,13 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     pthread_sigmask(SIG_SETMASK, &all, &setup.callerMask);
     std::vector<char> childStack(64 * 1024);
     auto t0 = std::chrono::steady_clock::now();
+#if SAGE_SANITIZED
+    // Sanitizer runtimes do not support instrumented code in a child that shares their memory.
+    pid_t pid = fork();
+    if (pid == 0) startChild(&setup);
+#else
     pid_t pid = clone(startChild, childStack.data() + childStack.size(), CLONE_VM | CLONE_VFORK | SIGCHLD, &setup);
+#endif
     const int cloneErrno = errno;
     pthread_sigmask(SIG_SETMASK, &setup.callerMask, nullptr);
     if (pid < 0) {
