@@ -99,12 +99,14 @@ cmd = "scripts/experiment-traps.sh" if not env["TRAIN_TASKS"] and not env["TEST_
       " ".join(f"{k}={v}" for k, v in env.items() if v) + " scripts/experiment-traps.sh"
 L.append(f"Regenerate with `{cmd}` (started {started}, {elapsed} s wall time on this machine; "
          "timings are noisy, cycle counts are deterministic).\n")
+def mean(xs):
+    return sum(xs) / len(xs)
 def touchedGap(g):
     """(mean over seeds of the gap over touched pairs, mean touched count, pairs) or None."""
     g = [x for x in g if x.get("touched_gap") is not None]
     if not g:
         return None
-    return (sum(x["touched_gap"] for x in g) / len(g), sum(x["touched_pairs"] for x in g) / len(g), g[0]["pairs"])
+    return (mean([x["touched_gap"] for x in g]), mean([x["touched_pairs"] for x in g]), g[0]["pairs"])
 def ci(m):
     return f"{m['mean_difference']:+.2f} [{m['ci95_low']:+.2f}, {m['ci95_high']:+.2f}]"
 verdicts = []
@@ -124,7 +126,7 @@ for arm in arms:
         gaps = r.get("q_gap_after_learning", {})
         for mode, a in sorted(r["modes"].items()):
             g = gaps.get(mode, [])
-            gap = (sum(x["gap"] for x in g) / len(g)) if g else None
+            gap = mean([x["gap"] for x in g]) if g else None
             tg = touchedGap(g)
             fe = a["fast_p_vs_expert"].get("fast_1")
             xe = f"{a['median_speedup_vs_expert']:.2f}x" if a.get("runs_with_expert") else "n/a (no tuned.cpp)"
@@ -144,9 +146,7 @@ for arm in arms:
                 cells = []
                 for m in pairModes:
                     seedsOf = [g["per_pair"][k] for g in gaps[m]]
-                    n = len(seedsOf)
-                    uq = sum(x["useful_q"] for x in seedsOf) / n; tq = sum(x["trap_q"] for x in seedsOf) / n
-                    ua = sum(x["useful_adopted"] for x in seedsOf) / n; ta = sum(x["trap_adopted"] for x in seedsOf) / n
+                    uq, tq, ua, ta = (mean([x[f] for x in seedsOf]) for f in ["useful_q", "trap_q", "useful_adopted", "trap_adopted"])
                     cells.append(f"{uq:+.3f} ({ua:.1f}) | {tq:+.3f} ({ta:.1f})")
                 L.append(f"| {p['useful']} | {p['trap']} | " + " | ".join(cells) + " |")
         comps = r.get("paired_vs_adoption", [])

@@ -93,13 +93,12 @@ json qGap(memory::ExperienceStore& store, const TrapMap& m) {
         return std::pair{e.title, store.stats(id).at(stage)};
     };
     if (m.twinOf.empty()) return nullptr;
-    double sumAll = 0, sumUseful = 0, sumTrap = 0, sumTouched = 0;
+    double sumUseful = 0, sumTrap = 0, sumTouched = 0;
     int touched = 0;
     json detail = json::array();
     for (const auto& [t, u] : m.twinOf) {
         const auto [trapTitle, trap] = statsOf(t);
         const auto [usefulTitle, useful] = statsOf(u);
-        sumAll += useful.q - trap.q;
         sumUseful += useful.q;
         sumTrap += trap.q;
         // Touched: credited at least once (all_retrieved updates Q without counting an adoption).
@@ -112,7 +111,7 @@ json qGap(memory::ExperienceStore& store, const TrapMap& m) {
                           {"useful_adopted", useful.adopted}, {"trap_adopted", trap.adopted}, {"touched", wasTouched}});
     }
     const double n = double(m.twinOf.size());
-    return {{"useful_mean_q", sumUseful / n}, {"trap_mean_q", sumTrap / n}, {"gap", sumAll / n},
+    return {{"useful_mean_q", sumUseful / n}, {"trap_mean_q", sumTrap / n}, {"gap", (sumUseful - sumTrap) / n},
             {"pairs", m.twinOf.size()}, {"touched_pairs", touched},
             {"touched_gap", touched ? json(sumTouched / touched) : json(nullptr)}, {"per_pair", detail}};
 }

@@ -217,14 +217,7 @@ toolchain::SandboxReport Evaluator::runKernel(const toolchain::CompileResult& co
     opts.cancel = req.cancel;
     // Cached runs: the runner's output files are moved next to the cache and hard-linked into
     // their entries (RunCache::store), so tens of MB per evaluation are neither read nor copied.
-    // The folder carries our pid (".tmp.<pid>.<n>"): a killed process's is removed later.
-    if (req.reuseRuns) {
-        static std::atomic<uint64_t> counter{0};
-        std::error_code ec;
-        const fs::path d = fs::path(paths_.cacheDir) / "runs" /
-                           ("outputs.tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++));
-        if (fs::create_directories(d, ec)) opts.keepOutputsIn = d.string();
-    }
+    if (req.reuseRuns) opts.keepOutputsIn = cache.outputsStagingDir();
     auto fresh = runSpread(sandbox_, job, missing, opts, req.runProcesses ? req.runProcesses : availableCores());
     report.networkIsolated &= fresh.networkIsolated;
     report.stderrTail = fresh.stderrTail;

@@ -56,7 +56,20 @@ void evictBeyond(const fs::path& root, uint64_t capacity) {
     }
 }
 
+// "<name>.tmp.<pid>.<n>": private to this process and thread, and recognised by evictBeyond
+// (skipped) and by removeStaleWorkDirs (removed once the process is gone).
+fs::path privateDir(const fs::path& root, const std::string& name) {
+    static std::atomic<uint64_t> counter{0};
+    return root / (name + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++));
+}
+
 } // namespace
+
+std::string RunCache::outputsStagingDir() const {
+    std::error_code ec;
+    const fs::path d = privateDir(dir_, "outputs");
+    return fs::create_directories(d, ec) ? d.string() : std::string();
+}
 
 std::string RunCache::key(const std::string& binaryDigest, const toolchain::RunJob& job,
                           const toolchain::SandboxInput& in) {
@@ -100,9 +113,8 @@ std::optional<RunCache::Entry> RunCache::load(const std::string& key) const {
 
 void RunCache::store(const std::string& key, const toolchain::RunResult& result,
                      const std::map<std::string, toolchain::Blob>& outputs, bool networkIsolated) const {
-    static std::atomic<uint64_t> counter{0};
     const fs::path dir = fs::path(dir_) / key;
-    const fs::path tmp = dir.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+    const fs::path tmp = privateDir(dir_, key);
     std::error_code ec;
     try {
         fs::create_directories(tmp);

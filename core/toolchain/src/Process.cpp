@@ -118,16 +118,14 @@ bool awaitExit(pid_t pid, int& status, double timeoutSeconds, const std::atomic<
     };
     const int pidfd = int(syscall(SYS_pidfd_open, pid, 0));  // glibc 2.36 declares pidfd_open without C linkage
     auto sleep = std::chrono::microseconds(200);
+    bool exited = false;
     for (;;) {
         if (waitpid(pid, &status, WNOHANG) == pid) {
-            if (pidfd >= 0) close(pidfd);
-            return true;
+            exited = true;
+            break;
         }
         const double left = remaining();
-        if (left <= 0 || (cancel && cancel->load())) {
-            if (pidfd >= 0) close(pidfd);
-            return false;
-        }
+        if (left <= 0 || (cancel && cancel->load())) break;
         if (pidfd >= 0) {
             struct pollfd p {pidfd, POLLIN, 0};
             const int slice = int(std::min(left * 1000.0 + 1.0, cancel ? 20.0 : 1000.0));
@@ -137,6 +135,8 @@ bool awaitExit(pid_t pid, int& status, double timeoutSeconds, const std::atomic<
             if (sleep < std::chrono::milliseconds(10)) sleep *= 2;
         }
     }
+    if (pidfd >= 0) close(pidfd);
+    return exited;
 }
 
 } // namespace
@@ -225,13 +225,13 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &setup.callerMask);
-    std::vector<char> childStack(64 * 1024);
     auto t0 = std::chrono::steady_clock::now();
 #if SAGE_SANITIZED
     // Sanitizer runtimes do not support instrumented code in a child that shares their memory.
     pid_t pid = fork();
     if (pid == 0) startChild(&setup);
 #else
+    std::vector<char> childStack(64 * 1024);
     pid_t pid = clone(startChild, childStack.data() + childStack.size(), CLONE_VM | CLONE_VFORK | SIGCHLD, &setup);
 #endif
     const int cloneErrno = errno;

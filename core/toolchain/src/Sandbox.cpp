@@ -150,8 +150,8 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
                 r.message = std::string("unreadable runner result: ") + e.what();
             }
             for (const auto& t : job.runs[i].tensors) {
-                if (!t.output || !fs::exists(dir / t.file)) continue;
                 fs::path file = dir / t.file;
+                if (!t.output || !fs::exists(file)) continue;
                 if (!opts.keepOutputsIn.empty()) {
                     const fs::path kept = fs::path(opts.keepOutputsIn) / (dir.filename().string() + "." + std::to_string(i) + "." + t.name + ".bin");
                     std::error_code mec;

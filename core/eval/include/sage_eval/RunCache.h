@@ -33,6 +33,10 @@ public:
                            const toolchain::SandboxInput& in);
     static bool cacheable(const std::string& status);
     std::optional<Entry> load(const std::string& key) const;
+    // A new private folder inside the cache for the runner's output files
+    // (SandboxOptions::keepOutputsIn), so that store() can hard-link them; empty if it cannot be
+    // made. The caller removes it once the outputs are stored.
+    std::string outputsStagingDir() const;
     // Best effort: a cache that cannot be written only costs a later re-run.
     void store(const std::string& key, const toolchain::RunResult& result,
                const std::map<std::string, toolchain::Blob>& outputs, bool networkIsolated) const;
