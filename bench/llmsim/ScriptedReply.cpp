@@ -75,11 +75,12 @@ std::vector<RetrievedBlock> ScriptedReply::parseExperiences(const std::string& p
         if (!out.empty() && out.back().action.is_null()) out.back().action = firstAction(body);
         body.clear();
     };
-    bool inside = false;
+    bool inside = false, avoid = false;
     for (const std::string& l : lines(prompt)) {
         if (l.rfind("## ", 0) == 0) {
             flush();
             inside = l.find("xperience") != std::string::npos;
+            avoid = inside && (l.find("avoid") != std::string::npos || l.find("Avoid") != std::string::npos);
             continue;
         }
         if (!inside) continue;
@@ -90,6 +91,7 @@ std::vector<RetrievedBlock> ScriptedReply::parseExperiences(const std::string& p
             b.id = std::stoll(m[1].str());
             b.title = m[2].str();
             b.rank = static_cast<int>(out.size()) + 1;
+            b.avoid = avoid;
             out.push_back(b);
             continue;
         }
@@ -141,14 +143,20 @@ ScriptedChoice ScriptedReply::answer(const std::string& prompt) const {
     std::string source = parent;
     const bool draft = prompt.find("## Parent candidate") == std::string::npos;
     if (!draft && !parent.empty()) {
-        // Rank-biased choice among the entries whose action changes the kernel.
+        // Rank-biased choice among the entries whose action changes the kernel; the ones the prompt
+        // says to avoid only when this reply ignores that instruction.
+        bool anyAvoid = false;
+        for (const auto& b : blocks) anyAvoid = anyAvoid || b.avoid;
+        const bool ignoresAvoid = anyAvoid && unit(rng) < options_.ignoreAvoid;
         std::vector<std::pair<const RetrievedBlock*, std::string>> applicable;
         std::vector<double> weights;
-        for (const auto& b : blocks)
+        for (const auto& b : blocks) {
+            if (b.avoid && !ignoresAvoid) continue;
             if (auto s = applyAction(parent, b.action); s && *s != parent) {
                 applicable.emplace_back(&b, *s);
                 weights.push_back(std::ldexp(1.0, -b.rank));
             }
+        }
         if (!applicable.empty()) {
             double total = 0;
             for (double w : weights) total += w;

@@ -6,7 +6,10 @@
 // choice (weight 2^-rank), through BuiltinPolicy::apply, and answers in the policy's format
 // (```cpp block, then `ADOPTED: E12`). With probability `undeclared` it applies an entry without
 // declaring it (evidence only: weight 0.6), with probability `falseClaim` it also declares an
-// entry it did not apply (claim only: 0.3). Deterministic for (seed, prompt).
+// entry it did not apply (claim only: 0.3). Entries listed under a heading that says "avoid" (the
+// prompt's value floor) are left alone, except that with probability `ignoreAvoid` a reply treats
+// them like the others, as a model that does not always follow instructions would. Deterministic
+// for (seed, prompt).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -22,6 +25,7 @@ struct RetrievedBlock {
     std::int64_t id = 0;
     int rank = 0;
     std::string title;
+    bool avoid = false;     // listed under a heading that says to avoid it
     nlohmann::json action;  // null when neither the prompt nor the pack gives one
 };
 
@@ -37,6 +41,7 @@ public:
         std::uint64_t seed = 0;
         double undeclared = 0.15;
         double falseClaim = 0.15;
+        double ignoreAvoid = 0.1;
     };
     ScriptedReply(Options options, std::map<std::string, nlohmann::json> actionsByTitle)
         : options_(options), actionsByTitle_(std::move(actionsByTitle)) {}

@@ -1,7 +1,7 @@
 // sage-llmsim: a reactive scripted OpenAI-compatible server for the LLM arm of the memory
 // experiment (issue 12), no model needed. POST /v1/chat/completions answers with ScriptedReply;
 // GET /health says ok. Binds 127.0.0.1 only.
-//   sage-llmsim --port 8099 [--pack FILE.jsonl] [--seed S] [--undeclared P] [--false-claim P]
+//   sage-llmsim --port 8099 [--pack FILE.jsonl] [--seed S] [--undeclared P] [--false-claim P] [--ignore-avoid P]
 #include "ScriptedReply.h"
 
 #include <httplib.h>
@@ -32,8 +32,9 @@ int main(int argc, char** argv) {
             else if (a == "--seed") options.seed = std::stoull(next());
             else if (a == "--undeclared") options.undeclared = std::stod(next());
             else if (a == "--false-claim") options.falseClaim = std::stod(next());
+            else if (a == "--ignore-avoid") options.ignoreAvoid = std::stod(next());
             else {
-                std::cerr << "usage: sage-llmsim --port N [--pack FILE.jsonl] [--seed S] [--undeclared P] [--false-claim P]\n";
+                std::cerr << "usage: sage-llmsim --port N [--pack FILE.jsonl] [--seed S] [--undeclared P] [--false-claim P] [--ignore-avoid P]\n";
                 return 2;
             }
         } catch (const std::exception&) {

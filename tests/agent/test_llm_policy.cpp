@@ -250,6 +250,31 @@ private slots:
         CHECK_CONTAINS(p, "RATIONALE:");
     }
 
+    // The prompt's value floor (issue 12): an entry whose learned value is negative is listed under
+    // "Experiences to avoid", without its code idiom; the others stay where the model is asked to
+    // apply what fits. With every entry below the floor, the main list says so instead of "none".
+    void entriesWithANegativeValueAreListedToAvoid() {
+        auto ctx = context();
+        ctx.retrieved[1].q = -0.4;
+        std::string p = agent::LlmPolicy::buildPrompt(ctx);
+        const size_t retrieved = p.find("## Experiences retrieved from memory");
+        const size_t avoid = p.find("## Experiences to avoid");
+        QVERIFY(retrieved != std::string::npos && avoid != std::string::npos && retrieved < avoid);
+        const size_t e12 = p.find("[E12] Raise blockDim"), e7 = p.find("[E7] Double-buffer the input queues");
+        QVERIFY(e12 > retrieved && e12 < avoid);
+        QVERIFY(e7 > avoid);
+        CHECK_CONTAINS(p, "value -0.4)");
+        QVERIFY(p.find("pipe.InitBuffer(qx, 2, TILE * sizeof(float));") == std::string::npos);
+        ctx.retrieved[0].q = -0.1;
+        p = agent::LlmPolicy::buildPrompt(ctx);
+        CHECK_CONTAINS(p, "none with a non-negative learned value");
+        QVERIFY(p.find("(none retrieved for this step)") == std::string::npos);
+        ctx.retrieved[0].q = ctx.retrieved[1].q = 0.0;  // never credited (similarity mode): all offered
+        p = agent::LlmPolicy::buildPrompt(ctx);
+        QVERIFY(p.find("## Experiences to avoid") == std::string::npos);
+        CHECK_CONTAINS(p, "pipe.InitBuffer(qx, 2, TILE * sizeof(float));");
+    }
+
     void evaluationSummaryIsCondensedAndReadable() {
         const auto ev = profiled();
         const std::string s = agent::LlmPolicy::evaluationSummary(ev, baseline_);

@@ -70,6 +70,29 @@ private slots:
         QVERIFY(f.declared[1] != f.applied);
     }
 
+    // Entries under the prompt's "avoid" heading (negative learned value) are left alone unless a
+    // reply ignores the instruction, which happens with probability ignoreAvoid.
+    void leavesAvoidedEntriesAloneByTheOdds() {
+        std::string prompt = kPrompt;
+        prompt.insert(prompt.find("## Your job"),
+                      "## Experiences to avoid\n\nTheir learned value is negative.\n\n"
+                      "[E40] shrink-block-dim (optimization, stage optimize; value -0.40)\nUse two cores.\n\n");
+        const auto blocks = ScriptedReply::parseExperiences(prompt);
+        QCOMPARE(blocks.size(), std::size_t(4));
+        QVERIFY(!blocks[0].avoid && !blocks[2].avoid);
+        QVERIFY(blocks[3].avoid);
+        QCOMPARE(blocks[3].id, std::int64_t(40));
+        const std::map<std::string, json> pack = {
+            {"shrink-block-dim", {{"type", "set_tunable"}, {"name", "BLOCK_DIM"}, {"value", 2}}}};
+        int avoidedApplied = 0, ignoringApplied = 0;
+        for (std::uint64_t seed = 0; seed < 100; ++seed) {
+            avoidedApplied += ScriptedReply({seed, 0.0, 0.0, 0.0}, pack).answer(prompt).applied == 40;
+            ignoringApplied += ScriptedReply({seed, 0.0, 0.0, 1.0}, pack).answer(prompt).applied == 40;
+        }
+        QCOMPARE(avoidedApplied, 0);
+        QVERIFY2(ignoringApplied > 0, std::to_string(ignoringApplied).c_str());
+    }
+
     void rankBiasFavoursTheTopEntry() {
         const std::map<std::string, json> pack = {
             {"multicore-raise-block-dim", {{"type", "set_tunable"}, {"name", "BLOCK_DIM"}, {"value", "cores"}}}};

@@ -121,7 +121,7 @@ void appendTask(std::ostringstream& o, const eval::Task& t) {
     o << inputRanges(t);
 }
 
-std::string experienceText(const memory::ScoredExperience& s) {
+std::string experienceText(const memory::ScoredExperience& s, bool withIdiom = true) {
     std::ostringstream o;
     const auto& e = s.experience;
     o << "[E" << e.id << "] " << trim(e.title) << " (" << memory::toString(e.kind) << ", stage "
@@ -133,7 +133,7 @@ std::string experienceText(const memory::ScoredExperience& s) {
     for (const auto& w : when) o << "; " << w;
     o << "; value " << (s.q >= 0 ? "+" : "") << fmt(s.q, 2) << ")\n";
     o << trim(e.content) << "\n";
-    if (!trim(e.codeIdiom).empty()) o << "Code idiom:\n```cpp\n" << trim(e.codeIdiom) << "\n```\n";
+    if (withIdiom && !trim(e.codeIdiom).empty()) o << "Code idiom:\n```cpp\n" << trim(e.codeIdiom) << "\n```\n";
     o << "\n";
     return o.str();
 }
@@ -448,18 +448,41 @@ Parts build(const PolicyContext& ctx, const Budget& budget) {
             Priority::Required, false);
     if (auto h = attemptHistory(ctx.history); !h.empty()) add("history", "\n" + h, Priority::History, false);
 
+    // Value floor, as in the built-in policy: an entry whose learned value for this stage is
+    // negative has, on balance, made kernels worse when adopted. It is still shown (a model that
+    // knows what failed does not rediscover it) but under "avoid", without its code idiom, so the
+    // learned value decides what the model is invited to apply (issue 12). Under `similarity`
+    // values are not learned and stay 0: every entry is offered.
+    std::vector<const memory::ScoredExperience*> offered, distrusted;
+    for (const auto& e : ctx.retrieved) (e.q < 0.0 ? distrusted : offered).push_back(&e);
     const std::string experiencesGroup = "experiences";
     add("experiences: header",
         ctx.retrieved.empty() ? "\n## Experiences retrieved from memory\n\n(none retrieved for this step)\n"
+        : offered.empty()     ? "\n## Experiences retrieved from memory\n\n(none with a non-negative learned value for "
+                                "this step; see the experiences to avoid below)\n"
                               : "\n## Experiences retrieved from memory\n\nLessons from earlier runs, best match first. "
                                 "Apply the ones that fit; list the ids of those you actually applied on the ADOPTED "
                                 "line.\n\n",
-        ctx.retrieved.empty() ? Priority::Required : Priority::Experiences, false);
+        offered.empty() ? Priority::Required : Priority::Experiences, false);
     pieces.back().group = experiencesGroup;
     pieces.back().groupHead = true;
-    for (const auto& e : ctx.retrieved) {
-        add("experience E" + std::to_string(e.experience.id), experienceText(e), Priority::Experiences, false);
+    for (const auto* e : offered) {
+        add("experience E" + std::to_string(e->experience.id), experienceText(*e), Priority::Experiences, false);
         pieces.back().group = experiencesGroup;
+    }
+    if (!distrusted.empty()) {
+        const std::string avoidGroup = "experiences to avoid";
+        add("experiences to avoid: header",
+            "\n## Experiences to avoid\n\nThese matched this step, but their learned value is negative: applied in "
+            "earlier runs, they made kernels slower or wrong more often than not. Do not apply them unless this "
+            "kernel clearly differs from where they failed.\n\n",
+            Priority::Experiences, false);
+        pieces.back().group = avoidGroup;
+        pieces.back().groupHead = true;
+        for (const auto* e : distrusted) {
+            add("avoid E" + std::to_string(e->experience.id), experienceText(*e, false), Priority::Experiences, false);
+            pieces.back().group = avoidGroup;
+        }
     }
 
     add("instruction",

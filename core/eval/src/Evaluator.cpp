@@ -5,6 +5,7 @@
 #include "sage_eval/RunPool.h"
 #include "sage_eval/TensorData.h"
 #include "sage_eval/Verifier.h"
+#include "sage_toolchain/Files.h"
 #include "sage_toolchain/Hash.h"
 #include "sage_toolchain/SourcePolicy.h"
 
@@ -82,7 +83,7 @@ std::string Evaluator::inputFile(const Task& task, const TaskCase& c, uint64_t s
     fs::create_directories(path.parent_path(), ec);
     auto bytes = generateInput(task, c, seed, t);
     fs::path tmp = path.string() + partSuffix();
-    std::ofstream(tmp, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    toolchain::writeFile(tmp.string(), bytes.data(), bytes.size());
     fs::rename(tmp, path, ec);  // atomic: concurrent evaluations never see a half-written file
     return path.string();
 }
@@ -173,10 +174,13 @@ std::map<Evaluator::RefKey, Evaluator::Tensors> Evaluator::references(const Task
             // under a private name and renamed, so a concurrent reader never maps a partial file.
             const fs::path file = missingDirs[i] / (o.name + ".bin");
             const std::string tmp = file.string() + partSuffix();
-            std::ofstream(tmp, std::ios::binary)
-                .write(reinterpret_cast<const char*>(it->second.data()), std::streamsize(it->second.size()));
             std::error_code ec;
-            fs::rename(tmp, file, ec);
+            try {
+                toolchain::writeFile(tmp, it->second.data(), it->second.size());
+                fs::rename(tmp, file, ec);
+            } catch (const std::exception&) {
+                fs::remove(tmp, ec);  // not cached this time; the output itself is in memory
+            }
             out[missingKeys[i]][o.name] = it->second;
         }
     }

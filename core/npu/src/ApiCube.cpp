@@ -51,13 +51,15 @@ void copyNd2Nz(const LocalRef& dst, const GmRef& src, const Nd2Nz& p, DType t, L
     IssueResult at = s.issue(PipeId::MTE2, "DataCopy GM->L1 (ND2NZ)", s.prof.dmaIssueCycles, s.prof.gmReadLatencyCycles,
                              std::max<uint64_t>(1, uint64_t(std::ceil(double(bytes) / c.gmL1Bpc))), bytes, 0, loc);
     uint8_t* d = c.localPtr(dst);
+    // Up to c0 consecutive columns of a row land next to each other in one fractal row: one copy each.
     for (uint32_t nd = 0; nd < p.ndNum; ++nd)
         for (uint32_t r = 0; r < p.nValue; ++r)
-            for (uint32_t col = 0; col < p.dValue; ++col) {
+            for (uint32_t col = 0; col < p.dValue; col += c0) {
+                const uint32_t run = std::min<uint32_t>(c0, p.dValue - col);
                 uint64_t si = uint64_t(nd) * p.srcNdMatrixStride + uint64_t(r) * p.srcDValue + col;
                 uint64_t di = uint64_t(nd) * p.dstNzMatrixStride + uint64_t(col / c0) * p.dstNzC0Stride * c0 +
-                              uint64_t(r) * p.dstNzNStride * c0 + col % c0;
-                std::memcpy(d + di * es, src.ptr + si * es, es);
+                              uint64_t(r) * p.dstNzNStride * c0;
+                std::memcpy(d + di * es, src.ptr + si * es, size_t(run) * es);
             }
     s.access(PipeId::MTE2, dst, uint32_t(dstEnd * es), true, at, loc);
     s.launch->gmBytesRead += bytes;
@@ -125,20 +127,22 @@ void mmad(const LocalRef& cRef, const LocalRef& aRef, const LocalRef& bRef, cons
     const uint8_t* B = c.localPtr(bRef);
     uint8_t* C = c.localPtr(cRef);
     const uint64_t mAligned = mb * 16;
-    auto aAt = [&](uint32_t m, uint32_t k) {
-        uint64_t idx = ((m / 16) * kb + k / k0) * (16 * k0) + (m % 16) * k0 + k % k0;
-        return vecmath::loadScalar(at, A + idx * aes);
-    };
-    auto bAt = [&](uint32_t k, uint32_t n) {
-        uint64_t idx = ((k / k0) * nb + n / 16) * (16 * k0) + (n % 16) * k0 + k % k0;
-        return vecmath::loadScalar(at, B + idx * aes);
-    };
-    // Operands are read once into dense float matrices so the inner loop stays cheap.
+    // Operands are read once into dense float matrices so the inner loop stays cheap. A fractal
+    // row holds k0 consecutive k of one m (A) or one n (B), so each is converted in one call.
     std::vector<float> a(size_t(p.m) * p.k), b(size_t(p.k) * p.n);
     for (uint32_t m = 0; m < p.m; ++m)
-        for (uint32_t k = 0; k < p.k; ++k) a[size_t(m) * p.k + k] = float(aAt(m, k));
-    for (uint32_t k = 0; k < p.k; ++k)
-        for (uint32_t n = 0; n < p.n; ++n) b[size_t(k) * p.n + n] = float(bAt(k, n));
+        for (uint64_t kBlock = 0; kBlock < kb; ++kBlock) {
+            const uint32_t k = uint32_t(kBlock * k0), run = std::min<uint32_t>(k0, p.k - k);
+            const uint64_t idx = ((m / 16) * kb + kBlock) * (16 * k0) + (m % 16) * k0;
+            vecmath::loadFloats(at, A + idx * aes, run, a.data() + size_t(m) * p.k + k);
+        }
+    for (uint64_t kBlock = 0; kBlock < kb; ++kBlock) {
+        const uint32_t k = uint32_t(kBlock * k0), run = std::min<uint32_t>(k0, p.k - k);
+        for (uint32_t n = 0; n < p.n; ++n) {
+            const uint64_t idx = (kBlock * nb + n / 16) * (16 * k0) + (n % 16) * k0;
+            vecmath::loadFloats(at, B + idx * aes, run, b.data() + size_t(k) * p.n + n, p.n);
+        }
+    }
     const uint32_t ces = dtypeSize(ct);
     // One row of C at a time, k outermost: every element still sums its products in k order (the
     // same float result as a dot product per element), but the inner loop runs over contiguous n,
@@ -153,15 +157,14 @@ void mmad(const LocalRef& cRef, const LocalRef& aRef, const LocalRef& bRef, cons
             float* r = row.data();
             for (uint32_t n = 0; n < p.n; ++n) r[n] += av * bk[n];
         }
-        for (uint32_t n = 0; n < p.n; ++n) {
-            const float acc = row[n];
-            uint64_t ci = (n / 16) * mAligned * 16 + uint64_t(m) * 16 + n % 16;
-            // cmatrixInitVal=true starts from zero; otherwise C starts from the bias table when one is
-            // given (C = bias + A.B) and from what L0C holds when not (C += A.B).
-            double prev = p.initC ? 0.0
-                          : bias  ? vecmath::loadScalar(ct, c.localPtr(*bias) + uint64_t(n) * ces)
-                                  : vecmath::loadScalar(ct, C + ci * ces);
-            vecmath::storeScalar(ct, C + ci * ces, prev + double(acc));
+        // cmatrixInitVal=true starts from zero; otherwise C starts from the bias table when one is
+        // given (C = bias + A.B) and from what L0C holds when not (C += A.B). A C fractal row holds
+        // 16 consecutive n of one m.
+        for (uint32_t n = 0; n < p.n; n += 16) {
+            const uint32_t run = std::min<uint32_t>(16, p.n - n);
+            uint8_t* dst = C + ((n / 16) * mAligned * 16 + uint64_t(m) * 16) * ces;
+            const uint8_t* prev = p.initC ? nullptr : bias ? c.localPtr(*bias) + uint64_t(n) * ces : dst;
+            vecmath::addFloatsAndStore(ct, dst, prev, row.data() + n, run);
         }
     }
     s.access(PipeId::M, aRef, uint32_t(mb * kb * 512), false, t, loc);

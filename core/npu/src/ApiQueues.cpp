@@ -295,7 +295,7 @@ uint8_t* scalarGm(const GmRef& gm, uint64_t byteOffset, uint32_t bytes, bool wri
     CoreContext& c = s.ctx();
     uint8_t* p = gm.ptr + byteOffset;
     s.checkGm(p, gm.limit, bytes, write ? "GlobalTensor::SetValue" : "GlobalTensor::GetValue", loc);
-    uint64_t line = reinterpret_cast<uintptr_t>(p) / std::max<uint32_t>(1, s.prof.dcacheLineBytes);
+    uint64_t line = s.gmDeviceAddress(p) / std::max<uint32_t>(1, s.prof.dcacheLineBytes);
     uint64_t& tag = c.dcacheTags[line % c.dcacheTags.size()];
     bool hit = tag == line;
     tag = line;

@@ -26,7 +26,17 @@ struct Simulation::Impl {
     size_t maxEvents = 4'000'000;
     std::vector<LaunchReport> launches;
     std::vector<SimDiagnostic> hostDiagnostics;
-    std::map<uintptr_t, size_t> gmAllocations;  // start -> bytes
+    // A GM allocation and its device address, handed out in allocation order: anything
+    // address-dependent in the timing model (the scalar data cache) then gives the same cycles on
+    // every run, whatever addresses the host's allocator (and ASLR) return.
+    struct GmAllocation {
+        size_t bytes = 0;
+        uint64_t deviceStart = 0;
+    };
+    std::map<uintptr_t, GmAllocation> gmAllocations;  // by host start
+    static constexpr uint64_t kGmDeviceBase = 1ull << 32, kGmDeviceAlign = 512;
+    uint64_t nextGmDeviceAddress = kGmDeviceBase;
+    uint64_t gmDeviceAddress(const uint8_t* p) const;  // the host address itself outside every allocation
 
     // Current launch.
     LaunchReport* launch = nullptr;

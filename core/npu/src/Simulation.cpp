@@ -23,7 +23,7 @@ Simulation::Impl::Impl(DeviceProfile p) : prof(std::move(p)) {}
 Simulation::Simulation(DeviceProfile profile) : impl_(std::make_unique<Impl>(std::move(profile))) {}
 Simulation::~Simulation() {
     if (g_active == this) g_active = nullptr;
-    for (auto& [start, bytes] : impl_->gmAllocations) std::free(reinterpret_cast<void*>(start));
+    for (auto& entry : impl_->gmAllocations) std::free(reinterpret_cast<void*>(entry.first));
 }
 void Simulation::activate() { g_active = this; }
 void Simulation::deactivate() {
@@ -36,6 +36,7 @@ uint64_t Simulation::tilingKey() const { return impl_->tilingKey; }
 void Simulation::setMaxEvents(size_t n) { impl_->maxEvents = n; }
 const std::vector<LaunchReport>& Simulation::launches() const { return impl_->launches; }
 const std::vector<SimDiagnostic>& Simulation::hostDiagnostics() const { return impl_->hostDiagnostics; }
+uint64_t Simulation::gmDeviceAddress(const void* p) const { return impl_->gmDeviceAddress(static_cast<const uint8_t*>(p)); }
 
 Simulation::Impl& activeImpl() {
     if (!g_active)
@@ -143,14 +144,14 @@ void Simulation::Impl::checkGm(const uint8_t* p, const uint8_t* limit, uint64_t 
     if (it != gmAllocations.begin()) {
         --it;
         inside = reinterpret_cast<uintptr_t>(p) >= it->first &&
-                 reinterpret_cast<uintptr_t>(p) + bytes <= it->first + it->second;
+                 reinterpret_cast<uintptr_t>(p) + bytes <= it->first + it->second.bytes;
     }
     if (!inside) {
         // Say how far past the end of the allocation the access goes when it starts inside one.
         std::string past;
         if (it != gmAllocations.end() && reinterpret_cast<uintptr_t>(p) >= it->first &&
-            reinterpret_cast<uintptr_t>(p) < it->first + it->second)
-            past = " reaches " + std::to_string(reinterpret_cast<uintptr_t>(p) + bytes - (it->first + it->second)) +
+            reinterpret_cast<uintptr_t>(p) < it->first + it->second.bytes)
+            past = " reaches " + std::to_string(reinterpret_cast<uintptr_t>(p) + bytes - (it->first + it->second.bytes)) +
                    " bytes past the end of its GM allocation (it";
         report("gm_out_of_bounds",
                std::string(api) + (past.empty() ? " accesses " : past + " accesses ") + std::to_string(bytes) +
@@ -158,6 +159,15 @@ void Simulation::Impl::checkGm(const uint8_t* p, const uint8_t* limit, uint64_t 
                    ". Check the block offset, the tail length and the size passed to SetGlobalBuffer.",
                loc, true);
     }
+}
+
+uint64_t Simulation::Impl::gmDeviceAddress(const uint8_t* p) const {
+    const auto host = reinterpret_cast<uintptr_t>(p);
+    auto it = gmAllocations.upper_bound(host);
+    if (it == gmAllocations.begin()) return host;
+    --it;
+    if (host >= it->first + std::max<size_t>(it->second.bytes, 1)) return host;
+    return it->second.deviceStart + (host - it->first);
 }
 
 namespace rt {
@@ -180,7 +190,9 @@ void* gmAlloc(size_t bytes) {
     void* p = std::aligned_alloc(64, rounded);
     if (!p) throw std::bad_alloc();
     std::memset(p, 0, rounded);
-    s.gmAllocations[reinterpret_cast<uintptr_t>(p)] = bytes;
+    s.gmAllocations[reinterpret_cast<uintptr_t>(p)] = {bytes, s.nextGmDeviceAddress};
+    constexpr uint64_t align = Simulation::Impl::kGmDeviceAlign;
+    s.nextGmDeviceAddress += (rounded + align - 1) / align * align;
     return p;
 }
 

@@ -272,6 +272,19 @@ double loadScalar(DType t, const uint8_t* src) {
     return dispatch(t, [&](auto s) { return loadAsDouble<decltype(s)>(src, 0); });
 }
 
+void loadFloats(DType t, const uint8_t* src, size_t n, float* dst, size_t stride) {
+    dispatch(t, [&](auto s) {
+        for (size_t i = 0; i < n; ++i) dst[i * stride] = float(loadAsDouble<decltype(s)>(src, i));
+    });
+}
+
+void addFloatsAndStore(DType t, uint8_t* dst, const uint8_t* prev, const float* acc, size_t n) {
+    dispatch(t, [&](auto d) {
+        using D = decltype(d);
+        for (size_t i = 0; i < n; ++i) storeCast<D>(dst, i, (prev ? loadAsDouble<D>(prev, i) : 0.0) + double(acc[i]), 1);
+    });
+}
+
 void storeScalar(DType t, uint8_t* dst, double v) {
     dispatch(t, [&](auto d) { storeCast<decltype(d)>(dst, 0, v, 1); });
 }

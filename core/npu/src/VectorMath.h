@@ -22,6 +22,12 @@ double reduce(ReduceOp op, DType t, const uint8_t* src, size_t n, size_t groupEl
 void storeScalar(DType t, uint8_t* dst, double v);
 void storeIndex(DType t, uint8_t* dst, uint32_t index);
 double loadScalar(DType t, const uint8_t* src);
+// n contiguous elements as float, written to dst[0], dst[stride], ...: the same value as
+// float(loadScalar(t, ...)) for each, with one type dispatch instead of one call per element.
+void loadFloats(DType t, const uint8_t* src, size_t n, float* dst, size_t stride = 1);
+// dst[i] = (prev ? prev[i] : 0) + acc[i] for n contiguous elements of type t, each computed in
+// double and stored as storeScalar does; prev may alias dst.
+void addFloatsAndStore(DType t, uint8_t* dst, const uint8_t* prev, const float* acc, size_t n);
 void accumulate(DType t, uint8_t* dst, const uint8_t* src, size_t n, int mode);  // mode: 1 add, 2 max, 3 min
 // dst gets one bit per element.
 void compare(DType t, uint8_t* dstBits, const uint8_t* a, const uint8_t* b, double scalar, int cmpMode, size_t n);

@@ -1,9 +1,13 @@
 #include "sage_toolchain/Files.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace sage::toolchain {
 
@@ -25,10 +29,33 @@ std::vector<uint8_t> readBinaryFile(const std::string& path) {
     return bytes;
 }
 
+void reserveFileBlocks(int fd, size_t bytes) {
+    // Best effort: a filesystem without fallocate (EOPNOTSUPP) just takes the slow path.
+    if (bytes > 0) (void)::posix_fallocate(fd, 0, off_t(bytes));
+}
+
 void writeFile(const std::string& path, const void* data, size_t bytes) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(static_cast<const char*>(data), std::streamsize(bytes));
-    if (!out) throw std::runtime_error("cannot write " + path + " (is the directory writable and the disk not full?)");
+    const auto fail = [&](const char* what) {
+        throw std::runtime_error("cannot write " + path + ": " + what + ": " + std::strerror(errno) +
+                                 " (is the directory writable and the disk not full?)");
+    };
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) fail("open");
+    reserveFileBlocks(fd, bytes);
+    const char* p = static_cast<const char*>(data);
+    size_t done = 0;
+    while (done < bytes) {
+        const ssize_t w = ::write(fd, p + done, bytes - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            const int saved = errno;
+            ::close(fd);
+            errno = saved;
+            fail("write");
+        }
+        done += size_t(w);
+    }
+    if (::close(fd) != 0) fail("close");
 }
 
 } // namespace sage::toolchain

@@ -84,8 +84,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
             } else if (!t.output) {
                 auto it = inputs[i].inputs.find(t.name);
                 if (it == inputs[i].inputs.end()) throw std::runtime_error("no data for input tensor '" + t.name + "'");
-                std::ofstream(dir / t.file, std::ios::binary)
-                    .write(reinterpret_cast<const char*>(it->second.data()), std::streamsize(it->second.size()));
+                writeFile((dir / t.file).string(), it->second.data(), it->second.size());
             }
         }
         job.runs.push_back(spec);

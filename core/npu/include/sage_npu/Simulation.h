@@ -92,6 +92,10 @@ public:
     const std::vector<LaunchReport>& launches() const;
     // Diagnostics raised outside any launch (e.g. a bad GmFree).
     const std::vector<SimDiagnostic>& hostDiagnostics() const;
+    // The simulated device address of a byte of GM: GmAlloc hands out 512-byte-aligned device
+    // addresses in allocation order, so address-dependent timing (the scalar data cache) does not
+    // vary with where the host's allocator put the buffers. Outside every allocation: the host address.
+    uint64_t gmDeviceAddress(const void* p) const;
 
     struct Impl;
     Impl& impl() { return *impl_; }
