@@ -43,7 +43,7 @@ struct BenchOptions {
     int repeats = 1, budget = 12;
     uint64_t seed = 0;
     double epsilon = 0.0;
-    bool json = false, injectFaults = false;
+    bool json = false, injectFaults = false, noSpeculate = false;
     LlmOptions llm;
 };
 
@@ -334,6 +334,8 @@ void registerBenchCommand(CLI::App& app) {
     o->llm.add(cmd);
     cmd->add_flag("--inject-faults", o->injectFaults,
                   "Start each measured run from the built-in draft with one injected fault (measures the repair stage)");
+    cmd->add_flag("--no-speculate", o->noSpeculate,
+                  "Do not compile the likely next candidate while one is evaluated (same results, less CPU)");
     cmd->add_flag("--json", o->json, "Print the JSON report");
     cmd->callback([o, cmd] {
         // CLI11 runs this callback also when `compare` or `merge` was given: those are not runs.
@@ -399,6 +401,7 @@ void registerBenchCommand(CLI::App& app) {
                 s.device = o->device;
                 s.epsilon = o->epsilon;
                 s.seed = seed;
+                s.speculate = !o->noSpeculate;
                 o->llm.apply(s.llm);
                 std::unique_ptr<memory::ExperienceStore> mem;
                 TrapMap traps;

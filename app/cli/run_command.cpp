@@ -25,7 +25,7 @@ struct RunOptions {
     LlmOptions llm;
     int budget = 12;
     uint64_t seed = 0;
-    bool json = false, quiet = false;
+    bool json = false, quiet = false, noSpeculate = false;
 };
 
 memory::MemoryMode parseMode(const std::string& m) {
@@ -73,6 +73,8 @@ void registerRunCommand(CLI::App& app) {
     cmd->add_option("--seed", o->seed, "Seed for retrieval exploration");
     cmd->add_option("--kernel", o->kernel, "Start from this kernel file (iteration 0 evaluates it) instead of a draft");
     o->llm.add(cmd);
+    cmd->add_flag("--no-speculate", o->noSpeculate,
+                  "Do not compile the likely next candidate while one is evaluated (saves CPU on a shared machine)");
     cmd->add_flag("--json", o->json, "Print the run summary as JSON (no progress lines)");
     cmd->callback([o] {
         const std::string startKernel = o->kernel.empty() ? std::string() : readKernelFile(o->kernel);
@@ -84,6 +86,7 @@ void registerRunCommand(CLI::App& app) {
         s.memoryMode = parseMode(o->mode);
         s.device = o->device;
         s.seed = o->seed;
+        s.speculate = !o->noSpeculate;
         o->llm.apply(s.llm);
         auto evaluator = eval::Evaluator::fromEnvironment();
         evaluator.devices().get(s.device);

@@ -12,6 +12,7 @@
 #include "sage_toolchain/StaleWorkDirs.h"
 
 #include <QProcess>
+#include <QUuid>
 #include <QtTest>
 
 #include <filesystem>
@@ -333,6 +334,47 @@ private slots:
         QVERIFY2(sum.stopReason.find("no improvement") != std::string::npos, sum.stopReason.c_str());
         QCOMPARE(sum.duplicates, s.patience);
         QCOMPARE(sum.evaluations, 2);
+    }
+
+    // While a candidate is evaluated, the policy's likely next candidate is compiled on the core
+    // the compile leaves idle: its own evaluation then starts from a compile-cache hit. Off, it
+    // compiles from scratch. Either way the loop evaluates exactly what the policy proposed.
+    void theLikelyNextCandidateIsCompiledWhileThisOneRuns() {
+        for (bool speculate : {true, false}) {
+            const std::string nonce = "// speculation test " + std::to_string(speculate) + " " +
+                                      QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString() + "\n";
+            const std::string a = task("vtune").baselineSource + nonce;
+            const std::string b = agent::setTunable(a, agent::parseTunables(a)[2], 4);
+            const std::string never = agent::setTunable(a, agent::parseTunables(a)[2], 8);
+            auto policy = std::make_unique<ScriptedPolicy>([&](const agent::PolicyContext& ctx) {
+                if (ctx.stage == memory::Stage::Draft) {
+                    auto p = candidate(a, "draft");
+                    p.likelyNext = {b};
+                    return p;
+                }
+                if (ctx.history.size() == 1) {
+                    auto p = candidate(b, "blocks 1 -> 4");
+                    p.likelyNext = {never};  // speculated, never proposed: not evaluated
+                    return p;
+                }
+                return exhausted();
+            });
+            agent::AgentSettings s = settings();
+            s.speculate = speculate;
+            auto db = openDb(speculate ? "speculate-on.db" : "speculate-off.db");
+            agent::RunStore runs(db);
+            agent::AgentLoop loop(*evaluator_, std::move(policy), s);
+            int evaluations = 0;
+            loop.addObserver([&](const agent::AgentEvent& e) { evaluations += e.type == agent::AgentEventType::EvaluationDone; });
+            auto sum = loop.run(task("vtune"), runs, nullptr);
+            auto its = runs.iterations(sum.runId);
+            QVERIFY(its.size() >= 2);
+            QCOMPARE(evaluations, 2);
+            QCOMPARE(its[1].source, b);
+            QVERIFY(its[1].correct);
+            QCOMPARE(its[0].evaluation["compile"]["cached"].get<bool>(), false);
+            QCOMPARE(its[1].evaluation["compile"]["cached"].get<bool>(), speculate);
+        }
     }
 
     void policyErrorsCountTowardPatience() {

@@ -6,9 +6,9 @@
 #include "sage_toolchain/Compiler.h"
 #include "sage_toolchain/DeviceCatalog.h"
 #include "sage_toolchain/Expression.h"
+#include "sage_toolchain/Files.h"
 #include "sage_toolchain/SourcePolicy.h"
 #include "sage_toolchain/ToolPaths.h"
-#include "sage_toolchain/Files.h"
 
 #include <QtTest>
 #include <cstring>
@@ -219,6 +219,24 @@ private slots:
 
     // A run output the runner left in a file is linked into the cache entry, not copied: the entry
     // shares the file's inode, and keeps the bytes after the runner's file is removed.
+    // Cache files (inputs, references) are written through writeFile: a failure names the file and
+    // the step, and a written file holds exactly the bytes given.
+    void writeFileReportsWhereItFailed() {
+        QTemporaryDir dir;
+        const std::string ok = (dir.path() + "/out.bin").toStdString();
+        const std::vector<uint8_t> bytes(100000, 0x5a);
+        toolchain::writeFile(ok, bytes.data(), bytes.size());
+        QCOMPARE(toolchain::readBinaryFile(ok), bytes);
+        const std::string missing = (dir.path() + "/no/such/folder/out.bin").toStdString();
+        try {
+            toolchain::writeFile(missing, bytes.data(), bytes.size());
+            QFAIL("writing into a missing folder must throw");
+        } catch (const std::runtime_error& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find(missing) != std::string::npos && what.find("open") != std::string::npos, e.what());
+        }
+    }
+
     void runCacheLinksMappedOutputs() {
         namespace fs = std::filesystem;
         const fs::path root = (dir_.path() + "/linkruns").toStdString();

@@ -19,6 +19,7 @@ nlohmann::json AgentSettings::toJson() const {
             {"include_pending", includePending},
             {"seeds", seeds},
             {"eval_timeout_seconds", evalTimeoutSeconds},
+            {"speculate", speculate},
             {"llm",
              {{"base_url", llm.baseUrl}, {"model", llm.model}, {"temperature", llm.temperature},
               {"max_tokens", llm.maxTokens}, {"context_tokens", llm.contextTokens}, {"timeout_seconds", llm.timeoutSeconds}, {"api_key_env", llm.apiKeyEnv},
@@ -42,6 +43,7 @@ AgentSettings AgentSettings::fromJson(const nlohmann::json& j) {
     s.includePending = j.value("include_pending", s.includePending);
     s.seeds = j.value("seeds", s.seeds);
     s.evalTimeoutSeconds = j.value("eval_timeout_seconds", s.evalTimeoutSeconds);
+    s.speculate = j.value("speculate", s.speculate);
     if (j.contains("llm")) {
         const auto& l = j["llm"];
         s.llm.baseUrl = l.value("base_url", s.llm.baseUrl);

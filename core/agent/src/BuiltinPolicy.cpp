@@ -122,6 +122,10 @@ std::vector<json> optimiseFallback(const std::string& source) {
     return out;
 }
 
+// The kind of a move ("double buffering" of "double buffering: BUFFER_NUM 1 -> 2"): a fallback
+// kind that failed to gain in a run is demoted for the rest of it.
+std::string moveKind(const std::string& description) { return description.substr(0, description.find(':')); }
+
 } // namespace
 
 json BuiltinPolicy::settings() const {
@@ -207,11 +211,10 @@ std::vector<BuiltinPolicy::Move> BuiltinPolicy::candidates(const PolicyContext& 
     for (const auto& h : ctx.history)
         if (h.correct) cyclesOf[h.iteration] = h.cycles;
     std::set<std::string> useless;
-    auto kindOf = [](const std::string& description) { return description.substr(0, description.find(':')); };
     for (const auto& h : ctx.history)
         if (h.stage == "optimize" && h.parent >= 0 && cyclesOf.count(h.parent) && (!h.correct || h.cycles >= cyclesOf[h.parent]))
-            useless.insert(kindOf(h.move));
-    std::stable_partition(fallback.begin(), fallback.end(), [&](const Move& m) { return !useless.count(kindOf(m.description)); });
+            useless.insert(moveKind(h.move));
+    std::stable_partition(fallback.begin(), fallback.end(), [&](const Move& m) { return !useless.count(moveKind(m.description)); });
     // Value floor: an entry whose learned value for this stage is negative has, on balance, made
     // kernels worse when it was adopted. Its move is still possible but comes after the policy's
     // own fallback, so what the memory learned decides whether it is tried (issue 12).
@@ -275,6 +278,12 @@ PolicyProposal BuiltinPolicy::propose(const PolicyContext& ctx) {
     const Move& m = moves[pick];
     p.ok = true;
     p.source = m.source;
+    // If this move does not gain, the next call from the same parent takes the next move in
+    // order, except that the fallback moves of its kind are then demoted (candidates()).
+    for (size_t k = 0; k < moves.size() && p.likelyNext.empty(); ++k) {
+        const bool demoted = !moves[k].experienceId && moveKind(moves[k].description) == moveKind(m.description);
+        if (k != pick && !demoted) p.likelyNext.push_back(moves[k].source);
+    }
     p.move = m.description;
     p.action = m.action;
     if (m.experienceId) p.adoptedIds.push_back(m.experienceId);

@@ -238,6 +238,27 @@ toolchain::SandboxReport Evaluator::runKernel(const toolchain::CompileResult& co
     return report;
 }
 
+toolchain::CompileRequest Evaluator::compileRequest(const Task& task, const EvalRequest& req) const {
+    const npu::DeviceProfile& device = devices_.get(req.deviceId);
+    toolchain::CompileRequest cr;
+    cr.source = req.source;
+    cr.displayName = req.kernelName;
+    cr.prelude = req.prelude ? *req.prelude : task.preludeFor(req.source);
+    cr.extraFlags = req.extraFlags;
+    cr.npuArch = device.npuArch;
+    cr.deviceId = device.id;
+    return cr;
+}
+
+bool Evaluator::precompile(const Task& task, const EvalRequest& req) const {
+    if (!toolchain::SourcePolicy::check(req.source, req.kernelName, req.localHeaders).empty()) return false;
+    try {
+        return compiler_.compile(compileRequest(task, req)).ok;
+    } catch (const std::exception&) {
+        return false;  // the evaluation proper reports whatever went wrong
+    }
+}
+
 Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     const auto t0 = Clock::now();
     Evaluation ev;
@@ -302,14 +323,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     } stopGuard{stopReferences, refsFuture};
 
     // 2. Compile.
-    toolchain::CompileRequest cr;
-    cr.source = req.source;
-    cr.displayName = req.kernelName;
-    cr.prelude = req.prelude ? *req.prelude : task.preludeFor(req.source);
-    cr.extraFlags = req.extraFlags;
-    cr.npuArch = device.npuArch;
-    cr.deviceId = device.id;
-    auto compiled = compiler_.compile(cr);
+    auto compiled = compiler_.compile(compileRequest(task, req));
     lap("compile");
     ev.compile.ok = compiled.ok;
     ev.compile.cached = compiled.cached;

@@ -1,7 +1,6 @@
 #include "RunnerSandbox.h"
 
 #include "sage_config.h"
-#include "sage_toolchain/Files.h"
 
 #include <cerrno>
 #include <csignal>
@@ -21,15 +20,11 @@ std::map<std::string, int>& files() {
     return f;
 }
 
-void openOne(const std::string& path, bool write, uint64_t expectedBytes = 0) {
+void openOne(const std::string& path, bool write) {
     if (files().count(path)) return;
     int fd = write ? ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
                    : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
-    // An output's size is known from its shape: its blocks are reserved here, before the filter
-    // (which does not allow fallocate), so that the final write does not go through ext4's slow
-    // delayed allocation (see toolchain::writeFile).
-    if (write && expectedBytes > 0) toolchain::reserveFileBlocks(fd, size_t(expectedBytes));
     files()[path] = fd;
 }
 
@@ -53,8 +48,7 @@ void onBlockedSyscall(int, siginfo_t* info, void*) {
 
 void openJobFiles(const toolchain::RunJob& job) {
     for (size_t i = 0; i < job.runs.size(); ++i) {
-        for (const auto& t : job.runs[i].tensors)
-            openOne(t.file, t.output, t.output ? toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype) : 0);
+        for (const auto& t : job.runs[i].tensors) openOne(t.file, t.output);
         openOne("result_" + std::to_string(i) + ".json", true);
     }
 }

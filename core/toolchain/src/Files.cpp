@@ -29,11 +29,6 @@ std::vector<uint8_t> readBinaryFile(const std::string& path) {
     return bytes;
 }
 
-void reserveFileBlocks(int fd, size_t bytes) {
-    // Best effort: a filesystem without fallocate (EOPNOTSUPP) just takes the slow path.
-    if (bytes > 0) (void)::posix_fallocate(fd, 0, off_t(bytes));
-}
-
 void writeFile(const std::string& path, const void* data, size_t bytes) {
     const auto fail = [&](const char* what) {
         throw std::runtime_error("cannot write " + path + ": " + what + ": " + std::strerror(errno) +
@@ -41,7 +36,6 @@ void writeFile(const std::string& path, const void* data, size_t bytes) {
     };
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) fail("open");
-    reserveFileBlocks(fd, bytes);
     const char* p = static_cast<const char*>(data);
     size_t done = 0;
     while (done < bytes) {

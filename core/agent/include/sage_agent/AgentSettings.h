@@ -35,6 +35,10 @@ struct AgentSettings {
     bool includePending = false;    // let the agent see pending (unreviewed) entries
     size_t seeds = 3;               // evaluation seeds per case
     double evalTimeoutSeconds = 60;
+    // Compile the policy's likely next candidate while this one is evaluated (on the core a
+    // compile leaves idle); a later evaluation of it starts from a compile-cache hit. Results and
+    // the agent's choices are the same either way.
+    bool speculate = true;
     LlmSettings llm;
 
     nlohmann::json toJson() const;  // never contains the API key

@@ -4,16 +4,34 @@
 
 namespace sage::agent {
 
-eval::Evaluation evaluateCandidate(const eval::Evaluator& evaluator, const eval::Task& task, const std::string& source,
-                                   const AgentSettings& settings, const std::atomic<bool>* cancel) {
+namespace {
+eval::EvalRequest requestFor(const std::string& source, const AgentSettings& settings) {
     eval::EvalRequest req;
     req.source = source;
     req.kernelName = "kernel.cpp";
     req.deviceId = settings.device;
     req.seeds = settings.seeds;
     req.timeoutSeconds = settings.evalTimeoutSeconds;
+    return req;
+}
+} // namespace
+
+eval::Evaluation evaluateCandidate(const eval::Evaluator& evaluator, const eval::Task& task, const std::string& source,
+                                   const AgentSettings& settings, const std::atomic<bool>* cancel) {
+    eval::EvalRequest req = requestFor(source, settings);
     req.cancel = cancel;
     return evaluator.evaluate(task, req);
+}
+
+std::future<void> precompileCandidate(const eval::Evaluator& evaluator, const eval::Task& task, std::string source,
+                                      const AgentSettings& settings) {
+    try {
+        return std::async(std::launch::async, [&evaluator, &task, req = requestFor(source, settings)] {
+            evaluator.precompile(task, req);
+        });
+    } catch (const std::system_error&) {
+        return {};  // no thread to spare: the candidate is compiled when (if) it is evaluated
+    }
 }
 
 std::vector<memory::Diagnostic> failureOf(const eval::Evaluation& ev) {

@@ -9,11 +9,18 @@
 #include "sage_memory/RetrievalContext.h"
 
 #include <atomic>
+#include <future>
 
 namespace sage::agent {
 
 eval::Evaluation evaluateCandidate(const eval::Evaluator& evaluator, const eval::Task& task, const std::string& source,
                                    const AgentSettings& settings, const std::atomic<bool>* cancel);
+
+// Compiles `source` as evaluateCandidate would, on a second thread, into the compile cache (the
+// policy's likely next candidate, compiled on the core this evaluation's compile leaves idle).
+// The returned future must be waited for before the evaluator goes away.
+std::future<void> precompileCandidate(const eval::Evaluator& evaluator, const eval::Task& task, std::string source,
+                                      const AgentSettings& settings);
 
 // ok | compile_error | rejected | wrong_result | the run status (sim_error, timeout, crash, ...)
 std::string statusOf(const eval::Evaluation& ev);

@@ -190,7 +190,11 @@ std::optional<std::string> IterationRunner::evaluate(IterationRecord& rec, const
     const PolicyProposal& prop = asked.proposal;
     const memory::Stage stage = asked.choice.stage;
     const Candidate* parent = asked.choice.parent >= 0 ? &frontier_.node(asked.choice.parent) : nullptr;
+    std::future<void> speculation;
+    if (ctx_.settings.speculate && !prop.likelyNext.empty())
+        speculation = precompileCandidate(ctx_.evaluator, ctx_.task, prop.likelyNext.front(), ctx_.settings);
     eval::Evaluation ev = evaluateCandidate(ctx_.evaluator, ctx_.task, prop.source, ctx_.settings, &ctx_.cancel);
+    if (speculation.valid()) speculation.wait();  // it compiles alongside the evaluation's own compile
     const auto evaluatedAt = Clock::now();
     recordEvaluation(rec, ev);
     const bool correct = rec.correct;

@@ -44,6 +44,11 @@ public:
     Evaluator(toolchain::ToolPaths paths, toolchain::DeviceCatalog devices);
     static Evaluator fromEnvironment();  // build-time paths, resources/devices
     Evaluation evaluate(const Task& task, const EvalRequest& req) const;
+    // Compiles what evaluate(task, req) would compile, into the compile cache, and nothing else:
+    // a later evaluate() of the same source then starts from a cache hit. Best effort (a source
+    // the policy rejects or that does not compile only leaves its cached diagnostics); returns
+    // whether a binary is now cached. The agent uses it on the core a compile leaves idle.
+    bool precompile(const Task& task, const EvalRequest& req) const;
     const toolchain::DeviceCatalog& devices() const { return devices_; }
     const toolchain::ToolPaths& paths() const { return paths_; }
 
@@ -59,6 +64,7 @@ private:
                                        const std::vector<toolchain::SandboxInput>& inputs, const EvalRequest& req,
                                        std::vector<Tensors>& outputs) const;
     const std::string& runtimeDigest() const;  // libsage_npu.so + sage-runner, hashed once
+    toolchain::CompileRequest compileRequest(const Task& task, const EvalRequest& req) const;
 
     // Inputs are generated once per (task, case, seed, tensor) and kept in the cache directory.
     std::string inputFile(const Task& task, const TaskCase& c, uint64_t seed, const TensorDecl& t) const;
