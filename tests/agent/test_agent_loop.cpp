@@ -86,6 +86,23 @@ class TestAgentLoop : public QObject {
     }
     const eval::Task& task(const char* name) { return *tasks_.find(name); }
 
+    // A run of `policy` on vtune, with the number of candidates the loop evaluated.
+    struct CountedRun {
+        agent::RunSummary summary;
+        std::vector<agent::IterationRecord> iterations;
+        int evaluations = 0;
+    };
+    CountedRun runCounting(std::unique_ptr<agent::Policy> policy, const agent::AgentSettings& s, const char* dbName) {
+        auto db = openDb(dbName);
+        agent::RunStore runs(db);
+        agent::AgentLoop loop(*evaluator_, std::move(policy), s);
+        CountedRun out;
+        loop.addObserver([&](const agent::AgentEvent& e) { out.evaluations += e.type == agent::AgentEventType::EvaluationDone; });
+        out.summary = loop.run(task("vtune"), runs, nullptr);
+        out.iterations = runs.iterations(out.summary.runId);
+        return out;
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -314,13 +331,7 @@ private slots:
         agent::AgentSettings s = settings();
         s.budget = 6;
         s.patience = 3;
-        auto db = openDb("dup.db");
-        agent::RunStore runs(db);
-        agent::AgentLoop loop(*evaluator_, std::move(policy), s);
-        int evaluations = 0;
-        loop.addObserver([&](const agent::AgentEvent& e) { evaluations += e.type == agent::AgentEventType::EvaluationDone; });
-        auto sum = loop.run(task("vtune"), runs, nullptr);
-        auto its = runs.iterations(sum.runId);
+        auto [sum, its, evaluations] = runCounting(std::move(policy), s, "dup.db");
         QCOMPARE(evaluations, 2);  // a and b, once each
         QVERIFY(its.size() >= 3);
         QCOMPARE(its[1].duplicateOf, -1);
@@ -361,13 +372,7 @@ private slots:
             });
             agent::AgentSettings s = settings();
             s.speculate = speculate;
-            auto db = openDb(speculate ? "speculate-on.db" : "speculate-off.db");
-            agent::RunStore runs(db);
-            agent::AgentLoop loop(*evaluator_, std::move(policy), s);
-            int evaluations = 0;
-            loop.addObserver([&](const agent::AgentEvent& e) { evaluations += e.type == agent::AgentEventType::EvaluationDone; });
-            auto sum = loop.run(task("vtune"), runs, nullptr);
-            auto its = runs.iterations(sum.runId);
+            auto [sum, its, evaluations] = runCounting(std::move(policy), s, speculate ? "speculate-on.db" : "speculate-off.db");
             QVERIFY(its.size() >= 2);
             QCOMPARE(evaluations, 2);
             QCOMPARE(its[1].source, b);
