@@ -3,6 +3,7 @@
 #include "sage_agent/BuiltinPolicy.h"
 #include "sage_agent/Tunables.h"
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -145,8 +146,7 @@ ScriptedChoice ScriptedReply::answer(const std::string& prompt) const {
     if (!draft && !parent.empty()) {
         // Rank-biased choice among the entries whose action changes the kernel; the ones the prompt
         // says to avoid only when this reply ignores that instruction.
-        bool anyAvoid = false;
-        for (const auto& b : blocks) anyAvoid = anyAvoid || b.avoid;
+        const bool anyAvoid = std::any_of(blocks.begin(), blocks.end(), [](const RetrievedBlock& b) { return b.avoid; });
         const bool ignoresAvoid = anyAvoid && unit(rng) < options_.ignoreAvoid;
         std::vector<std::pair<const RetrievedBlock*, std::string>> applicable;
         std::vector<double> weights;

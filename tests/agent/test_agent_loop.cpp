@@ -360,12 +360,12 @@ private slots:
             auto policy = std::make_unique<ScriptedPolicy>([&](const agent::PolicyContext& ctx) {
                 if (ctx.stage == memory::Stage::Draft) {
                     auto p = candidate(a, "draft");
-                    p.likelyNext = {b};
+                    p.likelyNext = b;
                     return p;
                 }
                 if (ctx.history.size() == 1) {
                     auto p = candidate(b, "blocks 1 -> 4");
-                    p.likelyNext = {never};  // speculated, never proposed: not evaluated
+                    p.likelyNext = never;  // speculated, never proposed: not evaluated
                     return p;
                 }
                 return exhausted();

@@ -280,9 +280,12 @@ PolicyProposal BuiltinPolicy::propose(const PolicyContext& ctx) {
     p.source = m.source;
     // If this move does not gain, the next call from the same parent takes the next move in
     // order, except that the fallback moves of its kind are then demoted (candidates()).
-    for (size_t k = 0; k < moves.size() && p.likelyNext.empty(); ++k) {
+    for (size_t k = 0; k < moves.size(); ++k) {
         const bool demoted = !moves[k].experienceId && moveKind(moves[k].description) == moveKind(m.description);
-        if (k != pick && !demoted) p.likelyNext.push_back(moves[k].source);
+        if (k != pick && !demoted) {
+            p.likelyNext = moves[k].source;
+            break;
+        }
     }
     p.move = m.description;
     p.action = m.action;

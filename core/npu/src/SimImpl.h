@@ -37,6 +37,9 @@ struct Simulation::Impl {
     static constexpr uint64_t kGmDeviceBase = 1ull << 32, kGmDeviceAlign = 512;
     uint64_t nextGmDeviceAddress = kGmDeviceBase;
     uint64_t gmDeviceAddress(const uint8_t* p) const;  // the host address itself outside every allocation
+    // The allocation starting at or before host address `host` (end() when none does); the
+    // address is inside it when it is below first + bytes.
+    std::map<uintptr_t, GmAllocation>::const_iterator gmAllocationAtOrBefore(uintptr_t host) const;
 
     // Current launch.
     LaunchReport* launch = nullptr;

@@ -139,19 +139,14 @@ void Simulation::Impl::checkGm(const uint8_t* p, const uint8_t* limit, uint64_t 
                    std::to_string(bytes) + " bytes, " + std::to_string(limit > p ? limit - p : 0) +
                    " remain). Check the block offset and the tail length.",
                loc, true);
-    auto it = gmAllocations.upper_bound(reinterpret_cast<uintptr_t>(p));
-    bool inside = false;
-    if (it != gmAllocations.begin()) {
-        --it;
-        inside = reinterpret_cast<uintptr_t>(p) >= it->first &&
-                 reinterpret_cast<uintptr_t>(p) + bytes <= it->first + it->second.bytes;
-    }
-    if (!inside) {
+    const auto host = reinterpret_cast<uintptr_t>(p);
+    const auto it = gmAllocationAtOrBefore(host);
+    const bool known = it != gmAllocations.end();
+    if (!known || host + bytes > it->first + it->second.bytes) {
         // Say how far past the end of the allocation the access goes when it starts inside one.
         std::string past;
-        if (it != gmAllocations.end() && reinterpret_cast<uintptr_t>(p) >= it->first &&
-            reinterpret_cast<uintptr_t>(p) < it->first + it->second.bytes)
-            past = " reaches " + std::to_string(reinterpret_cast<uintptr_t>(p) + bytes - (it->first + it->second.bytes)) +
+        if (known && host < it->first + it->second.bytes)
+            past = " reaches " + std::to_string(host + bytes - (it->first + it->second.bytes)) +
                    " bytes past the end of its GM allocation (it";
         report("gm_out_of_bounds",
                std::string(api) + (past.empty() ? " accesses " : past + " accesses ") + std::to_string(bytes) +
@@ -161,12 +156,16 @@ void Simulation::Impl::checkGm(const uint8_t* p, const uint8_t* limit, uint64_t 
     }
 }
 
+std::map<uintptr_t, Simulation::Impl::GmAllocation>::const_iterator
+Simulation::Impl::gmAllocationAtOrBefore(uintptr_t host) const {
+    auto it = gmAllocations.upper_bound(host);
+    return it == gmAllocations.begin() ? gmAllocations.end() : std::prev(it);
+}
+
 uint64_t Simulation::Impl::gmDeviceAddress(const uint8_t* p) const {
     const auto host = reinterpret_cast<uintptr_t>(p);
-    auto it = gmAllocations.upper_bound(host);
-    if (it == gmAllocations.begin()) return host;
-    --it;
-    if (host >= it->first + std::max<size_t>(it->second.bytes, 1)) return host;
+    const auto it = gmAllocationAtOrBefore(host);
+    if (it == gmAllocations.end() || host >= it->first + it->second.bytes) return host;
     return it->second.deviceStart + (host - it->first);
 }
 

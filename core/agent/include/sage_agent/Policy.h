@@ -65,10 +65,10 @@ struct PolicyProposal {
     std::string move;         // a short name of what changed ("buffer_num 1 -> 2")
     nlohmann::json action;    // the structured move, for distillation (builtin)
     std::string prompt, response;
-    // Sources the policy would most likely propose next from the same parent should this one not
-    // pay off, best first (builtin only). The loop compiles them on an idle core meanwhile
-    // (AgentSettings::speculate); what is evaluated is decided as before.
-    std::vector<std::string> likelyNext;
+    // The source the policy would most likely propose next from the same parent should this one
+    // not pay off ("" when it cannot tell; builtin only). The loop compiles it on an idle core
+    // meanwhile (AgentSettings::speculate); what is evaluated is decided as before.
+    std::string likelyNext;
 };
 
 // A lesson a policy distils from a successful iteration, proposed to memory as pending.

@@ -192,7 +192,7 @@ std::optional<std::string> IterationRunner::evaluate(IterationRecord& rec, const
     const Candidate* parent = asked.choice.parent >= 0 ? &frontier_.node(asked.choice.parent) : nullptr;
     std::future<void> speculation;
     if (ctx_.settings.speculate && !prop.likelyNext.empty())
-        speculation = precompileCandidate(ctx_.evaluator, ctx_.task, prop.likelyNext.front(), ctx_.settings);
+        speculation = precompileCandidate(ctx_.evaluator, ctx_.task, prop.likelyNext, ctx_.settings);
     eval::Evaluation ev = evaluateCandidate(ctx_.evaluator, ctx_.task, prop.source, ctx_.settings, &ctx_.cancel);
     if (speculation.valid()) speculation.wait();  // it compiles alongside the evaluation's own compile
     const auto evaluatedAt = Clock::now();
