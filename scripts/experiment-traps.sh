@@ -2,7 +2,8 @@
 # The memory experiment of issue 12: does adoption-aware credit learn to avoid harmful advice?
 #
 # For each arm (built-in policy, scripted LLM through `--policy llm` against bench/llmsim) and each
-# pack (traps: seed pack + harmful twins + decoys; control: seed pack + decoys, no traps), every
+# pack (traps: seed pack + harmful twins + decoys; control: seed pack + decoys, no traps; plain:
+# the seed pack alone, derived from control.jsonl by dropping the decoys), every
 # memory mode starts from a fresh database with the pack, learns on the train tasks, and is then
 # measured on the test tasks with learning frozen, for SEEDS seeds. `sage bench` pairs the runs by
 # task x seed and prints bootstrap 95 % intervals of the differences against `adoption`; this
@@ -15,7 +16,7 @@
 # Variables (defaults in brackets):
 #   TRAIN_TASKS / TEST_TASKS  comma-separated task names [all of the train / test split]
 #   SEEDS [5]  FIRST_SEED [1]  BUDGET [12]  EPSILON [0.1]  DEVICE [ascend910b1-sim]
-#   ARMS ["builtin llm"]  PACKS ["traps control"]  MODES [off,similarity,all_retrieved,adoption]
+#   ARMS ["builtin llm"]  PACKS ["traps control plain"]  MODES [off,similarity,all_retrieved,adoption]
 #   BUILD [build]  OUT [$BUILD/experiment-traps]  RESULTS [docs/results.md]  LLM_PORT [8099]
 #   REUSE_ARMS  arms whose merged reports already in $OUT are reported without running them again
 set -euo pipefail
@@ -31,7 +32,7 @@ BUDGET=${BUDGET:-12}
 EPSILON=${EPSILON:-0.1}
 DEVICE=${DEVICE:-ascend910b1-sim}
 ARMS=${ARMS:-builtin llm}
-PACKS=${PACKS:-traps control}
+PACKS=${PACKS:-traps control plain}
 MODES=${MODES:-off,similarity,all_retrieved,adoption}
 LLM_PORT=${LLM_PORT:-8099}
 TRAIN_TASKS=${TRAIN_TASKS:-}
@@ -62,6 +63,18 @@ for arm in $ARMS; do
   [[ " ${REUSE_ARMS:-} " == *" $arm "* ]] && continue
   for pack in $PACKS; do
     packfile=resources/memory/experiments/$pack.jsonl
+    if [[ $pack == plain ]]; then
+      # The second negative control: no traps and no decoys (a decoy is an entry whose provenance
+      # note starts with "experiment decoy"), so that a difference between the modes in `control`
+      # can be told apart from one that the decoys alone cause.
+      packfile=$OUT/plain.jsonl
+      python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if not any(p.get("note", "").startswith("experiment decoy") for p in e.get("provenance") or []):
+        sys.stdout.write(line)' resources/memory/experiments/control.jsonl > "$packfile"
+    fi
     [[ -f $packfile ]] || { echo "experiment-traps: no pack $packfile" >&2; exit 1; }
     parts=()
     for ((k = 0; k < SEEDS; k++)); do
@@ -179,7 +192,8 @@ for arm in arms:
                 if other == "off":
                     continue  # memory against no memory is not what the control checks
                 it = m["iterations_to_95_best"]
-                verdicts.append((arm, pack, f"negative control: adoption and {other} tie (iterations interval contains 0)",
+                what = "no traps, decoys" if pack == "control" else "no traps, no decoys"
+                verdicts.append((arm, pack, f"negative control ({what}): adoption and {other} tie (iterations interval contains 0)",
                                  it["ci95_low"] <= 0 <= it["ci95_high"]))
 L.append("\n### Claims of issue 12, checked\n")
 L.append("| arm | pack | claim | holds |")

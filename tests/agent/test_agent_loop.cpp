@@ -350,20 +350,24 @@ private slots:
     // While a candidate is evaluated, the policy's likely next candidate is compiled on the core
     // the compile leaves idle: its own evaluation then starts from a compile-cache hit. Off, it
     // compiles from scratch. Either way the loop evaluates exactly what the policy proposed.
+    // While a candidate that does not gain is evaluated (here: a comment-only edit, same cycles),
+    // the policy's likely next candidate is compiled, so its evaluation starts from a cache hit.
     void theLikelyNextCandidateIsCompiledWhileThisOneRuns() {
         for (bool speculate : {true, false}) {
             const std::string nonce = "// speculation test " + std::to_string(speculate) + " " +
                                       QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString() + "\n";
             const std::string a = task("vtune").baselineSource + nonce;
+            const std::string same = a + "// the same kernel, reworded\n";
             const std::string b = agent::setTunable(a, agent::parseTunables(a)[2], 4);
             const std::string never = agent::setTunable(a, agent::parseTunables(a)[2], 8);
             auto policy = std::make_unique<ScriptedPolicy>([&](const agent::PolicyContext& ctx) {
-                if (ctx.stage == memory::Stage::Draft) {
-                    auto p = candidate(a, "draft");
+                if (ctx.stage == memory::Stage::Draft) return candidate(a, "draft");
+                if (ctx.history.size() == 1) {
+                    auto p = candidate(same, "comment only");
                     p.likelyNext = b;
                     return p;
                 }
-                if (ctx.history.size() == 1) {
+                if (ctx.history.size() == 2) {
                     auto p = candidate(b, "blocks 1 -> 4");
                     p.likelyNext = never;  // speculated, never proposed: not evaluated
                     return p;
@@ -373,12 +377,13 @@ private slots:
             agent::AgentSettings s = settings();
             s.speculate = speculate;
             auto [sum, its, evaluations] = runCounting(std::move(policy), s, speculate ? "speculate-on.db" : "speculate-off.db");
-            QVERIFY(its.size() >= 2);
-            QCOMPARE(evaluations, 2);
-            QCOMPARE(its[1].source, b);
-            QVERIFY(its[1].correct);
-            QCOMPARE(its[0].evaluation["compile"]["cached"].get<bool>(), false);
-            QCOMPARE(its[1].evaluation["compile"]["cached"].get<bool>(), speculate);
+            QVERIFY(its.size() >= 3);
+            QCOMPARE(evaluations, 3);
+            QCOMPARE(its[1].cycles, its[0].cycles);  // no gain: the parent stays, so b is what comes next
+            QCOMPARE(its[2].source, b);
+            QVERIFY(its[2].correct);
+            QCOMPARE(its[1].evaluation["compile"]["cached"].get<bool>(), false);
+            QCOMPARE(its[2].evaluation["compile"]["cached"].get<bool>(), speculate);
         }
     }
 
@@ -478,6 +483,12 @@ private slots:
         for (const auto& d : {oldRun, newRun, other, deadCompile, liveCompile, entry, deadOutputs, liveOutputs})
             fs::create_directories(d);
         std::ofstream(oldRun / "in_0_x.bin") << "leftover";
+        // A run-cache blob staged as a file (linked or written, not yet renamed into place).
+        fs::create_directories(cache / "runs" / "blobs");
+        const fs::path deadBlob = cache / "runs" / "blobs" / ("f00d.tmp." + std::to_string(child) + ".1");
+        const fs::path liveBlob = cache / "runs" / "blobs" / ("f00d.tmp." + std::to_string(getpid()) + ".1");
+        const fs::path storedBlob = cache / "runs" / "blobs" / "f00d.bin";
+        for (const auto& f : {deadBlob, liveBlob, storedBlob}) std::ofstream(f) << "bytes";
         const auto hourAgo = fs::file_time_type::clock::now() - std::chrono::hours(1);
         fs::last_write_time(oldRun, hourAgo);
         fs::last_write_time(other, hourAgo);
@@ -488,8 +499,9 @@ private slots:
         const size_t removed = toolchain::removeStaleWorkDirs(paths, std::chrono::minutes(15));
         if (savedTmp.isEmpty()) qunsetenv("TMPDIR");
         else qputenv("TMPDIR", savedTmp);
-        QCOMPARE(removed, size_t(3));
-        QVERIFY(!fs::exists(oldRun) && !fs::exists(deadCompile) && !fs::exists(deadOutputs));
+        QCOMPARE(removed, size_t(4));
+        QVERIFY(!fs::exists(oldRun) && !fs::exists(deadCompile) && !fs::exists(deadOutputs) && !fs::exists(deadBlob));
+        QVERIFY(fs::exists(liveBlob) && fs::exists(storedBlob));
         QVERIFY(fs::exists(liveOutputs));
         QVERIFY(fs::exists(newRun));       // may belong to a live evaluation
         QVERIFY(fs::exists(liveCompile));  // its process (this one) is alive

@@ -3,10 +3,13 @@
 #include "sage_eval/Evaluator.h"
 #include "sage_eval/TraceExport.h"
 #include "sage_eval/Verifier.h"
+#include "sage_toolchain/Compiler.h"
 #include "sage_toolchain/Files.h"
+#include "sage_toolchain/Process.h"
 #include "sage_toolchain/TensorCodec.h"
 
 #include <QtTest>
+#include <sys/resource.h>
 
 using namespace sage;
 
@@ -211,6 +214,39 @@ private slots:
                 QVERIFY(toolchain::readBinaryFile(fast.sharedObject) == toolchain::readBinaryFile(plain.sharedObject));
         }
         qunsetenv("SAGE_NO_PCH");
+    }
+    // The agent's speculative compile: a background compile that is stopped caches nothing (the
+    // same source compiles in full afterwards), and a process can be started at a lower priority.
+    void aStoppedBackgroundCompileIsNotCached() {
+        QTemporaryDir cache;
+        auto paths = toolchain::ToolPaths::fromEnvironment();
+        paths.binDir = SAGE_TEST_BIN_DIR;
+        paths.cacheDir = cache.path().toStdString();
+        toolchain::Compiler compiler(paths);
+        toolchain::CompileRequest cr;
+        cr.source = kernelText("good.cpp");
+        cr.displayName = "good.cpp";
+        cr.prelude = task("vadd").preludeFor(cr.source);
+        cr.deviceId = "ascend910b1-sim";
+        const std::atomic<bool> stop{true};
+        toolchain::CompileRequest background = cr;
+        background.background = true;
+        background.cancel = &stop;
+        const auto stopped = compiler.compile(background);
+        QVERIFY(!stopped.ok);
+        const auto full = compiler.compile(cr);
+        QVERIFY(full.ok);
+        QVERIFY(!full.cached);
+        QVERIFY(compiler.compile(cr).cached);
+
+        toolchain::ProcessSpec spec;
+        spec.argv = {"/bin/sh", "-c", "cut -d' ' -f19 /proc/self/stat"};  // field 19: nice
+        spec.workDir = cache.path().toStdString();
+        const int mine = getpriority(PRIO_PROCESS, 0);
+        spec.niceness = 5;
+        const auto niced = toolchain::runProcess(spec);
+        QCOMPARE(niced.exitCode, 0);
+        QCOMPARE(std::stoi(niced.out), std::min(19, mine + 5));
     }
     void compileErrorAtTheRightLine() {
         auto ev = run("compile_error.cpp");

@@ -212,13 +212,45 @@ private slots:
         QCOMPARE(int(last->outputs.at("y").data()[7]), 39);
         QVERIFY(last->networkIsolated);
         QVERIFY2(!cache.load("k0").has_value(), "the oldest entry was not evicted");
-        size_t entries = 0;
-        for (const auto& e : std::filesystem::directory_iterator(root)) entries += e.is_directory();
+        size_t entries = 0, blobs = 0;
+        for (const auto& e : std::filesystem::directory_iterator(root))
+            entries += e.is_directory() && e.path().filename() != "blobs";
+        for (const auto& e : std::filesystem::directory_iterator(root + "/blobs")) blobs += e.is_regular_file();
         QVERIFY2(entries <= 5 + 16, ("entries kept: " + std::to_string(entries)).c_str());
+        QVERIFY2(blobs <= 5 + 16, ("outputs kept: " + std::to_string(blobs)).c_str());
+        // Every entry still listed loads: none names an evicted output.
+        for (const auto& e : std::filesystem::directory_iterator(root))
+            if (e.is_directory() && e.path().filename() != "blobs")
+                QVERIFY2(cache.load(e.path().filename().string()).has_value(), e.path().c_str());
     }
 
-    // A run output the runner left in a file is linked into the cache entry, not copied: the entry
-    // shares the file's inode, and keeps the bytes after the runner's file is removed.
+    // Outputs are stored once per content: two entries (other candidates, same values) share one
+    // file; an entry whose output was removed, or one in another layout, is a miss (run again).
+    void runCacheStoresEqualOutputsOnce() {
+        namespace fs = std::filesystem;
+        const fs::path root = (dir_.path() + "/sharedruns").toStdString();
+        const eval::RunCache cache(root.string());
+        toolchain::RunResult r;
+        r.status = "ok";
+        std::vector<uint8_t> same(50000, 0x42), other(50000, 0x43);
+        cache.store("a", r, {{"y", toolchain::Blob::own(same)}, {"z", toolchain::Blob::own(other)}}, true);
+        cache.store("b", r, {{"y", toolchain::Blob::own(same)}}, true);
+        size_t files = 0;
+        for (const auto& e : fs::directory_iterator(root / "blobs")) files += e.is_regular_file();
+        QCOMPARE(files, size_t(2));
+        auto a = cache.load("a"), b = cache.load("b");
+        QVERIFY(a.has_value() && b.has_value());
+        QCOMPARE(a->outputs.at("z").data()[49999], uint8_t(0x43));
+        QCOMPARE(b->outputs.size(), size_t(1));
+        QVERIFY(std::memcmp(b->outputs.at("y").data(), same.data(), same.size()) == 0);
+        for (const auto& e : fs::directory_iterator(root / "blobs"))
+            if (std::memcmp(toolchain::readBinaryFile(e.path().string()).data(), other.data(), 16) == 0) fs::remove(e.path());
+        QVERIFY(!cache.load("a").has_value());  // its z is gone
+        QVERIFY(cache.load("b").has_value());
+        toolchain::writeFile((root / "b" / "result.json").string(), std::string(R"({"status":"ok","launches":[],"outputs":["y"]})"));
+        QVERIFY(!cache.load("b").has_value());  // the layout before shared outputs
+    }
+
     // Cache files (inputs, references) are written through writeFile: a failure names the file and
     // the step, and a written file holds exactly the bytes given.
     void writeFileReportsWhereItFailed() {
@@ -237,6 +269,8 @@ private slots:
         }
     }
 
+    // A run output the runner left in a file is linked into the cache, not copied: the stored
+    // output shares the file's inode, and keeps the bytes after the runner's file is removed.
     void runCacheLinksMappedOutputs() {
         namespace fs = std::filesystem;
         const fs::path root = (dir_.path() + "/linkruns").toStdString();
@@ -252,7 +286,9 @@ private slots:
         r.status = "ok";
         const eval::RunCache cache(root.string());
         cache.store("linked", r, {{"y", blob}}, true);
-        QVERIFY(fs::equivalent(produced, root / "linked" / "y.bin"));
+        size_t linked = 0;
+        for (const auto& e : fs::directory_iterator(root / "blobs")) linked += fs::equivalent(produced, e.path());
+        QCOMPARE(linked, size_t(1));
         fs::remove_all(root / "outputs.tmp.1.0");
         auto back = cache.load("linked");
         QVERIFY(back.has_value());

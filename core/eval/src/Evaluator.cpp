@@ -253,7 +253,10 @@ toolchain::CompileRequest Evaluator::compileRequest(const Task& task, const Eval
 bool Evaluator::precompile(const Task& task, const EvalRequest& req) const {
     if (!toolchain::SourcePolicy::check(req.source, req.kernelName, req.localHeaders).empty()) return false;
     try {
-        return compiler_.compile(compileRequest(task, req)).ok;
+        toolchain::CompileRequest cr = compileRequest(task, req);
+        cr.background = true;
+        cr.cancel = req.cancel;
+        return compiler_.compile(cr).ok;
     } catch (const std::exception&) {
         return false;  // the evaluation proper reports whatever went wrong
     }

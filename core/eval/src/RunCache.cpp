@@ -15,10 +15,12 @@ using nlohmann::json;
 
 namespace {
 // Bump when the stored layout or the meaning of a key field changes.
-constexpr const char* kFormat = "run-v1";
+// v2: outputs are content-addressed blobs shared by every entry that produced the same bytes.
+constexpr const char* kFormat = "run-v2";
+constexpr const char* kBlobs = "blobs";
 
 // Run outputs are large (tens of MB per evaluation): the cache keeps at most SAGE_RUN_CACHE_MB
-// (default 1024) and drops the least recently stored entries beyond that.
+// (default 1024) of output blobs and drops the least recently stored ones beyond that.
 uint64_t capacityBytes() {
     const char* env = std::getenv("SAGE_RUN_CACHE_MB");
     uint64_t mb = 1024;
@@ -30,29 +32,37 @@ uint64_t capacityBytes() {
     return mb << 20;
 }
 
+bool isPrivate(const fs::path& p) { return p.filename().string().find(".tmp.") != std::string::npos; }
+
+// Blobs are dropped oldest first; then every entry stored no later than the newest dropped blob.
+// That keeps no entry whose blob is gone, without reading any entry: store() touches an entry's
+// blobs after the entry is in place, so every blob is at least as new as each entry naming it.
 void evictBeyond(const fs::path& root, uint64_t capacity) {
     std::error_code ec;
     struct Item {
         fs::file_time_type time;
         uint64_t bytes;
-        fs::path dir;
+        fs::path path;
     };
-    std::vector<Item> items;
+    std::vector<Item> blobs;
     uint64_t total = 0;
-    for (const auto& e : fs::directory_iterator(root, ec)) {
-        if (!e.is_directory(ec) || e.path().filename().string().find(".tmp.") != std::string::npos) continue;
-        Item it{fs::last_write_time(e.path(), ec), 0, e.path()};
-        for (const auto& f : fs::directory_iterator(e.path(), ec))
-            if (f.is_regular_file(ec)) it.bytes += f.file_size(ec);
-        total += it.bytes;
-        items.push_back(std::move(it));
+    for (const auto& e : fs::directory_iterator(root / kBlobs, ec)) {
+        if (isPrivate(e.path()) || !e.is_regular_file(ec)) continue;
+        blobs.push_back({fs::last_write_time(e.path(), ec), e.file_size(ec), e.path()});
+        total += blobs.back().bytes;
     }
     if (total <= capacity) return;
-    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.time < b.time; });
-    for (const auto& it : items) {
+    std::sort(blobs.begin(), blobs.end(), [](const Item& a, const Item& b) { return a.time < b.time; });
+    fs::file_time_type cutoff = fs::file_time_type::min();
+    for (const auto& b : blobs) {
         if (total <= capacity) break;
-        fs::remove_all(it.dir, ec);  // a reader holding a mapping keeps its pages; the next lookup misses
-        total -= std::min(total, it.bytes);
+        fs::remove(b.path, ec);  // a reader holding a mapping keeps its pages
+        total -= std::min(total, b.bytes);
+        cutoff = b.time;
+    }
+    for (const auto& e : fs::directory_iterator(root, ec)) {
+        if (!e.is_directory(ec) || isPrivate(e.path()) || e.path().filename() == kBlobs) continue;
+        if (fs::last_write_time(e.path(), ec) <= cutoff) fs::remove_all(e.path(), ec);
     }
 }
 
@@ -61,6 +71,24 @@ void evictBeyond(const fs::path& root, uint64_t capacity) {
 fs::path privateDir(const fs::path& root, const std::string& name) {
     static std::atomic<uint64_t> counter{0};
     return root / (name + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++));
+}
+
+// Puts `blob` under blobs/<hash>.bin unless those bytes are already there. A mapped output (the
+// runner's file, kept next to the cache) is linked, not copied; identical outputs of other
+// candidates and seeds are stored once.
+void storeBlob(const fs::path& blobs, const std::string& hash, const toolchain::Blob& blob) {
+    const fs::path target = blobs / (hash + ".bin");
+    std::error_code ec;
+    if (fs::is_regular_file(target, ec) && fs::file_size(target, ec) == blob.size()) return;
+    const fs::path tmp = privateDir(blobs, hash);
+    try {
+        if (blob.path().empty() || (fs::create_hard_link(blob.path(), tmp, ec), ec))
+            toolchain::writeFile(tmp.string(), blob.data(), blob.size());
+        fs::rename(tmp, target);  // atomic; the same bytes from another process are just replaced
+    } catch (...) {
+        fs::remove(tmp, ec);
+        throw;
+    }
 }
 
 } // namespace
@@ -95,15 +123,16 @@ std::optional<RunCache::Entry> RunCache::load(const std::string& key) const {
     Entry e;
     try {
         json j = json::parse(text);
+        if (j.value("format", "") != kFormat) return std::nullopt;
         e.result.status = j.at("status").get<std::string>();
         e.result.message = j.value("message", "");
         e.result.seconds = j.value("seconds", 0.0);
         e.networkIsolated = j.value("network_isolated", false);
         for (const auto& l : j.at("launches")) e.result.launches.push_back(toolchain::launchResultFromJson(l));
-        for (const auto& name : j.at("outputs")) {
-            auto blob = toolchain::Blob::map((dir / (name.get<std::string>() + ".bin")).string());
-            if (!blob.valid()) return std::nullopt;  // damaged entry: run again
-            e.outputs[name.get<std::string>()] = std::move(blob);
+        for (const auto& [name, hash] : j.at("outputs").items()) {
+            auto blob = toolchain::Blob::map((fs::path(dir_) / kBlobs / (hash.get<std::string>() + ".bin")).string());
+            if (!blob.valid()) return std::nullopt;  // evicted or damaged: run again
+            e.outputs[name] = std::move(blob);
         }
     } catch (const std::exception&) {
         return std::nullopt;
@@ -113,30 +142,34 @@ std::optional<RunCache::Entry> RunCache::load(const std::string& key) const {
 
 void RunCache::store(const std::string& key, const toolchain::RunResult& result,
                      const std::map<std::string, toolchain::Blob>& outputs, bool networkIsolated) const {
-    const fs::path dir = fs::path(dir_) / key;
-    const fs::path tmp = privateDir(dir_, key);
+    const fs::path root(dir_);
+    const fs::path tmp = privateDir(root, key);
     std::error_code ec;
     try {
-        fs::create_directories(tmp);
-        json launches = json::array(), names = json::array();
-        for (const auto& l : result.launches) launches.push_back(toolchain::toJson(l, true));
+        fs::create_directories(root / kBlobs);
+        json launches = json::array(), hashes = json::object();
+        std::vector<fs::path> blobFiles;
         for (const auto& [name, blob] : outputs) {
-            // A mapped output (the runner's file, kept next to the cache) is linked, not copied.
-            std::error_code lec;
-            if (blob.path().empty() || (fs::create_hard_link(blob.path(), tmp / (name + ".bin"), lec), lec))
-                toolchain::writeFile((tmp / (name + ".bin")).string(), blob.data(), blob.size());
-            names.push_back(name);
+            const std::string hash = toolchain::ContentHash().add(blob.data(), blob.size()).hex();
+            storeBlob(root / kBlobs, hash, blob);
+            hashes[name] = hash;
+            blobFiles.push_back(root / kBlobs / (hash + ".bin"));
         }
-        json j = {{"status", result.status}, {"message", result.message}, {"seconds", result.seconds},
-                  {"launches", launches}, {"outputs", names},
+        for (const auto& l : result.launches) launches.push_back(toolchain::toJson(l, true));
+        json j = {{"format", kFormat}, {"status", result.status}, {"message", result.message},
+                  {"seconds", result.seconds}, {"launches", launches}, {"outputs", hashes},
                   {"network_isolated", networkIsolated}};
+        fs::create_directories(tmp);
         toolchain::writeFile((tmp / "result.json").string(), j.dump());
-        fs::rename(tmp, dir, ec);  // atomic; if another process stored the same key first, keep theirs
-        // Eviction walks every entry (a stat per file): doing it on each store made a bench's
-        // stores quadratic. Every 16th store of a process keeps the cache within about 16 entries
-        // (the first store of a process always evicts) of its capacity.
+        fs::rename(tmp, root / key, ec);  // atomic; if another process stored the same key first, keep theirs
+        // Now that the entry is in place, its blobs become at least as new as it (evictBeyond).
+        const auto now = fs::file_time_type::clock::now();
+        for (const auto& f : blobFiles) fs::last_write_time(f, now, ec);
+        // Eviction walks every blob and entry (a stat each): doing it on each store made a
+        // bench's stores quadratic. Every 16th store of a process keeps the cache within about
+        // 16 entries' outputs (the first store of a process always evicts) of its capacity.
         static std::atomic<uint64_t> stores{0};
-        if (stores.fetch_add(1) % 16 == 0) evictBeyond(fs::path(dir_), capacityBytes());
+        if (stores.fetch_add(1) % 16 == 0) evictBeyond(root, capacityBytes());
     } catch (const std::exception&) {
     }
     if (fs::exists(tmp, ec)) fs::remove_all(tmp, ec);

@@ -110,10 +110,7 @@ public:
             const uint64_t allocated = gePadding ? (bytes + 31) / 32 * 32 + 32 : bytes;
             uint8_t* p = AscendC::GmAlloc(allocated);
             if (t.output) std::memset(p, 0xff, allocated);  // poison: unwritten outputs read as NaN / -1
-            else {
-                auto data = readBytes(t.file, bytes);
-                std::memcpy(p, data.data(), bytes);
-            }
+            else readJobFileInto(t.file, p, bytes);
             gm_[t.name] = {p, bytes};
         }
     }

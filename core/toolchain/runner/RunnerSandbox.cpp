@@ -59,18 +59,23 @@ int jobFile(const std::string& path) {
     return it->second;
 }
 
-std::vector<uint8_t> readJobFile(const std::string& path, uint64_t expected) {
+void readJobFileInto(const std::string& path, void* dst, uint64_t expected) {
     int fd = jobFile(path);
-    std::vector<uint8_t> data(expected);
+    auto* p = static_cast<uint8_t*>(dst);
     uint64_t got = 0;
     while (got < expected) {
-        ssize_t r = ::pread(fd, data.data() + got, size_t(expected - got), off_t(got));
+        ssize_t r = ::pread(fd, p + got, size_t(expected - got), off_t(got));
         if (r <= 0) break;
         got += uint64_t(r);
     }
     if (got != expected)
         throw std::runtime_error("input file " + path + " holds fewer than the " + std::to_string(expected) +
                                  " bytes expected");
+}
+
+std::vector<uint8_t> readJobFile(const std::string& path, uint64_t expected) {
+    std::vector<uint8_t> data(expected);
+    readJobFileInto(path, data.data(), expected);
     return data;
 }
 

@@ -22,6 +22,8 @@ void openJobFiles(const toolchain::RunJob& job);
 // The pre-opened descriptor for a job file; throws for a path the job did not declare.
 int jobFile(const std::string& path);
 std::vector<uint8_t> readJobFile(const std::string& path, uint64_t expected);
+// The same bytes read straight into `dst` (a GM tensor), without an intermediate copy.
+void readJobFileInto(const std::string& path, void* dst, uint64_t expected);
 void writeJobFile(const std::string& path, const void* data, size_t n);
 
 enum class FilterStage { Loading, Running };

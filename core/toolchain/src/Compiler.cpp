@@ -267,6 +267,8 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     spec.workDir = work.string();
     spec.timeoutSeconds = kCompileSeconds;
     spec.captureLimit = 4 << 20;
+    spec.cancel = req.cancel;
+    if (req.background) spec.niceness = 19;
     confineCompiler(spec, paths_, work.string());
     // The precompiled header lives in the cache, outside the work directory: show it read-only.
     if (!pch.empty()) spec.confine.readOnly.push_back(fs::path(pch).parent_path().string());

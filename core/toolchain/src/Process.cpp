@@ -93,6 +93,7 @@ int startChild(void* arg) {
     setLimit(RLIMIT_FSIZE, spec.limits.fileSizeBytes);
     setLimit(RLIMIT_NPROC, spec.limits.maxProcesses);
     setLimit(RLIMIT_CORE, 1);  // no core dumps from crashing kernels
+    if (spec.niceness > 0) setpriority(PRIO_PROCESS, 0, getpriority(PRIO_PROCESS, 0) + spec.niceness);
     if (!spec.workDir.empty() && chdir(spec.workDir.c_str()) != 0) _exit(126);
     int in = open("/dev/null", O_RDONLY);
     int out = open(c.outPath, O_WRONLY | O_CREAT | O_TRUNC, 0600);

@@ -13,9 +13,11 @@ namespace fs = std::filesystem;
 namespace sage::toolchain {
 namespace {
 
-bool ownedByMe(const fs::path& p) {
+// A folder of ours, or (filesAlso) a plain file of ours: the run cache's blobs are staged as files.
+bool ownedByMe(const fs::path& p, bool filesAlso = false) {
     struct stat st {};
-    return ::lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid();
+    return ::lstat(p.c_str(), &st) == 0 && (S_ISDIR(st.st_mode) || (filesAlso && S_ISREG(st.st_mode))) &&
+           st.st_uid == ::getuid();
 }
 
 // "<key>.tmp.<pid>.<n>" -> pid, or -1 when the name does not have that shape.
@@ -66,12 +68,12 @@ size_t removeStaleWorkDirs(const ToolPaths& paths, std::chrono::seconds runnerMi
             if (!tec && now - mtime >= runnerMinAge) removed += removeTree(p);
         }
     if (!paths.cacheDir.empty())
-        for (const char* cache : {"kernels", "runs"}) {
+        for (const char* cache : {"kernels", "runs", "runs/blobs"}) {
             std::error_code kec;
             for (fs::directory_iterator it(fs::path(paths.cacheDir) / cache, kec), end; !kec && it != end; it.increment(kec)) {
                 const fs::path p = it->path();
                 const long pid = ownerPidOf(p.filename().string());
-                if (pid > 0 && !processAlive(pid) && ownedByMe(p)) removed += removeTree(p);
+                if (pid > 0 && !processAlive(pid) && ownedByMe(p, true)) removed += removeTree(p);
             }
         }
     return removed;

@@ -24,9 +24,11 @@ eval::Evaluation evaluateCandidate(const eval::Evaluator& evaluator, const eval:
 }
 
 std::future<void> precompileCandidate(const eval::Evaluator& evaluator, const eval::Task& task, std::string source,
-                                      const AgentSettings& settings) {
+                                      const AgentSettings& settings, const std::atomic<bool>* drop) {
+    eval::EvalRequest req = requestFor(source, settings);
+    req.cancel = drop;
     try {
-        return std::async(std::launch::async, [&evaluator, &task, req = requestFor(source, settings)] {
+        return std::async(std::launch::async, [&evaluator, &task, req = std::move(req)] {
             evaluator.precompile(task, req);
         });
     } catch (const std::system_error&) {

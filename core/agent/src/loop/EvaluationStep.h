@@ -18,9 +18,10 @@ eval::Evaluation evaluateCandidate(const eval::Evaluator& evaluator, const eval:
 
 // Compiles `source` as evaluateCandidate would, on a second thread, into the compile cache (the
 // policy's likely next candidate, compiled on the core this evaluation's compile leaves idle).
-// The returned future must be waited for before the evaluator goes away.
+// It runs at the lowest CPU priority and stops when *drop becomes true. The returned future must
+// be waited for before the evaluator (and *drop) go away.
 std::future<void> precompileCandidate(const eval::Evaluator& evaluator, const eval::Task& task, std::string source,
-                                      const AgentSettings& settings);
+                                      const AgentSettings& settings, const std::atomic<bool>* drop);
 
 // ok | compile_error | rejected | wrong_result | the run status (sim_error, timeout, crash, ...)
 std::string statusOf(const eval::Evaluation& ev);

@@ -47,7 +47,8 @@ public:
     // Compiles what evaluate(task, req) would compile, into the compile cache, and nothing else:
     // a later evaluate() of the same source then starts from a cache hit. Best effort (a source
     // the policy rejects or that does not compile only leaves its cached diagnostics); returns
-    // whether a binary is now cached. The agent uses it on the core a compile leaves idle.
+    // whether a binary is now cached. The agent uses it on the core a compile leaves idle: it
+    // runs at the lowest CPU priority and stops when req.cancel becomes true.
     bool precompile(const Task& task, const EvalRequest& req) const;
     const toolchain::DeviceCatalog& devices() const { return devices_; }
     const toolchain::ToolPaths& paths() const { return paths_; }

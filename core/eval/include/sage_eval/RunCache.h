@@ -4,8 +4,11 @@
 // content keys, dims, attrs, timeline flag). An identical (binary, inputs, device) triple is
 // therefore never simulated twice; a cached result is the runner's result as it was written.
 // Only deterministic outcomes are stored (ok, race, sim_error), never timeouts, crashes or
-// cancellations. The cache holds at most SAGE_RUN_CACHE_MB megabytes (default 1024), dropping
-// the oldest entries first.
+// cancellations. Output bytes are stored once per content (<cache>/runs/blobs/<XXH3-128>.bin):
+// most optimisation moves change the schedule, not the values, so candidates of one task and
+// their seeds produce the same outputs again and again (in a 15-task bench, 976 outputs held
+// 148 distinct contents). The cache holds at most SAGE_RUN_CACHE_MB megabytes of outputs
+// (default 1024), dropping the oldest first, and with them the entries that named them.
 #pragma once
 
 #include "sage_toolchain/Blob.h"

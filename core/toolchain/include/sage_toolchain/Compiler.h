@@ -6,6 +6,7 @@
 #include "Diagnostic.h"
 #include "ToolPaths.h"
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct CompileRequest {
     std::string deviceId;
     bool isReference = false;  // compile a task reference (sage_reference.h) instead of a kernel
     std::vector<std::string> extraFlags;
+    // A compile nobody waits for yet (the agent's speculative one): lowest CPU priority, and
+    // stopped when `cancel` becomes true (such a result is never cached).
+    bool background = false;
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 struct CompileResult {

@@ -40,6 +40,7 @@ struct ProcessSpec {
     bool isolateNetwork = false;    // new network namespace when the system permits it
     size_t captureLimit = 1 << 20;  // bytes kept of each of stdout and stderr
     const std::atomic<bool>* cancel = nullptr;
+    int niceness = 0;  // added to the caller's nice value (19: runs only on otherwise idle cores)
 };
 
 struct ProcessResult {

@@ -1,7 +1,8 @@
 // Work folders an evaluation leaves behind when its process is killed (SIGKILL, a crash, a power
 // cut): the runner's private directories (<tmp>/sage-run-*), the compiler's and the run cache's
-// half-written entries (<cache>/kernels|runs/<key>.tmp.<pid>.<n>) and the runner outputs kept for
-// the run cache (<cache>/runs/outputs.tmp.<pid>.<n>). A finished evaluation removes its own; these are
+// half-written entries (<cache>/kernels|runs/<key>.tmp.<pid>.<n>, and the file
+// <cache>/runs/blobs/<hash>.tmp.<pid>.<n>) and the runner outputs kept for the run cache
+// (<cache>/runs/outputs.tmp.<pid>.<n>). A finished evaluation removes its own; these are
 // the leftovers of dead ones, removed the next time an agent run starts.
 #pragma once
 
