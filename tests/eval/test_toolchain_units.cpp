@@ -249,6 +249,9 @@ private slots:
         QVERIFY(cache.load("b").has_value());
         toolchain::writeFile((root / "b" / "result.json").string(), std::string(R"({"status":"ok","launches":[],"outputs":["y"]})"));
         QVERIFY(!cache.load("b").has_value());  // the layout before shared outputs
+        toolchain::writeFile((root / "b" / "result.json").string(),
+                             std::string(R"({"format":"run-v2","status":"ok","launches":[],"outputs":{"y":"../../../etc/passwd"}})"));
+        QVERIFY(!cache.load("b").has_value());  // an output name that is not a hash
     }
 
     // Cache files (inputs, references) are written through writeFile: a failure names the file and

@@ -129,8 +129,11 @@ std::optional<RunCache::Entry> RunCache::load(const std::string& key) const {
         e.result.seconds = j.value("seconds", 0.0);
         e.networkIsolated = j.value("network_isolated", false);
         for (const auto& l : j.at("launches")) e.result.launches.push_back(toolchain::launchResultFromJson(l));
-        for (const auto& [name, hash] : j.at("outputs").items()) {
-            auto blob = toolchain::Blob::map((fs::path(dir_) / kBlobs / (hash.get<std::string>() + ".bin")).string());
+        for (const auto& [name, hashJson] : j.at("outputs").items()) {
+            const std::string hash = hashJson.get<std::string>();
+            if (hash.size() != 32 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
+                return std::nullopt;  // not a name store() wrote: never a path outside blobs/
+            auto blob = toolchain::Blob::map((fs::path(dir_) / kBlobs / (hash + ".bin")).string());
             if (!blob.valid()) return std::nullopt;  // evicted or damaged: run again
             e.outputs[name] = std::move(blob);
         }

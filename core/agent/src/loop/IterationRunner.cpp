@@ -197,8 +197,8 @@ std::optional<std::string> IterationRunner::evaluate(IterationRecord& rec, const
     eval::Evaluation ev = evaluateCandidate(ctx_.evaluator, ctx_.task, prop.source, ctx_.settings, &ctx_.cancel);
     if (speculation.valid()) {
         // The likely next candidate is the parent's next move should this one not gain. When it
-        // does gain, the next proposal starts from it instead: whatever is left of that compile
-        // is CPU the two cores need (measured: a saturated 2-core bench ran slower with it).
+        // does gain, the next proposal starts from it instead, and whatever is left of that
+        // compile would only take CPU from the evaluations to come.
         const bool gained = ev.compile.ok && ev.run.status == "ok" && ev.verify.pass &&
                             (!parent || ev.profile.totalCycles < parent->cycles());
         if (gained || ctx_.cancel) dropSpeculation = true;
