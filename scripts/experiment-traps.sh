@@ -65,7 +65,7 @@ for arm in $ARMS; do
     packfile=resources/memory/experiments/$pack.jsonl
     if [[ $pack == plain ]]; then
       # The second negative control: no traps and no decoys (a decoy is an entry whose provenance
-      # note starts with "experiment decoy"), so that a difference between the modes in `control`
+      # note starts with "experiment decoy", the marker `sage bench` counts decoys by), so that a difference between the modes in `control`
       # can be told apart from one that the decoys alone cause.
       packfile=$OUT/plain.jsonl
       python3 -c '

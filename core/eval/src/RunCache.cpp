@@ -73,14 +73,17 @@ fs::path privateDir(const fs::path& root, const std::string& name) {
     return root / (name + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++));
 }
 
-// Puts `blob` under blobs/<hash>.bin unless those bytes are already there. A mapped output (the
-// runner's file, kept next to the cache) is linked, not copied; identical outputs of other
-// candidates and seeds are stored once.
-void storeBlob(const fs::path& blobs, const std::string& hash, const toolchain::Blob& blob) {
-    const fs::path target = blobs / (hash + ".bin");
+fs::path blobPath(const fs::path& root, const std::string& hash) { return root / kBlobs / (hash + ".bin"); }
+
+// Puts `blob` under blobs/<hash>.bin unless those bytes are already there, and returns the hash.
+// A mapped output (the runner's file, kept next to the cache) is linked, not copied; identical
+// outputs of other candidates and seeds are stored once.
+std::string storeBlob(const fs::path& root, const toolchain::Blob& blob) {
+    const std::string hash = toolchain::ContentHash().add(blob.data(), blob.size()).hex();
+    const fs::path target = blobPath(root, hash);
     std::error_code ec;
-    if (fs::is_regular_file(target, ec) && fs::file_size(target, ec) == blob.size()) return;
-    const fs::path tmp = privateDir(blobs, hash);
+    if (fs::is_regular_file(target, ec) && fs::file_size(target, ec) == blob.size()) return hash;
+    const fs::path tmp = privateDir(root / kBlobs, hash);
     try {
         if (blob.path().empty() || (fs::create_hard_link(blob.path(), tmp, ec), ec))
             toolchain::writeFile(tmp.string(), blob.data(), blob.size());
@@ -89,6 +92,7 @@ void storeBlob(const fs::path& blobs, const std::string& hash, const toolchain::
         fs::remove(tmp, ec);
         throw;
     }
+    return hash;
 }
 
 } // namespace
@@ -133,7 +137,7 @@ std::optional<RunCache::Entry> RunCache::load(const std::string& key) const {
             const std::string hash = hashJson.get<std::string>();
             if (hash.size() != 32 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
                 return std::nullopt;  // not a name store() wrote: never a path outside blobs/
-            auto blob = toolchain::Blob::map((fs::path(dir_) / kBlobs / (hash + ".bin")).string());
+            auto blob = toolchain::Blob::map(blobPath(dir_, hash).string());
             if (!blob.valid()) return std::nullopt;  // evicted or damaged: run again
             e.outputs[name] = std::move(blob);
         }
@@ -153,10 +157,9 @@ void RunCache::store(const std::string& key, const toolchain::RunResult& result,
         json launches = json::array(), hashes = json::object();
         std::vector<fs::path> blobFiles;
         for (const auto& [name, blob] : outputs) {
-            const std::string hash = toolchain::ContentHash().add(blob.data(), blob.size()).hex();
-            storeBlob(root / kBlobs, hash, blob);
+            const std::string hash = storeBlob(root, blob);
             hashes[name] = hash;
-            blobFiles.push_back(root / kBlobs / (hash + ".bin"));
+            blobFiles.push_back(blobPath(root, hash));
         }
         for (const auto& l : result.launches) launches.push_back(toolchain::toJson(l, true));
         json j = {{"format", kFormat}, {"status", result.status}, {"message", result.message},

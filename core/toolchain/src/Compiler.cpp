@@ -36,6 +36,9 @@ std::string digestHeaders(const std::string& dir) {
 }
 
 constexpr double kCompileSeconds = 120;
+// Compiles nobody waits for yet (the precompiled header, the agent's speculative candidate) run
+// at the lowest CPU priority: only on cores the evaluations leave idle.
+constexpr int kBackgroundNiceness = 19;
 constexpr uint64_t kCompileMemoryBytes = 1ull << 30;
 
 // The compiler runs confined like the runner (docs/security.md): it sees /usr, the kernel
@@ -169,7 +172,8 @@ std::string Compiler::precompiledHeader(const CompileRequest& req) const {
     if (!fs::create_directory(lock, ec)) return "";
     // Lowest priority: it must not slow down the evaluation that is running now.
     spawnDetached({"/bin/sh", "-c",
-                   "nice -n 19 " + pchBuildCommand(f, header, withStd, dir.string(), lock.string())});
+                   "nice -n " + std::to_string(kBackgroundNiceness) + " " +
+                       pchBuildCommand(f, header, withStd, dir.string(), lock.string())});
     return "";
 }
 
@@ -268,7 +272,7 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     spec.timeoutSeconds = kCompileSeconds;
     spec.captureLimit = 4 << 20;
     spec.cancel = req.cancel;
-    if (req.background) spec.niceness = 19;
+    if (req.background) spec.niceness = kBackgroundNiceness;
     confineCompiler(spec, paths_, work.string());
     // The precompiled header lives in the cache, outside the work directory: show it read-only.
     if (!pch.empty()) spec.confine.readOnly.push_back(fs::path(pch).parent_path().string());

@@ -199,8 +199,7 @@ std::optional<std::string> IterationRunner::evaluate(IterationRecord& rec, const
         // The likely next candidate is the parent's next move should this one not gain. When it
         // does gain, the next proposal starts from it instead, and whatever is left of that
         // compile would only take CPU from the evaluations to come.
-        const bool gained = ev.compile.ok && ev.run.status == "ok" && ev.verify.pass &&
-                            (!parent || ev.profile.totalCycles < parent->cycles());
+        const bool gained = ev.success() && (!parent || ev.profile.totalCycles < parent->cycles());
         if (gained || ctx_.cancel) dropSpeculation = true;
         speculation.wait();
     }
