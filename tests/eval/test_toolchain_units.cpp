@@ -3,6 +3,7 @@
 #include "sage_eval/RunCache.h"
 #include "sage_eval/Task.h"
 #include "sage_eval/Verifier.h"
+#include "sage_toolchain/CacheTrim.h"
 #include "sage_toolchain/Compiler.h"
 #include "sage_toolchain/DeviceCatalog.h"
 #include "sage_toolchain/Expression.h"
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <nlohmann/json.hpp>
 
 using namespace sage;
@@ -335,6 +337,94 @@ private slots:
         auto zeroRef = std::vector<float>(ref.size(), 0.0f);
         ref = zeroRef;
         QVERIFY2(check(zeroRef).pass, "an all-zero output equal to an all-zero reference must pass");
+    }
+
+    // A cache folder over its budget loses its least recently used entries first; entries in use
+    // (used within the minimum age), private work folders and builders' locks are never dropped.
+    void cacheFolderIsTrimmedLeastRecentlyUsedFirst() {
+        namespace fs = std::filesystem;
+        const fs::path folder = (dir_.path() + "/trim").toStdString();
+        const auto now = fs::file_time_type::clock::now();
+        auto entry = [&](const std::string& name, int hoursAgo, bool isFile = false) {
+            const fs::path p = folder / name;
+            fs::create_directories(isFile ? folder : p);
+            std::ofstream(isFile ? p : p / "kernel.so", std::ios::binary) << std::string(300 << 10, 'x');
+            fs::last_write_time(p, now - std::chrono::hours(hoursAgo));
+            return p;
+        };
+        const fs::path oldest = entry("a", 50), older = entry("b", 40), usedLately = entry("c", 30),
+                       file = entry("d.bin", 20, true), newer = entry("e", 10), inUse = entry("f", 0),
+                       privateWork = entry("g.tmp.1.0", 60), lock = entry("h.building", 60);
+        toolchain::markUsed(usedLately);
+        // 8 entries of 300 KiB over a 1 MiB budget: the four least recently used go. "c" was stored
+        // long ago but has just been used, so it stays with the entry in use, the private work
+        // folder and the lock, although the folder is then still over its budget.
+        const uint64_t freed = toolchain::trimCacheFolder(folder, 1 << 20, std::chrono::minutes(10));
+        QCOMPARE(freed, uint64_t(4 * (300 << 10)));
+        for (const auto& gone : {oldest, older, file, newer}) QVERIFY2(!fs::exists(gone), gone.c_str());
+        for (const auto& kept : {usedLately, inUse, privateWork, lock}) QVERIFY2(fs::exists(kept), kept.c_str());
+        // Once nothing is in use any more, the least recently used goes first: "f" (stored now,
+        // before "c" was used), then "c" only if the budget still needs it.
+        fs::last_write_time(inUse, now - std::chrono::hours(2));
+        fs::last_write_time(usedLately, now - std::chrono::hours(1));
+        QCOMPARE(toolchain::trimCacheFolder(folder, 900 << 10, std::chrono::minutes(10)), uint64_t(300 << 10));
+        QVERIFY(!fs::exists(inUse));
+        QVERIFY(fs::exists(usedLately));
+        // With room to spare nothing goes, and a folder that does not exist is no error.
+        QCOMPARE(toolchain::trimCacheFolder(folder, 100 << 20), uint64_t(0));
+        QCOMPARE(toolchain::trimCacheFolder(folder / "missing", 0), uint64_t(0));
+    }
+
+    // The periodic trim walks a folder at most once per interval, for every process: the stamp
+    // file says when it last did.
+    void cacheFolderTrimIsRateLimitedByItsStamp() {
+        namespace fs = std::filesystem;
+        const fs::path folder = (dir_.path() + "/trim-stamp").toStdString();
+        auto addOld = [&](const std::string& name) {
+            fs::create_directories(folder / name);
+            std::ofstream(folder / name / "x", std::ios::binary) << std::string(1 << 20, 'x');
+            fs::last_write_time(folder / name, fs::file_time_type::clock::now() - std::chrono::hours(1));
+        };
+        addOld("a");
+        qputenv("SAGE_CACHE_MB", "0");
+        toolchain::trimCacheFolderSometimes(folder, std::chrono::hours(1));
+        QVERIFY2(!fs::exists(folder / "a"), "the first call trims");
+        QVERIFY(fs::exists(folder / ".trimmed"));
+        addOld("b");
+        toolchain::trimCacheFolderSometimes(folder, std::chrono::hours(1));
+        QVERIFY2(fs::exists(folder / "b"), "a second call within the interval must not walk the folder");
+        fs::last_write_time(folder / ".trimmed", fs::file_time_type::clock::now() - std::chrono::hours(2));
+        toolchain::trimCacheFolderSometimes(folder, std::chrono::hours(1));
+        qunsetenv("SAGE_CACHE_MB");
+        QVERIFY2(!fs::exists(folder / "b"), "once the interval has passed the folder is trimmed again");
+        QVERIFY2(fs::exists(folder / ".trimmed"), "the stamp itself is never trimmed");
+    }
+
+    // An op project's include folders change nothing in the precompiled kernel API: compiles of
+    // two projects share one header (a compat scan used to build a 32 MB header per project),
+    // and each compile still sees its own project's headers.
+    void opProjectsShareOnePrecompiledHeader() {
+        namespace fs = std::filesystem;
+        auto paths = toolchain::ToolPaths::fromEnvironment();
+        paths.cacheDir = (dir_.path() + "/cache-projects").toStdString();
+        const toolchain::Compiler compiler(paths);
+        for (const char* project : {"p1", "p2"}) {
+            const std::string include = write(std::string(project) + "/op_kernel/local.h", "constexpr int kLocal = 3;\n");
+            toolchain::CompileRequest req;
+            req.deviceId = "ascend910b1-sim";
+            req.extraFlags = {"-I" + fs::path(include).parent_path().string()};
+            req.source = "#include \"kernel_operator.h\"\n#include \"local.h\"\n"
+                         "extern \"C\" __global__ __aicore__ void k(GM_ADDR x) { (void)x; static_assert(kLocal == 3); }\n";
+            auto r = compiler.compile(req);
+            QVERIFY2(r.ok, r.diagnostics.empty() ? "" : r.diagnostics[0].message.c_str());
+        }
+        std::set<std::string> keys;  // "<key>", "<key>.building" or "<key>.tmp.*": one header each
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(fs::path(paths.cacheDir) / "pch", ec)) {
+            const std::string name = e.path().filename().string();
+            keys.insert(name.substr(0, name.find('.')));
+        }
+        QVERIFY2(keys.size() <= 1, ("precompiled headers for two projects: " + std::to_string(keys.size())).c_str());
     }
 
     // The PCH variant with <cmath>/<cstring> is used only for a source that includes both: a

@@ -6,6 +6,7 @@
 #include "sage_eval/TensorData.h"
 #include "sage_eval/Verifier.h"
 #include "sage_toolchain/Files.h"
+#include "sage_toolchain/CacheTrim.h"
 #include "sage_toolchain/Hash.h"
 #include "sage_toolchain/SourcePolicy.h"
 
@@ -79,12 +80,16 @@ std::string Evaluator::inputFile(const Task& task, const TaskCase& c, uint64_t s
                           .hex();
     fs::path path = fs::path(paths_.cacheDir) / "inputs" / (key + ".bin");
     std::error_code ec;
-    if (fs::exists(path, ec)) return path.string();
+    if (fs::exists(path, ec)) {
+        toolchain::markUsed(path);
+        return path.string();
+    }
     fs::create_directories(path.parent_path(), ec);
     auto bytes = generateInput(task, c, seed, t);
     fs::path tmp = path.string() + partSuffix();
     toolchain::writeFile(tmp.string(), bytes.data(), bytes.size());
     fs::rename(tmp, path, ec);  // atomic: concurrent evaluations never see a half-written file
+    toolchain::trimCacheFolderSometimes(path.parent_path());
     return path.string();
 }
 
@@ -128,7 +133,10 @@ std::map<Evaluator::RefKey, Evaluator::Tensors> Evaluator::references(const Task
             }
             out[key][o.name] = std::move(blob);
         }
-        if (cached) continue;
+        if (cached) {
+            toolchain::markUsed(dir);
+            continue;
+        }
         out.erase(key);
         missing.push_back(sandboxInput(task, c, key.second));
         missingKeys.push_back(key);
@@ -184,6 +192,7 @@ std::map<Evaluator::RefKey, Evaluator::Tensors> Evaluator::references(const Task
             out[missingKeys[i]][o.name] = it->second;
         }
     }
+    if (!missingDirs.empty()) toolchain::trimCacheFolderSometimes(missingDirs.front().parent_path());
     return out;
 }
 

@@ -1,4 +1,5 @@
 #include "sage_toolchain/Compiler.h"
+#include "sage_toolchain/CacheTrim.h"
 
 #include "sage_toolchain/Files.h"
 #include "sage_toolchain/Hash.h"
@@ -116,10 +117,16 @@ bool includesCommonStd(const CompileRequest& req) {
 } // namespace
 
 std::pair<std::vector<std::string>, std::string> Compiler::pchFlagsAndKey(const CompileRequest& req, bool withStd) const {
-    // GCC uses a .gch only when it was built with the same options: one PCH per flag set.
+    // GCC uses a .gch only when it was built with the same options: one PCH per flag set. Include
+    // directories are not among those options, and the header's own includes resolve next to it
+    // (or are standard headers), so an op project's folders (`sage compat`, `sage op`) are left
+    // out: a scan of 500 projects builds one 32 MB header instead of 500.
     std::vector<std::string> f;
-    for (const auto& x : flags(req))
-        if (x != "-shared" && x != "-include" && x != "prelude.h") f.push_back(x);
+    for (const auto& x : flags(req)) {
+        if (x == "-shared" || x == "-include" || x == "prelude.h") continue;
+        if (x.rfind("-I", 0) == 0 && x.compare(2, paths_.npuInclude.size(), paths_.npuInclude) != 0) continue;
+        f.push_back(x);
+    }
     ContentHash h;
     h.add("pch-v2").add(pchHeader(req)).add(withStd ? "with-std" : "plain");
     h.add(paths_.compiler).add(headerDigest_);
@@ -159,7 +166,10 @@ std::string Compiler::precompiledHeader(const CompileRequest& req) const {
     const fs::path prebuilt = fs::path(paths_.libDir) / "pch" / key;
     if (fs::exists(prebuilt / (header + ".gch"), ec)) return (prebuilt / header).string();
     const fs::path dir = fs::path(paths_.cacheDir) / "pch" / key;
-    if (fs::exists(dir / (header + ".gch"), ec)) return (dir / header).string();
+    if (fs::exists(dir / (header + ".gch"), ec)) {
+        markUsed(dir);
+        return (dir / header).string();
+    }
     // Not built yet: build it in the background (about 0.5 s of CPU) so that this compile, often
     // the first of a cold evaluation, does not wait; later compiles use it. One builder at a time.
     const fs::path lock = dir.string() + ".building";
@@ -170,6 +180,7 @@ std::string Compiler::precompiledHeader(const CompileRequest& req) const {
         fs::remove_all(lock, ec);  // a builder that died
     }
     if (!fs::create_directory(lock, ec)) return "";
+    trimCacheFolderSometimes(dir.parent_path());  // 32 MB a header: the folder grows fastest
     // Lowest priority: it must not slow down the evaluation that is running now.
     spawnDetached({"/bin/sh", "-c",
                    "nice -n " + std::to_string(kBackgroundNiceness) + " " +
@@ -234,7 +245,10 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
             res.sharedObject = res.ok ? (dir / "kernel.so").string() : "";
             res.cached = true;
             res.seconds = elapsed();
-            if (!res.ok || fs::exists(res.sharedObject, ec)) return res;
+            if (!res.ok || fs::exists(res.sharedObject, ec)) {
+                markUsed(dir);
+                return res;
+            }
         } catch (const std::exception&) {
             // A damaged cache entry is rebuilt below.
         }
@@ -342,6 +356,7 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     fs::remove(work / "prelude.h", ec);
     fs::rename(work, dir, ec);
     if (ec) fs::remove_all(work, ec);  // another process cached the same key first: use theirs
+    trimCacheFolderSometimes(dir.parent_path());
     res.sharedObject = res.ok ? (dir / "kernel.so").string() : "";
     res.seconds = elapsed();
     return res;
