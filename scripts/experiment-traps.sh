@@ -10,15 +10,17 @@
 # script collects the reports and rewrites the section between the EXPERIMENT markers of
 # docs/results.md, stating for each claim of the issue whether it holds.
 #
-# It is slow (the full version runs 2 arms x 2 packs x 4 modes x SEEDS x (train + test) agent
+# It is slow (the full version runs 2 arms x 3 packs x 4 modes x SEEDS x (train + test) agent
 # runs). Every size is an environment variable, so a small version runs in minutes:
 #   TRAIN_TASKS=add,relu TEST_TASKS=mul,tanh SEEDS=2 BUDGET=4 scripts/experiment-traps.sh
 # Variables (defaults in brackets):
 #   TRAIN_TASKS / TEST_TASKS  comma-separated task names [all of the train / test split]
 #   SEEDS [5]  FIRST_SEED [1]  BUDGET [12]  EPSILON [0.1]  DEVICE [ascend910b1-sim]
+#   SEEDS_BUILTIN, SEEDS_LLM [SEEDS]  seeds of one arm (the built-in arm is several times cheaper)
 #   ARMS ["builtin llm"]  PACKS ["traps control plain"]  MODES [off,similarity,all_retrieved,adoption]
 #   BUILD [build]  OUT [$BUILD/experiment-traps]  RESULTS [docs/results.md]  LLM_PORT [8099]
 #   REUSE_ARMS  arms whose merged reports already in $OUT are reported without running them again
+#   PACK_DIR [resources/memory/experiments]  where traps.jsonl and control.jsonl are read from
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -37,6 +39,7 @@ MODES=${MODES:-off,similarity,all_retrieved,adoption}
 LLM_PORT=${LLM_PORT:-8099}
 TRAIN_TASKS=${TRAIN_TASKS:-}
 TEST_TASKS=${TEST_TASKS:-}
+PACK_DIR=${PACK_DIR:-resources/memory/experiments}
 
 for tool in "$SAGE" "$LLMSIM"; do
   [[ -x $tool ]] || { echo "experiment-traps: $tool is missing; build it: cmake --build $BUILD --target sage sage-llmsim" >&2; exit 1; }
@@ -62,7 +65,7 @@ for arm in $ARMS; do
   # REUSE_ARMS="builtin": that arm's merged reports in $OUT are reported again, not rerun.
   [[ " ${REUSE_ARMS:-} " == *" $arm "* ]] && continue
   for pack in $PACKS; do
-    packfile=resources/memory/experiments/$pack.jsonl
+    packfile=$PACK_DIR/$pack.jsonl
     if [[ $pack == plain ]]; then
       # The second negative control: no traps and no decoys (a decoy is an entry whose provenance
       # note starts with "experiment decoy", the marker `sage bench` counts decoys by), so that a difference between the modes in `control`
@@ -73,11 +76,13 @@ import json, sys
 for line in open(sys.argv[1]):
     e = json.loads(line)
     if not any(p.get("note", "").startswith("experiment decoy") for p in e.get("provenance") or []):
-        sys.stdout.write(line)' resources/memory/experiments/control.jsonl > "$packfile"
+        sys.stdout.write(line)' "$PACK_DIR/control.jsonl" > "$packfile"
     fi
     [[ -f $packfile ]] || { echo "experiment-traps: no pack $packfile" >&2; exit 1; }
     parts=()
-    for ((k = 0; k < SEEDS; k++)); do
+    armSeedsVar=SEEDS_${arm^^}
+    armSeeds=${!armSeedsVar:-$SEEDS}
+    for ((k = 0; k < armSeeds; k++)); do
       seed=$((FIRST_SEED + k))
       if [[ $arm == llm ]]; then
         "$LLMSIM" --port "$LLM_PORT" --pack "$packfile" --seed "$seed" 2>>"$OUT/llmsim-$pack.log" &
@@ -106,10 +111,10 @@ elapsed=$(( $(date +%s) - t0 ))
 python3 - "$OUT" "$RESULTS" "$started" "$elapsed" "$ARMS" "$PACKS" <<'PY'
 import json, sys, os, re
 out, results, started, elapsed, arms, packs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5].split(), sys.argv[6].split()
-env = {k: os.environ.get(k, "") for k in ["TRAIN_TASKS", "TEST_TASKS", "SEEDS", "BUDGET", "EPSILON", "DEVICE", "MODES"]}
+env = {k: os.environ.get(k, "") for k in ["TRAIN_TASKS", "TEST_TASKS", "SEEDS", "SEEDS_BUILTIN", "SEEDS_LLM", "FIRST_SEED",
+                                         "BUDGET", "EPSILON", "DEVICE", "MODES", "ARMS", "PACKS", "PACK_DIR"]}
 L = []
-cmd = "scripts/experiment-traps.sh" if not env["TRAIN_TASKS"] and not env["TEST_TASKS"] else \
-      " ".join(f"{k}={v}" for k, v in env.items() if v) + " scripts/experiment-traps.sh"
+cmd = " ".join([f"{k}={v}" for k, v in env.items() if v] + ["scripts/experiment-traps.sh"])
 L.append(f"Regenerate with `{cmd}` (started {started}, {elapsed} s wall time on this machine; "
          "timings are noisy, cycle counts are deterministic).\n")
 def mean(xs):
@@ -162,6 +167,25 @@ for arm in arms:
                     uq, tq, ua, ta = (mean([x[f] for x in seedsOf]) for f in ["useful_q", "trap_q", "useful_adopted", "trap_adopted"])
                     cells.append(f"{uq:+.3f} ({ua:.1f}) | {tq:+.3f} ({ta:.1f})")
                 L.append(f"| {p['useful']} | {p['trap']} | " + " | ".join(cells) + " |")
+            # The pack itself, checked: what adopting each twin did to the kernel while learning (reward
+            # tanh(log speedup), -1 for a candidate that failed), pooled over the learning modes and seeds.
+            if "useful_outcomes" in first[0]:
+                L.append("\nWhat adopting each twin did while learning (mean reward over all adoptions in "
+                         + ", ".join(f"`{m}`" for m in pairModes) + ", all seeds; adoptions, of them gains):\n")
+                L.append("| useful entry | reward when adopted | trap twin | reward when adopted | trap harmful here (mean reward below -0.1: clearly) |")
+                L.append("|---|---|---|---|---|")
+                def pooled(k, side):
+                    xs = [x for m in pairModes for g in gaps[m] if (x := g["per_pair"][k][side])["adoptions"]]
+                    n = sum(x["adoptions"] for x in xs)
+                    if not n:
+                        return None, 0, 0
+                    return sum(x["mean_reward"] * x["adoptions"] for x in xs) / n, n, sum(x["gained"] for x in xs)
+                for k, p in enumerate(first):
+                    (ur, un, ug), (tr, tn, tg) = pooled(k, "useful_outcomes"), pooled(k, "trap_outcomes")
+                    fmt = lambda r, n, gained: "not adopted" if r is None else f"{r:+.3f} ({n}, {gained} gained)"
+                    # tanh(log speedup) = -0.1 is about 10 % slower: below that a trap clearly harms.
+                    harmful = "not adopted" if tr is None else "clearly" if tr <= -0.1 else "weakly" if tr < 0 else "**no**"
+                    L.append(f"| {p['useful']} | {fmt(ur, un, ug)} | {p['trap']} | {fmt(tr, tn, tg)} | {harmful} |")
         comps = r.get("paired_vs_adoption", [])
         if comps:
             L.append("\nPaired differences (other mode - adoption) by task x seed, mean [bootstrap 95 % CI]:\n")

@@ -87,6 +87,19 @@ TrapMap trapsIn(memory::ExperienceStore& store) {
 // 0 - 0 whatever the credit rule is: it measures how much of the pack the train tasks reach, not
 // what the rule learned, so the report shows both, with the per-pair values.
 json qGap(memory::ExperienceStore& store, const TrapMap& m) {
+    // What adopting an entry did while learning: how many resolved retrievals declared or evidenced
+    // it, and their mean reward. A trap that does not make kernels worse when it is adopted is not a
+    // trap; the report shows this next to the learned values so the pack itself can be checked.
+    auto outcomesOf = [&](int64_t id) {
+        auto stmt = store.database().cached(
+            "SELECT count(*), coalesce(avg(reward), 0), coalesce(sum(CASE WHEN reward > 0 THEN 1 ELSE 0 END), 0) "
+            "FROM retrieval WHERE experience_id = ?1 AND (declared = 1 OR evidenced = 1) AND reward IS NOT NULL");
+        stmt->bind(1, id);
+        json out = {{"adoptions", 0}, {"mean_reward", nullptr}, {"gained", 0}};
+        if (stmt->step() && stmt->int64(0) > 0)
+            out = {{"adoptions", stmt->int64(0)}, {"mean_reward", stmt->real(1)}, {"gained", stmt->int64(2)}};
+        return out;
+    };
     auto statsOf = [&](int64_t id) {
         const auto e = store.get(id);
         const auto stage = e.stage == memory::Stage::Any ? memory::Stage::Optimize : e.stage;
@@ -108,7 +121,8 @@ json qGap(memory::ExperienceStore& store, const TrapMap& m) {
             sumTouched += useful.q - trap.q;
         }
         detail.push_back({{"useful", usefulTitle}, {"trap", trapTitle}, {"useful_q", useful.q}, {"trap_q", trap.q},
-                          {"useful_adopted", useful.adopted}, {"trap_adopted", trap.adopted}, {"touched", wasTouched}});
+                          {"useful_adopted", useful.adopted}, {"trap_adopted", trap.adopted}, {"touched", wasTouched},
+                          {"useful_outcomes", outcomesOf(u)}, {"trap_outcomes", outcomesOf(t)}});
     }
     const double n = double(m.twinOf.size());
     return {{"useful_mean_q", sumUseful / n}, {"trap_mean_q", sumTrap / n}, {"gap", (sumUseful - sumTrap) / n},
