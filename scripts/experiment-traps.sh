@@ -115,8 +115,11 @@ env = {k: os.environ.get(k, "") for k in ["TRAIN_TASKS", "TEST_TASKS", "SEEDS", 
                                          "BUDGET", "EPSILON", "DEVICE", "MODES", "ARMS", "PACKS", "PACK_DIR"]}
 L = []
 cmd = " ".join([f"{k}={v}" for k, v in env.items() if v] + ["scripts/experiment-traps.sh"])
+reused = os.environ.get("REUSE_ARMS", "").split()
 L.append(f"Regenerate with `{cmd}` (started {started}, {elapsed} s wall time on this machine; "
-         "timings are noisy, cycle counts are deterministic).\n")
+         "timings are noisy, cycle counts are deterministic)."
+         + (f" The {', '.join(reused)} arm's reports were reused from an earlier run of the same command in {out}." if reused else "")
+         + "\n")
 def mean(xs):
     return sum(xs) / len(xs)
 def touchedGap(g):
