@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     sage::cli::registerPromptCommand(app);
     sage::cli::registerCompatCommand(app);
     sage::cli::registerOpCommand(app);
+    sage::cli::registerCacheCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -23,5 +23,7 @@ void registerPromptCommand(CLI::App& app);
 void registerCompatCommand(CLI::App& app);
 // Adds `sage op DIR` and `sage op init DIR` (run an op project from its own host tiling); op_command.cpp.
 void registerOpCommand(CLI::App& app);
+// Adds `sage cache [--trim]` (what the caches hold, trimming them to budget); cache_command.cpp.
+void registerCacheCommand(CLI::App& app);
 
 } // namespace sage::cli

@@ -252,8 +252,68 @@ private slots:
         toolchain::writeFile((root / "b" / "result.json").string(), std::string(R"({"status":"ok","launches":[],"outputs":["y"]})"));
         QVERIFY(!cache.load("b").has_value());  // the layout before shared outputs
         toolchain::writeFile((root / "b" / "result.json").string(),
-                             std::string(R"({"format":"run-v2","status":"ok","launches":[],"outputs":{"y":"../../../etc/passwd"}})"));
+                             std::string(R"({"format":"run-v3","status":"ok","launches":[],"outputs":{"y":"../../../etc/passwd"}})"));
         QVERIFY(!cache.load("b").has_value());  // an output name that is not a hash
+    }
+
+    // A launch's timeline is stored as a blob, once per content, and comes back event for event;
+    // the entry itself stays small, and an entry whose timeline blob is gone is a miss.
+    void runCacheKeepsTimelinesAsBlobs() {
+        namespace fs = std::filesystem;
+        const fs::path root = (dir_.path() + "/timelineruns").toStdString();
+        const eval::RunCache cache(root.string());
+        toolchain::RunResult r;
+        r.status = "ok";
+        toolchain::LaunchResult launch;
+        launch.kernel = "k";
+        launch.totalCycles = 1234;
+        launch.ops = {"DataCopy", "Add"};
+        for (uint32_t i = 0; i < 5000; ++i) launch.events.push_back({i % 8, uint8_t(i % 3), i * 10, i * 10 + 7, uint16_t(i % 2), 64, 1, 40 + i % 5, -1, 0});
+        r.launches = {launch};
+        cache.store("seed1", r, {}, true);
+        cache.store("seed2", r, {}, true);  // the same timeline: one blob for both
+        QVERIFY2(fs::file_size(root / "seed1" / "result.json") < 4096, "the events must not be inline");
+        size_t blobs = 0;
+        for (const auto& e : fs::directory_iterator(root / "blobs")) blobs += e.is_regular_file();
+        QCOMPARE(blobs, size_t(1));
+        auto back = cache.load("seed2");
+        QVERIFY(back.has_value());
+        QCOMPARE(back->result.launches.size(), size_t(1));
+        const auto& events = back->result.launches[0].events;
+        QCOMPARE(events.size(), size_t(5000));
+        QCOMPARE(events[4999].start, uint64_t(49990));
+        QCOMPARE(events[4999].line, uint32_t(44));
+        QCOMPARE(events[7].flow, -1);
+        QCOMPARE(back->result.launches[0].totalCycles, uint64_t(1234));
+        for (const auto& e : fs::directory_iterator(root / "blobs")) fs::remove(e.path());
+        QVERIFY(!cache.load("seed1").has_value());
+    }
+
+    // Entries of an earlier layout are unreachable (the layout is part of every key) but kept
+    // their outputs: the first eviction after the change removes them, once, and keeps the rest.
+    void runCacheSweepsEntriesOfAnotherLayoutOnce() {
+        namespace fs = std::filesystem;
+        const fs::path root = (dir_.path() + "/layoutruns").toStdString();
+        const eval::RunCache cache(root.string());
+        toolchain::RunResult r;
+        r.status = "ok";
+        cache.store("current", r, {{"y", toolchain::Blob::own(std::vector<uint8_t>(4096, 7))}}, true);
+        auto oldEntry = [&](const std::string& name) {
+            fs::create_directories(root / name);
+            toolchain::writeFile((root / name / "result.json").string(), std::string(R"({"status":"ok","outputs":["z"]})"));
+            toolchain::writeFile((root / name / "z.bin").string(), std::string(1 << 16, 'z'));
+        };
+        oldEntry("v1");
+        fs::create_directories(root / "damaged");  // no result.json: nothing any reader can load
+        cache.trim();
+        QVERIFY2(!fs::exists(root / "v1"), "an entry of the earlier layout is swept");
+        QVERIFY(!fs::exists(root / "damaged"));
+        QVERIFY2(cache.load("current").has_value(), "an entry of the current layout stays");
+        QCOMPARE(toolchain::readTextFile((root / ".layout").string()), std::string("run-v3"));
+        oldEntry("v1-later");  // written by an old binary after the sweep: left until the next layout change
+        cache.trim();
+        QVERIFY(fs::exists(root / "v1-later"));
+        QVERIFY(cache.load("current").has_value());
     }
 
     // Cache files (inputs, references) are written through writeFile: a failure names the file and
@@ -359,20 +419,21 @@ private slots:
         // 8 entries of 300 KiB over a 1 MiB budget: the four least recently used go. "c" was stored
         // long ago but has just been used, so it stays with the entry in use, the private work
         // folder and the lock, although the folder is then still over its budget.
-        const uint64_t freed = toolchain::trimCacheFolder(folder, 1 << 20, std::chrono::minutes(10));
-        QCOMPARE(freed, uint64_t(4 * (300 << 10)));
+        const auto trimmed = toolchain::trimCacheFolder(folder, 1 << 20, std::chrono::minutes(10));
+        QCOMPARE(trimmed.freed, uint64_t(4 * (300 << 10)));
+        QVERIFY(trimmed.newestDropped == now - std::chrono::hours(10));  // "e", the newest of the four
         for (const auto& gone : {oldest, older, file, newer}) QVERIFY2(!fs::exists(gone), gone.c_str());
         for (const auto& kept : {usedLately, inUse, privateWork, lock}) QVERIFY2(fs::exists(kept), kept.c_str());
         // Once nothing is in use any more, the least recently used goes first: "f" (stored now,
         // before "c" was used), then "c" only if the budget still needs it.
         fs::last_write_time(inUse, now - std::chrono::hours(2));
         fs::last_write_time(usedLately, now - std::chrono::hours(1));
-        QCOMPARE(toolchain::trimCacheFolder(folder, 900 << 10, std::chrono::minutes(10)), uint64_t(300 << 10));
+        QCOMPARE(toolchain::trimCacheFolder(folder, 900 << 10, std::chrono::minutes(10)).freed, uint64_t(300 << 10));
         QVERIFY(!fs::exists(inUse));
         QVERIFY(fs::exists(usedLately));
         // With room to spare nothing goes, and a folder that does not exist is no error.
-        QCOMPARE(toolchain::trimCacheFolder(folder, 100 << 20), uint64_t(0));
-        QCOMPARE(toolchain::trimCacheFolder(folder / "missing", 0), uint64_t(0));
+        QCOMPARE(toolchain::trimCacheFolder(folder, 100 << 20).freed, uint64_t(0));
+        QVERIFY(!toolchain::trimCacheFolder(folder / "missing", 0).newestDropped);
     }
 
     // The periodic trim walks a folder at most once per interval, for every process: the stamp

@@ -1,5 +1,6 @@
 #include "sage_eval/RunCache.h"
 
+#include "sage_toolchain/CacheTrim.h"
 #include "sage_toolchain/Files.h"
 #include "sage_toolchain/Hash.h"
 
@@ -16,53 +17,55 @@ using nlohmann::json;
 namespace {
 // Bump when the stored layout or the meaning of a key field changes.
 // v2: outputs are content-addressed blobs shared by every entry that produced the same bytes.
-constexpr const char* kFormat = "run-v2";
+// v3: a launch's timeline events are a blob too (CBOR): inline they made result.json files of up
+//     to 6 MB that no budget covered (854 MB of entries beside 400 MB of outputs).
+constexpr const char* kFormat = "run-v3";
 constexpr const char* kBlobs = "blobs";
 
 // Run outputs are large (tens of MB per evaluation): the cache keeps at most SAGE_RUN_CACHE_MB
 // (default 1024) of output blobs and drops the least recently stored ones beyond that.
-uint64_t capacityBytes() {
-    const char* env = std::getenv("SAGE_RUN_CACHE_MB");
-    uint64_t mb = 1024;
-    if (env && *env) {
-        char* end = nullptr;
-        unsigned long long v = std::strtoull(env, &end, 10);
-        if (end && *end == 0) mb = v;
-    }
-    return mb << 20;
-}
+uint64_t capacityBytes() { return RunCache::budgetBytes(); }
 
 bool isPrivate(const fs::path& p) { return p.filename().string().find(".tmp.") != std::string::npos; }
+
+// A layout change leaves entries no key leads to any more (the format is part of the key), with
+// whatever they hold: run-v1 entries kept their outputs, 1.4 GB of them on a developer machine.
+// They are swept once, by the first eviction after the change, which then records the layout.
+void sweepOtherLayouts(const fs::path& root) {
+    const fs::path marker = root / ".layout";
+    std::error_code ec;
+    try {
+        if (fs::exists(marker, ec) && toolchain::readTextFile(marker.string()) == kFormat) return;
+    } catch (const std::exception&) {
+    }
+    for (const auto& e : fs::directory_iterator(root, ec)) {
+        if (!e.is_directory(ec) || isPrivate(e.path()) || e.path().filename() == kBlobs) continue;
+        bool current = false;
+        try {
+            current = json::parse(toolchain::readTextFile((e.path() / "result.json").string())).value("format", "") == kFormat;
+        } catch (const std::exception&) {
+            // unreadable or damaged: not an entry of this layout
+        }
+        if (!current) fs::remove_all(e.path(), ec);
+    }
+    try {
+        toolchain::writeFile(marker.string(), kFormat);
+    } catch (const std::exception&) {
+        // best effort: the sweep runs again next time
+    }
+}
 
 // Blobs are dropped oldest first; then every entry stored no later than the newest dropped blob.
 // That keeps no entry whose blob is gone, without reading any entry: store() touches an entry's
 // blobs after the entry is in place, so every blob is at least as new as each entry naming it.
 void evictBeyond(const fs::path& root, uint64_t capacity) {
+    sweepOtherLayouts(root);
+    const auto trimmed = toolchain::trimCacheFolder(root / kBlobs, capacity, std::chrono::seconds(0));
+    if (!trimmed.newestDropped) return;
     std::error_code ec;
-    struct Item {
-        fs::file_time_type time;
-        uint64_t bytes;
-        fs::path path;
-    };
-    std::vector<Item> blobs;
-    uint64_t total = 0;
-    for (const auto& e : fs::directory_iterator(root / kBlobs, ec)) {
-        if (isPrivate(e.path()) || !e.is_regular_file(ec)) continue;
-        blobs.push_back({fs::last_write_time(e.path(), ec), e.file_size(ec), e.path()});
-        total += blobs.back().bytes;
-    }
-    if (total <= capacity) return;
-    std::sort(blobs.begin(), blobs.end(), [](const Item& a, const Item& b) { return a.time < b.time; });
-    fs::file_time_type cutoff = fs::file_time_type::min();
-    for (const auto& b : blobs) {
-        if (total <= capacity) break;
-        fs::remove(b.path, ec);  // a reader holding a mapping keeps its pages
-        total -= std::min(total, b.bytes);
-        cutoff = b.time;
-    }
     for (const auto& e : fs::directory_iterator(root, ec)) {
         if (!e.is_directory(ec) || isPrivate(e.path()) || e.path().filename() == kBlobs) continue;
-        if (fs::last_write_time(e.path(), ec) <= cutoff) fs::remove_all(e.path(), ec);
+        if (fs::last_write_time(e.path(), ec) <= *trimmed.newestDropped) fs::remove_all(e.path(), ec);
     }
 }
 
@@ -120,6 +123,10 @@ bool RunCache::cacheable(const std::string& status) {
     return status == "ok" || status == "race" || status == "sim_error";
 }
 
+uint64_t RunCache::budgetBytes() { return toolchain::budgetFromEnvironment("SAGE_RUN_CACHE_MB", 1024); }
+
+void RunCache::trim() const { evictBeyond(dir_, capacityBytes()); }
+
 std::optional<RunCache::Entry> RunCache::load(const std::string& key) const {
     const fs::path dir = fs::path(dir_) / key;
     std::string text = toolchain::readTextFile((dir / "result.json").string());
@@ -132,14 +139,27 @@ std::optional<RunCache::Entry> RunCache::load(const std::string& key) const {
         e.result.message = j.value("message", "");
         e.result.seconds = j.value("seconds", 0.0);
         e.networkIsolated = j.value("network_isolated", false);
-        for (const auto& l : j.at("launches")) e.result.launches.push_back(toolchain::launchResultFromJson(l));
-        for (const auto& [name, hashJson] : j.at("outputs").items()) {
+        // A blob named in the entry, or nothing when the name is not one store() wrote (never a
+        // path outside blobs/) or the blob was evicted or damaged: then the run is made again.
+        auto blobNamed = [&](const json& hashJson) -> std::optional<toolchain::Blob> {
             const std::string hash = hashJson.get<std::string>();
-            if (hash.size() != 32 || hash.find_first_not_of("0123456789abcdef") != std::string::npos)
-                return std::nullopt;  // not a name store() wrote: never a path outside blobs/
+            if (hash.size() != 32 || hash.find_first_not_of("0123456789abcdef") != std::string::npos) return std::nullopt;
             auto blob = toolchain::Blob::map(blobPath(dir_, hash).string());
-            if (!blob.valid()) return std::nullopt;  // evicted or damaged: run again
-            e.outputs[name] = std::move(blob);
+            if (!blob.valid()) return std::nullopt;
+            return blob;
+        };
+        for (json l : j.at("launches")) {
+            if (l.contains("events_blob")) {
+                auto events = blobNamed(l["events_blob"]);
+                if (!events) return std::nullopt;
+                l["events"] = json::from_cbor(events->data(), events->data() + events->size());
+            }
+            e.result.launches.push_back(toolchain::launchResultFromJson(l));
+        }
+        for (const auto& [name, hashJson] : j.at("outputs").items()) {
+            auto blob = blobNamed(hashJson);
+            if (!blob) return std::nullopt;
+            e.outputs[name] = std::move(*blob);
         }
     } catch (const std::exception&) {
         return std::nullopt;
@@ -161,7 +181,16 @@ void RunCache::store(const std::string& key, const toolchain::RunResult& result,
             hashes[name] = hash;
             blobFiles.push_back(blobPath(root, hash));
         }
-        for (const auto& l : result.launches) launches.push_back(toolchain::toJson(l, true));
+        for (const auto& l : result.launches) {
+            json lj = toolchain::toJson(l, true);
+            if (!l.events.empty()) {  // the timeline: often the same for every seed, stored once
+                const std::string hash = storeBlob(root, toolchain::Blob::own(json::to_cbor(lj["events"])));
+                lj.erase("events");
+                lj["events_blob"] = hash;
+                blobFiles.push_back(blobPath(root, hash));
+            }
+            launches.push_back(std::move(lj));
+        }
         json j = {{"format", kFormat}, {"status", result.status}, {"message", result.message},
                   {"seconds", result.seconds}, {"launches", launches}, {"outputs", hashes},
                   {"network_isolated", networkIsolated}};

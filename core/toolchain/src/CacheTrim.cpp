@@ -35,9 +35,9 @@ uint64_t bytesOf(const fs::directory_entry& e) {
 
 } // namespace
 
-uint64_t cacheFolderBudget() {
-    uint64_t mb = 2048;
-    if (const char* env = std::getenv("SAGE_CACHE_MB"); env && *env) {
+uint64_t budgetFromEnvironment(const char* variable, uint64_t defaultMb) {
+    uint64_t mb = defaultMb;
+    if (const char* env = std::getenv(variable); env && *env) {
         char* end = nullptr;
         const unsigned long long v = std::strtoull(env, &end, 10);
         if (end && *end == 0) mb = v;
@@ -45,12 +45,23 @@ uint64_t cacheFolderBudget() {
     return mb << 20;
 }
 
+FolderUsage cacheFolderUsage(const fs::path& folder) {
+    FolderUsage usage;
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->path().filename() == kStamp) continue;
+        usage.bytes += bytesOf(*it);
+        ++usage.entries;
+    }
+    return usage;
+}
+
 void markUsed(const fs::path& entry) {
     std::error_code ec;
     fs::last_write_time(entry, fs::file_time_type::clock::now(), ec);
 }
 
-uint64_t trimCacheFolder(const fs::path& folder, uint64_t capacity, std::chrono::seconds minAge) {
+TrimResult trimCacheFolder(const fs::path& folder, uint64_t capacity, std::chrono::seconds minAge) {
     struct Item {
         fs::file_time_type used;
         uint64_t bytes;
@@ -67,19 +78,20 @@ uint64_t trimCacheFolder(const fs::path& folder, uint64_t capacity, std::chrono:
         const auto used = fs::last_write_time(it->path(), tec);
         if (!tec) items.push_back({used, bytes, it->path()});
     }
-    if (total <= capacity) return 0;
+    TrimResult result;
+    if (total <= capacity) return result;
     std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.used < b.used; });
     const auto keepFrom = fs::file_time_type::clock::now() - minAge;
-    uint64_t freed = 0;
     for (const auto& item : items) {
         if (total <= capacity || item.used > keepFrom) break;
         std::error_code rec;
-        if (fs::remove_all(item.path, rec) > 0 && !rec) {
+        if (fs::remove_all(item.path, rec) > 0 && !rec) {  // a reader holding a mapping keeps its pages
             total -= std::min(total, item.bytes);
-            freed += item.bytes;
+            result.freed += item.bytes;
+            result.newestDropped = item.used;
         }
     }
-    return freed;
+    return result;
 }
 
 void trimCacheFolderSometimes(const fs::path& folder, std::chrono::seconds interval) {

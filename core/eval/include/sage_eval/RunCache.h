@@ -7,14 +7,16 @@
 // cancellations. Output bytes are stored once per content (<cache>/runs/blobs/<XXH3-128>.bin):
 // most optimisation moves change the schedule, not the values, so candidates of one task and
 // their seeds produce the same outputs again and again (in a 15-task bench, 976 outputs held
-// 148 distinct contents). The cache holds at most SAGE_RUN_CACHE_MB megabytes of outputs
-// (default 1024), dropping the oldest first, and with them the entries that named them.
+// 148 distinct contents). Timelines are blobs too. The cache holds at most SAGE_RUN_CACHE_MB
+// megabytes of blobs (default 1024), dropping the oldest first, and with them the entries that
+// named them; entries of an earlier layout are swept once, when the layout changes.
 #pragma once
 
 #include "sage_toolchain/Blob.h"
 #include "sage_toolchain/RunJob.h"
 #include "sage_toolchain/Sandbox.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -43,6 +45,11 @@ public:
     // Best effort: a cache that cannot be written only costs a later re-run.
     void store(const std::string& key, const toolchain::RunResult& result,
                const std::map<std::string, toolchain::Blob>& outputs, bool networkIsolated) const;
+    // Drops the oldest outputs beyond SAGE_RUN_CACHE_MB now, with the entries that name them
+    // (store() does this on every 16th store; `sage cache --trim` on request).
+    void trim() const;
+    // SAGE_RUN_CACHE_MB (default 1024) in bytes: the most the outputs may hold.
+    static uint64_t budgetBytes();
 
 private:
     std::string dir_;
