@@ -112,7 +112,7 @@ python3 - "$OUT" "$RESULTS" "$started" "$elapsed" "$ARMS" "$PACKS" <<'PY'
 import json, sys, os, re
 out, results, started, elapsed, arms, packs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5].split(), sys.argv[6].split()
 env = {k: os.environ.get(k, "") for k in ["TRAIN_TASKS", "TEST_TASKS", "SEEDS", "SEEDS_BUILTIN", "SEEDS_LLM", "FIRST_SEED",
-                                         "BUDGET", "EPSILON", "DEVICE", "MODES", "ARMS", "PACKS", "PACK_DIR"]}
+                                         "BUDGET", "EPSILON", "DEVICE", "MODES", "ARMS", "PACKS", "PACK_DIR", "OUT", "RESULTS"]}
 L = []
 cmd = " ".join([f"{k}={v}" for k, v in env.items() if v] + ["scripts/experiment-traps.sh"])
 reused = os.environ.get("REUSE_ARMS", "").split()
