@@ -4,6 +4,8 @@
 // All database work goes through MemoryService on its worker thread.
 #pragma once
 
+#include <functional>
+
 #include <QWidget>
 
 class QComboBox;
@@ -53,6 +55,7 @@ signals:
 
 private:
     void updateButtons();
+    void connectFilter(QComboBox* box, std::function<void(const QString&)> set);
     MemoryService* service_;
     ExperienceTableModel* model_;
     ExperienceFilterProxy* proxy_;

@@ -22,9 +22,6 @@ namespace {
 constexpr const char* kFormat = "run-v3";
 constexpr const char* kBlobs = "blobs";
 
-// Run outputs are large (tens of MB per evaluation): the cache keeps at most SAGE_RUN_CACHE_MB
-// (default 1024) of output blobs and drops the least recently stored ones beyond that.
-uint64_t capacityBytes() { return RunCache::budgetBytes(); }
 
 bool isPrivate(const fs::path& p) { return p.filename().string().find(".tmp.") != std::string::npos; }
 
@@ -123,9 +120,11 @@ bool RunCache::cacheable(const std::string& status) {
     return status == "ok" || status == "race" || status == "sim_error";
 }
 
+// Run outputs are large (tens of MB per evaluation): the cache keeps at most SAGE_RUN_CACHE_MB
+// (default 1024) of blobs and drops the least recently stored ones beyond that.
 uint64_t RunCache::budgetBytes() { return toolchain::budgetFromEnvironment("SAGE_RUN_CACHE_MB", 1024); }
 
-void RunCache::trim() const { evictBeyond(dir_, capacityBytes()); }
+void RunCache::trim() const { evictBeyond(dir_, budgetBytes()); }
 
 std::optional<RunCache::Entry> RunCache::load(const std::string& key) const {
     const fs::path dir = fs::path(dir_) / key;
@@ -204,7 +203,7 @@ void RunCache::store(const std::string& key, const toolchain::RunResult& result,
         // bench's stores quadratic. Every 16th store of a process keeps the cache within about
         // 16 entries' outputs (the first store of a process always evicts) of its capacity.
         static std::atomic<uint64_t> stores{0};
-        if (stores.fetch_add(1) % 16 == 0) evictBeyond(root, capacityBytes());
+        if (stores.fetch_add(1) % 16 == 0) evictBeyond(root, budgetBytes());
     } catch (const std::exception&) {
     }
     if (fs::exists(tmp, ec)) fs::remove_all(tmp, ec);

@@ -100,10 +100,12 @@ Result templateArgument(const Input& in) {
         if (std::regex_search(l, t, assigned)) type = kernel::elementTypeOf(in.source, t[1].str());
     }
     if (type.empty()) return refuse("line " + std::to_string(d->line) + " does not declare the LocalTensor<T> it fills");
-    l = c.prefix().str() + "." + c[1].str() + "<" + type + ">(" + c.suffix().str();
+    // The match points into `l`: take the call's name before `l` is rewritten (and reallocated).
+    const std::string callName = c[1].str();
+    l = c.prefix().str() + "." + callName + "<" + type + ">(" + c.suffix().str();
     Result r;
     r.source = kernel::joinLines(lines, in.source);
-    r.description = "compile_error: " + c[1].str() + "<" + type + "> at line " + std::to_string(d->line);
+    r.description = "compile_error: " + callName + "<" + type + "> at line " + std::to_string(d->line);
     return r;
 }
 
