@@ -91,14 +91,16 @@ json qGap(memory::ExperienceStore& store, const TrapMap& m) {
     // it, and their mean reward. A trap that does not make kernels worse when it is adopted is not a
     // trap; the report shows this next to the learned values so the pack itself can be checked.
     auto outcomesOf = [&](int64_t id) {
-        auto stmt = store.database().cached(
-            "SELECT count(*), coalesce(avg(reward), 0), coalesce(sum(CASE WHEN reward > 0 THEN 1 ELSE 0 END), 0) "
-            "FROM retrieval WHERE experience_id = ?1 AND (declared = 1 OR evidenced = 1) AND reward IS NOT NULL");
-        stmt->bind(1, id);
-        json out = {{"adoptions", 0}, {"mean_reward", nullptr}, {"gained", 0}};
-        if (stmt->step() && stmt->int64(0) > 0)
-            out = {{"adoptions", stmt->int64(0)}, {"mean_reward", stmt->real(1)}, {"gained", stmt->int64(2)}};
-        return out;
+        int adoptions = 0, gained = 0;
+        double rewards = 0.0;
+        for (const auto& r : store.ledger().retrievalsOf(id)) {
+            if (!r.reward || !(r.declared.value_or(false) || r.evidenced.value_or(false))) continue;
+            ++adoptions;
+            gained += *r.reward > 0.0;
+            rewards += *r.reward;
+        }
+        return json{{"adoptions", adoptions}, {"mean_reward", adoptions ? json(rewards / adoptions) : json(nullptr)},
+                    {"gained", gained}};
     };
     auto statsOf = [&](int64_t id) {
         const auto e = store.get(id);

@@ -16,30 +16,28 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A cache folder under SAGE_CACHE_DIR: what it holds, its budget, and how to measure and trim it.
 struct CacheFolder {
-    const char* name;   // under SAGE_CACHE_DIR
+    const char* name;
     const char* holds;  // what a user would call it
     const char* budgetVariable;
     uint64_t (*budget)();
+    toolchain::FolderUsage (*usage)(const fs::path& folder);
+    void (*trim)(const fs::path& folder);
 };
+
+toolchain::FolderUsage plainUsage(const fs::path& folder) { return toolchain::cacheFolderUsage(folder); }
+void plainTrim(const fs::path& folder) { toolchain::trimCacheFolder(folder, toolchain::cacheFolderBudget()); }
+toolchain::FolderUsage runUsage(const fs::path& folder) { return eval::RunCache(folder.string()).usage(); }
+void runTrim(const fs::path& folder) { eval::RunCache(folder.string()).trim(); }
 
 constexpr CacheFolder kFolders[] = {
-    {"kernels", "compiled kernels", "SAGE_CACHE_MB", toolchain::cacheFolderBudget},
-    {"pch", "precompiled kernel API headers", "SAGE_CACHE_MB", toolchain::cacheFolderBudget},
-    {"inputs", "generated task inputs", "SAGE_CACHE_MB", toolchain::cacheFolderBudget},
-    {"reference", "reference outputs", "SAGE_CACHE_MB", toolchain::cacheFolderBudget},
-    {"runs", "run results (outputs in runs/blobs)", "SAGE_RUN_CACHE_MB", eval::RunCache::budgetBytes},
+    {"kernels", "compiled kernels", "SAGE_CACHE_MB", toolchain::cacheFolderBudget, plainUsage, plainTrim},
+    {"pch", "precompiled kernel API headers", "SAGE_CACHE_MB", toolchain::cacheFolderBudget, plainUsage, plainTrim},
+    {"inputs", "generated task inputs", "SAGE_CACHE_MB", toolchain::cacheFolderBudget, plainUsage, plainTrim},
+    {"reference", "reference outputs", "SAGE_CACHE_MB", toolchain::cacheFolderBudget, plainUsage, plainTrim},
+    {"runs", "run results (outputs in runs/blobs)", "SAGE_RUN_CACHE_MB", eval::RunCache::budgetBytes, runUsage, runTrim},
 };
-
-toolchain::FolderUsage usageOf(const fs::path& root, const CacheFolder& f) {
-    if (std::string(f.name) != "runs") return toolchain::cacheFolderUsage(root / f.name);
-    // Its entries are the folders beside blobs/ (and the layout marker); its bytes are everything.
-    auto usage = toolchain::cacheFolderUsage(root / "runs");
-    std::error_code ec;
-    for (const char* notAnEntry : {"blobs", ".layout"})
-        if (usage.entries > 0 && fs::exists(root / "runs" / notAnEntry, ec)) --usage.entries;
-    return usage;
-}
 
 } // namespace
 
@@ -55,12 +53,10 @@ void registerCacheCommand(CLI::App& app) {
         const fs::path root = toolchain::ToolPaths::fromEnvironment().cacheDir;
         nlohmann::json out = {{"cache_dir", root.string()}, {"folders", nlohmann::json::array()}};
         for (const auto& f : kFolders) {
-            const auto before = usageOf(root, f);
-            if (*trim) {
-                if (std::string(f.name) == "runs") eval::RunCache((root / "runs").string()).trim();
-                else toolchain::trimCacheFolder(root / f.name, f.budget());
-            }
-            const auto after = *trim ? usageOf(root, f) : before;
+            const fs::path folder = root / f.name;
+            const auto before = f.usage(folder);
+            if (*trim) f.trim(folder);
+            const auto after = *trim ? f.usage(folder) : before;
             out["folders"].push_back({{"name", f.name}, {"holds", f.holds}, {"bytes", after.bytes},
                                       {"entries", after.entries}, {"budget_bytes", f.budget()},
                                       {"budget_variable", f.budgetVariable},

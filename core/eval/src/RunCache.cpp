@@ -3,6 +3,7 @@
 #include "sage_toolchain/CacheTrim.h"
 #include "sage_toolchain/Files.h"
 #include "sage_toolchain/Hash.h"
+#include "sage_toolchain/StaleWorkDirs.h"
 
 #include <algorithm>
 #include <atomic>
@@ -23,27 +24,33 @@ constexpr const char* kFormat = "run-v3";
 constexpr const char* kBlobs = "blobs";
 
 
-bool isPrivate(const fs::path& p) { return p.filename().string().find(".tmp.") != std::string::npos; }
+constexpr const char* kLayoutMarker = ".layout";
+
+// The entry folders (one per key): not the blobs, the layout marker or private work folders.
+std::vector<fs::path> entryFolders(const fs::path& root) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_directory(ec) && !toolchain::isWorkEntry(it->path()) && it->path().filename() != kBlobs)
+            out.push_back(it->path());
+    return out;
+}
 
 // A layout change leaves entries no key leads to any more (the format is part of the key), with
 // whatever they hold: run-v1 entries kept their outputs, 1.4 GB of them on a developer machine.
 // They are swept once, by the first eviction after the change, which then records the layout.
 void sweepOtherLayouts(const fs::path& root) {
-    const fs::path marker = root / ".layout";
+    const fs::path marker = root / kLayoutMarker;
     std::error_code ec;
-    try {
-        if (fs::exists(marker, ec) && toolchain::readTextFile(marker.string()) == kFormat) return;
-    } catch (const std::exception&) {
-    }
-    for (const auto& e : fs::directory_iterator(root, ec)) {
-        if (!e.is_directory(ec) || isPrivate(e.path()) || e.path().filename() == kBlobs) continue;
+    if (toolchain::readTextFile(marker.string()) == kFormat) return;  // "" when missing
+    for (const auto& entry : entryFolders(root)) {
         bool current = false;
         try {
-            current = json::parse(toolchain::readTextFile((e.path() / "result.json").string())).value("format", "") == kFormat;
+            current = json::parse(toolchain::readTextFile((entry / "result.json").string())).value("format", "") == kFormat;
         } catch (const std::exception&) {
             // unreadable or damaged: not an entry of this layout
         }
-        if (!current) fs::remove_all(e.path(), ec);
+        if (!current) fs::remove_all(entry, ec);
     }
     try {
         toolchain::writeFile(marker.string(), kFormat);
@@ -60,10 +67,8 @@ void evictBeyond(const fs::path& root, uint64_t capacity) {
     const auto trimmed = toolchain::trimCacheFolder(root / kBlobs, capacity, std::chrono::seconds(0));
     if (!trimmed.newestDropped) return;
     std::error_code ec;
-    for (const auto& e : fs::directory_iterator(root, ec)) {
-        if (!e.is_directory(ec) || isPrivate(e.path()) || e.path().filename() == kBlobs) continue;
-        if (fs::last_write_time(e.path(), ec) <= *trimmed.newestDropped) fs::remove_all(e.path(), ec);
-    }
+    for (const auto& entry : entryFolders(root))
+        if (fs::last_write_time(entry, ec) <= *trimmed.newestDropped) fs::remove_all(entry, ec);
 }
 
 // "<name>.tmp.<pid>.<n>": private to this process and thread, and recognised by evictBeyond
@@ -125,6 +130,12 @@ bool RunCache::cacheable(const std::string& status) {
 uint64_t RunCache::budgetBytes() { return toolchain::budgetFromEnvironment("SAGE_RUN_CACHE_MB", 1024); }
 
 void RunCache::trim() const { evictBeyond(dir_, budgetBytes()); }
+
+toolchain::FolderUsage RunCache::usage() const {
+    auto usage = toolchain::cacheFolderUsage(dir_);  // every byte, blobs included
+    usage.entries = entryFolders(dir_).size();
+    return usage;
+}
 
 std::optional<RunCache::Entry> RunCache::load(const std::string& key) const {
     const fs::path dir = fs::path(dir_) / key;

@@ -1,5 +1,6 @@
 #include "sage_toolchain/CacheTrim.h"
 #include "sage_toolchain/Files.h"
+#include "sage_toolchain/StaleWorkDirs.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -16,8 +17,7 @@ constexpr const char* kStamp = ".trimmed";
 // Never dropped by trimming: private work entries, builders' locks and the stamp file.
 bool isPrivateOrLock(const fs::path& p) {
     const std::string name = p.filename().string();
-    return name == kStamp || name.find(".tmp.") != std::string::npos ||
-           (name.size() > 9 && name.compare(name.size() - 9, 9, ".building") == 0);
+    return name == kStamp || isWorkEntry(p) || (name.size() > 9 && name.compare(name.size() - 9, 9, ".building") == 0);
 }
 
 uint64_t bytesOf(const fs::directory_entry& e) {

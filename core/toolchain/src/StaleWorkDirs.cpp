@@ -40,6 +40,8 @@ bool removeTree(const fs::path& p) {
 
 } // namespace
 
+bool isWorkEntry(const fs::path& p) { return p.filename().string().find(".tmp.") != std::string::npos; }
+
 bool processAlive(long pid) {
     if (pid <= 0) return false;
     if (pid == long(::getpid())) return true;

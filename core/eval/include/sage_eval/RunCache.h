@@ -13,6 +13,7 @@
 #pragma once
 
 #include "sage_toolchain/Blob.h"
+#include "sage_toolchain/CacheTrim.h"
 #include "sage_toolchain/RunJob.h"
 #include "sage_toolchain/Sandbox.h"
 
@@ -48,6 +49,8 @@ public:
     // Drops the oldest outputs beyond SAGE_RUN_CACHE_MB now, with the entries that name them
     // (store() does this on every 16th store; `sage cache --trim` on request).
     void trim() const;
+    // What the cache holds on disk: every byte (blobs included) and its entries (one per key).
+    toolchain::FolderUsage usage() const;
     // SAGE_RUN_CACHE_MB (default 1024) in bytes: the most the outputs may hold.
     static uint64_t budgetBytes();
 

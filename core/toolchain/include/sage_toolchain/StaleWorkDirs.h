@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <filesystem>
 
 namespace sage::toolchain {
 
@@ -18,6 +19,10 @@ namespace sage::toolchain {
 // Only folders owned by the calling user are touched. Returns how many were removed; errors
 // (a folder vanishing meanwhile, no permission) are skipped, never thrown.
 size_t removeStaleWorkDirs(const ToolPaths& paths, std::chrono::seconds runnerMinAge);
+
+// Whether a file or folder is a private work entry ("<key>.tmp.<pid>.<n>"): in flight while its
+// owner lives, a leftover once it is gone; never a cache entry to load, trim or sweep.
+bool isWorkEntry(const std::filesystem::path& p);
 
 // Whether a process with this id exists and has not ended (a zombie counts as ended).
 bool processAlive(long pid);
