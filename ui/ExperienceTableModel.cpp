@@ -67,6 +67,7 @@ QVariant ExperienceTableModel::data(const QModelIndex& index, int role) const {
             case memory::ExperienceStatus::Approved: return QBrush(QColor(0x2e, 0x7d, 0x32));
             case memory::ExperienceStatus::Rejected: return QBrush(QColor(0xc6, 0x28, 0x28));
             case memory::ExperienceStatus::Archived: return QBrush(QColor(0x80, 0x80, 0x80));
+            case memory::ExperienceStatus::Trial: return QBrush(QColor(0x15, 0x65, 0xc0));
             }
         }
         return {};

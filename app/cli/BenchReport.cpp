@@ -2,7 +2,9 @@
 
 #include "cli/BenchStatistics.h"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -18,6 +20,17 @@ double num(const json& row, const char* key) {
 }
 
 std::string pairKey(const json& row) { return row.value("task", "") + "#" + std::to_string(row.value("seed", 0)); }
+
+// How far a run's best kernel is from the best known for its task, log2(best / best known): 0 at
+// the best known, 1 at twice its cycles. A run with no correct kernel counts as the baseline; with
+// no baseline either it has no value and leaves the pair out.
+std::optional<double> bestVersusBestKnown(const json& r) {
+    const double known = num(r, "best_known_cycles");
+    if (known <= 0) return std::nullopt;
+    const double best = r.value("correct", false) ? num(r, "best_cycles") : num(r, "baseline_cycles");
+    if (best <= 0) return std::nullopt;
+    return std::log2(best / known);
+}
 
 } // namespace
 
@@ -122,30 +135,35 @@ json BenchReport::paired(const json& rowsA, const json& rowsB, const std::string
     for (const auto& r : rowsA) a[pairKey(r)] = &r;
     struct Metric {
         const char* name;
-        double (*value)(const json&);
+        std::optional<double> (*value)(const json&);
     };
     const Metric metrics[] = {
-        {"trap_adoptions", [](const json& r) { return num(r, "trap_adoptions"); }},
-        {"iterations_to_95_best", [](const json& r) { return num(r, "iterations_to_95_best"); }},
+        {"trap_adoptions", [](const json& r) -> std::optional<double> { return num(r, "trap_adoptions"); }},
+        {"iterations_to_95_best", [](const json& r) -> std::optional<double> { return num(r, "iterations_to_95_best"); }},
         {"log2_speedup_vs_first_correct",
-         [](const json& r) { return num(r, "speedup_vs_first_correct") > 0 ? std::log2(num(r, "speedup_vs_first_correct")) : 0.0; }},
-        {"correct", [](const json& r) { return r.value("correct", false) ? 1.0 : 0.0; }},
+         [](const json& r) -> std::optional<double> {
+             return num(r, "speedup_vs_first_correct") > 0 ? std::log2(num(r, "speedup_vs_first_correct")) : 0.0;
+         }},
+        {"log2_best_vs_best_known", bestVersusBestKnown},
+        {"correct", [](const json& r) -> std::optional<double> { return r.value("correct", false) ? 1.0 : 0.0; }},
     };
-    json out = {{"a", labelA}, {"b", labelB}, {"difference", "b - a"}, {"metrics", json::object()}};
+    json out = {{"a", labelA}, {"b", labelB}, {"difference", "b - a"},
+                {"interval", "two-way cluster bootstrap 95 % (tasks and seeds resampled)"}, {"metrics", json::object()}};
     int pairs = 0;
     for (const Metric& m : metrics) {
-        std::vector<double> d;
+        std::vector<ClusteredValue> d;
         double sumA = 0, sumB = 0;
         for (const auto& r : rowsB) {
             const auto it = a.find(pairKey(r));
             if (it == a.end()) continue;
-            const double va = m.value(*it->second), vb = m.value(r);
-            d.push_back(vb - va);
-            sumA += va;
-            sumB += vb;
+            const auto va = m.value(*it->second), vb = m.value(r);
+            if (!va || !vb) continue;
+            d.push_back({r.value("task", ""), r.value("seed", std::uint64_t(0)), *vb - *va});
+            sumA += *va;
+            sumB += *vb;
         }
-        pairs = static_cast<int>(d.size());
-        const ConfidenceInterval ci = BenchStatistics::pairedBootstrap(d, seed);
+        pairs = std::max(pairs, static_cast<int>(d.size()));
+        const ConfidenceInterval ci = BenchStatistics::clusterBootstrap(d, seed);
         out["metrics"][m.name] = {{"mean_a", d.empty() ? 0.0 : sumA / double(d.size())},
                                   {"mean_b", d.empty() ? 0.0 : sumB / double(d.size())},
                                   {"mean_difference", ci.mean},
@@ -156,6 +174,30 @@ json BenchReport::paired(const json& rowsA, const json& rowsB, const std::string
     }
     out["pairs"] = pairs;
     return out;
+}
+
+void BenchReport::truncateToBudget(json& rows, int budget) {
+    for (auto& r : rows) {
+        if (!r.contains("trajectory") || !r["trajectory"].is_array() || budget < 1) continue;
+        json& t = r["trajectory"];
+        if (t.size() > static_cast<std::size_t>(budget)) t.erase(t.begin() + budget, t.end());
+        const double best = t.empty() ? 0.0 : t.back().get<double>();
+        int first = -1;
+        for (std::size_t i = 0; i < t.size() && first < 0; ++i)
+            if (t[i].get<double>() > 0) first = static_cast<int>(i);
+        const double firstCycles = first >= 0 ? t[static_cast<std::size_t>(first)].get<double>() : 0.0;
+        const bool correct = best > 0;
+        auto ratio = [&](const char* key) { return correct && num(r, key) > 0 ? num(r, key) / best : 0.0; };
+        r["correct"] = correct;
+        r["best_cycles"] = static_cast<std::uint64_t>(best);
+        r["first_correct_cycles"] = static_cast<std::uint64_t>(firstCycles);
+        r["iterations"] = std::min(r.value("iterations", budget), budget);
+        r["iterations_to_first_correct"] = correct ? first + 1 : -1;
+        r["speedup_vs_baseline"] = ratio("baseline_cycles");
+        r["speedup_vs_expert"] = ratio("expert_cycles");
+        r["speedup_vs_first_correct"] = correct ? firstCycles / best : 0.0;
+        r["truncated_to_budget"] = budget;
+    }
 }
 
 void BenchReport::printAggregateLine(const std::string& label, const json& a) {
@@ -174,7 +216,7 @@ void BenchReport::printAggregateLine(const std::string& label, const json& a) {
 }
 
 void BenchReport::printPaired(const json& p) {
-    std::printf("paired %s - %s over %d task x seed pairs (bootstrap 95%% CI of the mean difference):\n",
+    std::printf("paired %s - %s over %d task x seed pairs (two-way cluster bootstrap 95%% CI of the mean difference):\n",
                 p.value("b", "").c_str(), p.value("a", "").c_str(), p.value("pairs", 0));
     for (const auto& [name, m] : p["metrics"].items())
         std::printf("  %-32s a %8.3f  b %8.3f  diff %+8.3f  [%+8.3f, %+8.3f]%s\n", name.c_str(), m["mean_a"].get<double>(),

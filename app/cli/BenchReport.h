@@ -8,7 +8,8 @@
 //             against the expert (KernelBench: correct and reference/agent cycles > p), medians and
 //             geometric means of the speedups, repair success rate, mean trap adoptions per run,
 //             mean iterations to 95 % of the best known cycles (never = budget + 1);
-//   paired    per (task, seed) differences of two sets of rows, with bootstrap 95 % intervals.
+//   paired    per (task, seed) differences of two sets of rows, with two-way cluster bootstrap 95 %
+//             intervals (tasks and seeds resampled: BenchStatistics::clusterBootstrap).
 // The best known cycles of a task are the minimum over every row given (and the expert kernel).
 #pragma once
 
@@ -28,6 +29,11 @@ public:
     // of best, best speedup vs first correct (log2), correct. Intervals seeded by `seed`.
     static nlohmann::json paired(const nlohmann::json& rowsA, const nlohmann::json& rowsB, const std::string& labelA,
                                  const std::string& labelB, std::uint64_t seed);
+    // The rows as if each run had stopped after `budget` iterations: the trajectory (best correct
+    // cycles so far, per iteration) is cut there and the outcome fields are derived from what is
+    // left. A run is a prefix of a longer run with the same settings (nothing the policy does
+    // depends on the budget), so budget 6 is read off the budget-12 runs.
+    static void truncateToBudget(nlohmann::json& rows, int budget);
     static void printAggregateLine(const std::string& label, const nlohmann::json& aggregate);
     static void printPaired(const nlohmann::json& paired);
 };

@@ -1,6 +1,7 @@
 #include "cli/BenchStatistics.h"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -54,6 +55,56 @@ ConfidenceInterval BenchStatistics::pairedBootstrap(const std::vector<double>& d
     ci.low = quantile(means, tail);
     ci.high = quantile(means, 1.0 - tail);
     return ci;
+}
+
+namespace {
+
+ConfidenceInterval intervalOf(std::vector<double> means, double mean, int n, double level) {
+    ConfidenceInterval ci;
+    ci.mean = mean;
+    ci.n = n;
+    std::sort(means.begin(), means.end());
+    const double tail = (1.0 - level) / 2.0;
+    ci.low = BenchStatistics::quantile(means, tail);
+    ci.high = BenchStatistics::quantile(means, 1.0 - tail);
+    return ci;
+}
+
+} // namespace
+
+ConfidenceInterval BenchStatistics::clusterBootstrap(const std::vector<ClusteredValue>& values, std::uint64_t seed,
+                                                     double level, int resamples) {
+    ConfidenceInterval empty;
+    if (values.empty()) return empty;
+    std::map<std::string, std::size_t> taskIndex;
+    std::map<std::uint64_t, std::size_t> seedIndex;
+    for (const auto& v : values) {
+        taskIndex.emplace(v.task, taskIndex.size());
+        seedIndex.emplace(v.seed, seedIndex.size());
+    }
+    std::vector<double> all;
+    std::vector<std::pair<std::size_t, std::size_t>> cells;  // (task, seed) index of each value
+    for (const auto& v : values) {
+        all.push_back(v.value);
+        cells.emplace_back(taskIndex[v.task], seedIndex[v.seed]);
+    }
+    std::mt19937_64 rng(seed);
+    std::vector<double> taskWeight(taskIndex.size()), seedWeight(seedIndex.size()), means;
+    means.reserve(static_cast<std::size_t>(std::max(1, resamples)));
+    while (means.size() < static_cast<std::size_t>(std::max(1, resamples))) {
+        std::fill(taskWeight.begin(), taskWeight.end(), 0.0);
+        std::fill(seedWeight.begin(), seedWeight.end(), 0.0);
+        for (std::size_t i = 0; i < taskWeight.size(); ++i) taskWeight[rng() % taskWeight.size()] += 1.0;
+        for (std::size_t i = 0; i < seedWeight.size(); ++i) seedWeight[rng() % seedWeight.size()] += 1.0;
+        double sum = 0.0, weight = 0.0;
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            const double w = taskWeight[cells[k].first] * seedWeight[cells[k].second];
+            sum += w * values[k].value;
+            weight += w;
+        }
+        if (weight > 0.0) means.push_back(sum / weight);  // a draw that hit no cell says nothing: drawn again
+    }
+    return intervalOf(std::move(means), mean(all), static_cast<int>(values.size()), level);
 }
 
 } // namespace sage::cli

@@ -5,6 +5,9 @@
 //   --seed S --repeat R      seeds S .. S+R-1 (retrieval ε draws and the policy's choices)
 //   --epsilon E              ε-exploration of retrieval (and of the policy's choice)
 //   --learn-on train         learn on that split first, then measure with learning frozen
+//   --learn-limit N          ... on its first N tasks in an order seeded by --seed (a learning curve)
+//   --shuffle-rewards        the negative control: memory is credited with shuffled outcomes
+//   --seed-pack none         each fresh database starts empty (the data-scarce start)
 // Rows are paired by task × seed; with several modes the report adds, for each mode, the paired
 // differences against `adoption` with bootstrap 95 % intervals, the trap adoptions per run and the
 // Q gap useful − trap after learning (entries of a trap pack are recognised by their provenance
@@ -28,6 +31,7 @@
 #include <future>
 #include <iostream>
 #include <map>
+#include <random>
 #include <set>
 #include <unistd.h>
 
@@ -39,8 +43,11 @@ struct BenchOptions {
     TaskOptions tasks;
     std::string split = "test", policy = "builtin", modes = "adoption", learnOn, shard, db, out, seedPack;
     std::string device = "ascend910b1-sim", only;
+    std::string arm;  // the name the report groups and pairs these runs under (default: the memory mode)
     std::string phase = "all";  // all | learn | measure (a shared --db: learning once, shards measure)
     int repeats = 1, budget = 12;
+    int learnLimit = -1;  // learn on this many tasks of the --learn-on split (seeded order); -1 = all
+    bool shuffleRewards = false;
     uint64_t seed = 0;
     double epsilon = 0.0;
     bool json = false, injectFaults = false, noSpeculate = false;
@@ -276,25 +283,48 @@ json readReport(const std::string& file) {
     }
 }
 
+// The tasks of the learning phase: the --learn-on split, all of it in suite order, or with a limit
+// the first N in an order drawn from the seed. The draw ranks every task of the split, so for one
+// seed the first 5 are among the first 11: a learning curve adds experience, it does not swap it.
+template <class InSplit>
+std::vector<const eval::Task*> learningOrder(const std::vector<eval::Task>& tasks, const InSplit& inSplit,
+                                             const std::string& split, int limit, uint64_t seed) {
+    std::vector<const eval::Task*> out;
+    for (const auto& t : tasks)
+        if (inSplit(t, split)) out.push_back(&t);
+    if (limit < 0) return out;
+    std::mt19937_64 rng(seed * 7919ull + 1ull);
+    for (std::size_t i = out.size(); i > 1; --i) std::swap(out[i - 1], out[static_cast<std::size_t>(rng() % i)]);
+    if (out.size() > static_cast<std::size_t>(limit)) out.resize(static_cast<std::size_t>(limit));
+    return out;
+}
+
 void removeDb(const std::string& path) {
     std::error_code ec;
     for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix, ec);
 }
 
+// The arm a row belongs to: its --arm name, or its memory mode (reports from before arms existed).
+std::string armOf(const json& row) { return row.value("arm", row.value("memory_mode", std::string("?"))); }
+
 // Fills the derived parts of a report from its rows: iterations to 95 % of the best known cycles,
-// the aggregate, per-mode aggregates and the paired comparisons against `adoption` (or the first
-// mode). Used by a bench run and by `merge`, so merged shards or seeds read like one run.
+// the aggregate, per-arm aggregates and the paired comparisons of every arm against `adoption`
+// (or the first arm) and against `off` when the report has it (the no-memory control). Used by a
+// bench run and by `merge`, so merged shards, seeds and arms read like one run.
 void summarise(json& report) {
     const int budget = report.value("budget", 12);
     json& rows = report["tasks"];
     BenchReport::annotateBestKnown(rows, budget);
     report["aggregate"] = BenchReport::aggregate(rows, budget);
     std::map<std::string, json> rowsOf;
-    for (const auto& r : rows) rowsOf[r.value("memory_mode", std::string("?"))].push_back(r);
-    json perMode = json::object(), comparisons = json::array();
+    for (const auto& r : rows) rowsOf[armOf(r)].push_back(r);
+    json perMode = json::object();
     for (auto& [m, rs] : rowsOf) perMode[m] = BenchReport::aggregate(rs, budget);
-    if (!rowsOf.empty()) {
-        const std::string reference = rowsOf.count("adoption") ? "adoption" : rowsOf.begin()->first;
+    std::vector<std::string> references;
+    if (!rowsOf.empty()) references.push_back(rowsOf.count("adoption") ? "adoption" : rowsOf.begin()->first);
+    if (rowsOf.count("off") && references.front() != "off") references.push_back("off");
+    for (const auto& reference : references) {
+        json comparisons = json::array();
         for (auto& [m, rs] : rowsOf)
             if (m != reference)
                 comparisons.push_back(BenchReport::paired(rowsOf[reference], rs, reference, m, report.value("seed", uint64_t(0))));
@@ -334,8 +364,18 @@ void registerBenchCommand(CLI::App& app) {
     cmd->add_option("--repeat,--repeats", o->repeats, "Seeds per task: --seed .. --seed + R - 1")->check(CLI::Range(1, 100));
     cmd->add_option("--seed", o->seed, "First seed (retrieval exploration and the policy's choices)");
     cmd->add_option("--epsilon", o->epsilon, "ε-exploration in [0, 1]")->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--seed-pack", o->seedPack, "JSON Lines pack each fresh database starts from (default: the seed pack)")
-        ->check(CLI::ExistingFile);
+    cmd->add_option("--seed-pack", o->seedPack,
+                    "JSON Lines pack each fresh database starts from (default: the seed pack; none: an empty memory)")
+        ->check(CLI::ExistingFile | CLI::IsMember({"none"}));
+    cmd->add_option("--learn-limit", o->learnLimit,
+                    "Learn on only the first N tasks of the --learn-on split, in an order seeded by the seed "
+                    "(nested: the first 5 of a seed are among its first 11)")
+        ->check(CLI::Range(0, 100000));
+    cmd->add_option("--arm", o->arm,
+                    "Name these runs' arm in the report (default: the memory mode), so that variants of one mode "
+                    "(a learning-curve point, a control) pair with other reports' arms after `sage bench merge`");
+    cmd->add_flag("--shuffle-rewards", o->shuffleRewards,
+                  "Negative control: credit memory with the outcome of a randomly drawn other iteration while learning");
     cmd->add_option("--only", o->only, "Comma-separated task names: run only these (in the learning and measured splits)");
     cmd->add_option("--budget", o->budget, "Iterations per run")->check(CLI::Range(1, 1000));
     cmd->add_option("--shard", o->shard, "i/n: run only tasks whose index modulo n is i (0-based)");
@@ -379,9 +419,10 @@ void registerBenchCommand(CLI::App& app) {
             std::cerr << "sage: error: --db keeps one database: use it with one memory mode and --repeat 1\n";
             throw CLI::RuntimeError(2);
         }
-        if (o->phase != "all" && (o->db.empty() || o->learnOn.empty() || !memory::learnsValues(modes.front()))) {
+        if (o->phase != "all" && (o->db.empty() || o->learnOn.empty() || !memory::retrieves(modes.front()))) {
             std::cerr << "sage: error: --phase " << o->phase << " splits one learning experiment over jobs: give "
-                      << "--db (the shared memory), --learn-on and a memory mode that learns (adoption, all_retrieved)\n";
+                      << "--db (the shared memory), --learn-on and a memory mode that learns (adoption, all_retrieved, "
+                         "similarity)\n";
             throw CLI::RuntimeError(2);
         }
         const std::string pack = o->seedPack.empty()
@@ -423,14 +464,15 @@ void registerBenchCommand(CLI::App& app) {
                 TrapMap traps;
                 if (memory::retrieves(mode)) {
                     mem = std::make_unique<memory::ExperienceStore>(db);
-                    if (mem->list().empty()) mem->importFrom(pack);
+                    if (mem->list().empty() && pack != "none") mem->importFrom(pack);
                     traps = trapsIn(*mem);
                 }
                 // What the learning phase depends on: a `measure` job checks that the shared memory was
                 // filled by a `learn` job with the same settings, so every shard measures the same memory.
                 const json learned = {{"learn_on", o->learnOn}, {"only", o->only}, {"seed", seed},
                                       {"epsilon", o->epsilon}, {"budget", o->budget}, {"policy", o->policy},
-                                      {"device", o->device}, {"memory_mode", modeName}, {"seed_pack", pack}};
+                                      {"device", o->device}, {"memory_mode", modeName}, {"seed_pack", pack},
+                                      {"learn_limit", o->learnLimit}, {"shuffle_rewards", o->shuffleRewards}};
                 if (o->phase == "measure") {
                     const auto stored = mem ? mem->metadata("bench.learned") : std::nullopt;
                     if (!stored || json::parse(*stored) != learned) {
@@ -448,13 +490,14 @@ void registerBenchCommand(CLI::App& app) {
                                  "database (or schema: options=-csearch_path%3DNAME in the URL).\n";
                     throw CLI::RuntimeError(2);
                 }
-                if (o->phase != "measure" && !o->learnOn.empty() && mem && memory::learnsValues(mode) &&
-                    o->learnOn != o->split) {
-                    for (const auto& t : set.tasks) {
-                        if (!inSplit(t, o->learnOn)) continue;
-                        if (!o->json) std::cerr << modeName << " seed " << seed << ": learning on " << t.name << "\n";
+                // Every mode that retrieves learns lessons (under similarity without values).
+                if (o->phase != "measure" && !o->learnOn.empty() && mem && o->learnOn != o->split) {
+                    const auto shuffle = o->shuffleRewards ? std::make_shared<agent::RewardShuffle>(seed) : nullptr;
+                    for (const eval::Task* t : learningOrder(set.tasks, inSplit, o->learnOn, o->learnLimit, seed)) {
+                        if (!o->json) std::cerr << modeName << " seed " << seed << ": learning on " << t->name << "\n";
                         agent::AgentLoop loop(evaluator, agent::makePolicy(s), s);
-                        loop.run(t, runs, mem.get());
+                        loop.setRewardShuffle(shuffle);
+                        loop.run(*t, runs, mem.get());
                     }
                     s.learn = false;  // the measured split runs with the learned memory frozen
                     if (o->phase == "learn") mem->setMetadata("bench.learned", learned.dump());
@@ -478,6 +521,7 @@ void registerBenchCommand(CLI::App& app) {
                                                                             size_t(index - 1) + size_t(s.seed))
                                                        : std::nullopt;
                     rows.push_back(measure(t, evaluator, runs, mem.get(), s, refs, traps, fault));
+                    rows.back()["arm"] = o->arm.empty() ? modeName : o->arm;
                 }
                 mem.reset();
                 db.reset();
@@ -486,6 +530,7 @@ void registerBenchCommand(CLI::App& app) {
         }
         if (o->phase == "learn") return;  // nothing measured: the shards report
         json report = {{"policy", o->policy}, {"memory_mode", o->modes}, {"split", o->split}, {"learn_on", o->learnOn},
+                       {"learn_limit", o->learnLimit}, {"shuffle_rewards", o->shuffleRewards},
                        {"budget", o->budget}, {"repeats", o->repeats}, {"seed", o->seed}, {"epsilon", o->epsilon},
                        {"seed_pack", pack}, {"shard", o->shard}, {"device", o->device}, {"inject_faults", o->injectFaults}, {"tasks", rows},
                        {"q_gap_after_learning", qGaps}};
@@ -541,7 +586,11 @@ void registerBenchCommand(CLI::App& app) {
     auto mjson = std::make_shared<bool>(false);
     merge->add_option("files", *files, "Shard reports")->required()->check(CLI::ExistingFile);
     merge->add_flag("--json", *mjson, "Print the merged JSON report");
-    merge->callback([files, mjson] {
+    auto mbudget = std::make_shared<int>(0);
+    merge->add_option("--budget", *mbudget,
+                      "Report the runs as if they had stopped after this many iterations (read off their trajectories)")
+        ->check(CLI::Range(1, 1000));
+    merge->callback([files, mjson, mbudget] {
         json merged;
         json rows = json::array(), gaps = json::object();
         for (const auto& f : *files) {
@@ -556,6 +605,15 @@ void registerBenchCommand(CLI::App& app) {
         for (const auto& r : rows) seeds.insert(r.value("seed", uint64_t(0)));
         merged["repeats"] = seeds.size();
         merged["seed"] = seeds.empty() ? uint64_t(0) : *seeds.begin();
+        if (*mbudget > 0) {
+            if (*mbudget > merged.value("budget", 12)) {
+                std::cerr << "sage: error: --budget " << *mbudget << " is above the budget the runs had ("
+                          << merged.value("budget", 12) << "): a run cannot be read beyond where it stopped\n";
+                throw CLI::RuntimeError(2);
+            }
+            BenchReport::truncateToBudget(rows, *mbudget);
+            merged["budget"] = *mbudget;
+        }
         merged["tasks"] = rows;
         merged["q_gap_after_learning"] = gaps;
         merged["shard"] = "merged";

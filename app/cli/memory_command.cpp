@@ -500,10 +500,15 @@ void addExchangeCommands(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli
     auto* exp = memory->add_subcommand("export", "Write every entry, with stats and histories, as JSON Lines");
     exp->add_option("file", cli->file, "Output file (replaced)")->required();
     exp->add_option("--status", cli->status, "Only entries with this status");
-    exp->callback([cli] {
+    auto learned = std::make_shared<bool>(false);
+    exp->add_flag("--learned", *learned,
+                  "Only what the agent learned (origin agent: lessons on trial, promoted, retired or reviewed), with "
+                  "their values and histories, for another team's memory (`sage memory import`)");
+    exp->callback([cli, learned] {
         withStore(*cli, [&](ExperienceStore& store) {
             ExperienceFilter filter;
             if (!cli->status.empty()) filter.status = requireEnum<ExperienceStatus>(cli->status);
+            if (*learned) filter.origin = Origin::Agent;
             const int count = store.exportTo(cli->file, filter);
             if (cli->json) std::cout << json{{"exported", count}, {"file", cli->file}}.dump() << "\n";
             else std::cout << "exported " << count << " entries to " << cli->file << "\n";

@@ -7,6 +7,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using sage::cli::BenchReport;
 using sage::cli::BenchStatistics;
 using nlohmann::json;
@@ -49,6 +51,68 @@ private slots:
         QCOMPARE(BenchStatistics::median({4, 1, 2, 3}), 2.5);
         QVERIFY(std::abs(BenchStatistics::geometricMean({1, 4}) - 2.0) < 1e-12);
         QCOMPARE(BenchStatistics::geometricMean({1, 0}), 0.0);
+    }
+
+    // The two-way cluster bootstrap against the analytic case: differences that depend only on the
+    // task (d = a_t, a_t = +-1, population sd 1) have a mean whose standard error is 1/sqrt(T),
+    // however many seeds each task ran; the pairwise bootstrap would pretend it is 1/sqrt(T*S).
+    void clusterBootstrapMatchesTheAnalyticTaskEffect() {
+        const int tasks = 30, seeds = 5;
+        std::vector<sage::cli::ClusteredValue> values;
+        std::vector<double> flat;
+        for (int t = 0; t < tasks; ++t)
+            for (int s = 0; s < seeds; ++s) {
+                values.push_back({"task" + std::to_string(t), std::uint64_t(s), t % 2 ? -1.0 : 1.0});
+                flat.push_back(values.back().value);
+            }
+        const auto cluster = BenchStatistics::clusterBootstrap(values, 11);
+        QCOMPARE(cluster.n, tasks * seeds);
+        QCOMPARE(cluster.mean, 0.0);
+        const double expected = 1.959964 / std::sqrt(double(tasks));
+        const double half = (cluster.high - cluster.low) / 2.0;
+        QVERIFY2(std::abs(half / expected - 1.0) < 0.15, qPrintable(QString("half-width %1, analytic %2").arg(half).arg(expected)));
+        const auto naive = BenchStatistics::pairedBootstrap(flat, 11);
+        QVERIFY2((cluster.high - cluster.low) / (naive.high - naive.low) > 1.8,
+                 "resampling pairs understates the uncertainty of a task effect by about sqrt(seeds)");
+        QCOMPARE(BenchStatistics::clusterBootstrap(values, 11).low, cluster.low);  // deterministic for a seed
+    }
+
+    // The same for an effect of the seed (each seed's runs share one learned memory): SE 1/sqrt(S).
+    void clusterBootstrapMatchesTheAnalyticSeedEffect() {
+        const int tasks = 20, seeds = 10;
+        std::vector<sage::cli::ClusteredValue> values;
+        for (int t = 0; t < tasks; ++t)
+            for (int s = 0; s < seeds; ++s) values.push_back({"task" + std::to_string(t), std::uint64_t(s), s % 2 ? -1.0 : 1.0});
+        const auto ci = BenchStatistics::clusterBootstrap(values, 5);
+        const double expected = 1.959964 / std::sqrt(double(seeds));
+        const double half = (ci.high - ci.low) / 2.0;
+        QVERIFY2(std::abs(half / expected - 1.0) < 0.2, qPrintable(QString("half-width %1, analytic %2").arg(half).arg(expected)));
+        QVERIFY(!ci.excludesZero());
+        // A clear effect everywhere still excludes 0.
+        for (auto& v : values) v.value += 3.0;
+        QVERIFY(BenchStatistics::clusterBootstrap(values, 5).excludesZero());
+    }
+
+    void runsReadAtASmallerBudget() {
+        json rows = json::array({json{{"task", "add"}, {"seed", 1}, {"trajectory", {0, 500, 100, 90}}, {"iterations", 4},
+                                      {"correct", true}, {"best_cycles", 90}, {"baseline_cycles", 1000},
+                                      {"expert_cycles", 100}}});
+        json two = rows;
+        BenchReport::truncateToBudget(two, 2);
+        QCOMPARE(two[0]["trajectory"].size(), std::size_t(2));
+        QCOMPARE(two[0]["best_cycles"].get<std::uint64_t>(), std::uint64_t(500));
+        QCOMPARE(two[0]["correct"].get<bool>(), true);
+        QCOMPARE(two[0]["iterations_to_first_correct"].get<int>(), 2);
+        QCOMPARE(two[0]["speedup_vs_baseline"].get<double>(), 2.0);
+        QCOMPARE(two[0]["iterations"].get<int>(), 2);
+        json one = rows;
+        BenchReport::truncateToBudget(one, 1);
+        QCOMPARE(one[0]["correct"].get<bool>(), false);
+        QCOMPARE(one[0]["speedup_vs_expert"].get<double>(), 0.0);
+        json all = rows;
+        BenchReport::truncateToBudget(all, 12);  // a budget beyond the run changes nothing it measured
+        QCOMPARE(all[0]["best_cycles"].get<std::uint64_t>(), std::uint64_t(90));
+        QCOMPARE(all[0]["trajectory"].size(), std::size_t(4));
     }
 
     void reportMetricsFollowTheirDefinitions() {

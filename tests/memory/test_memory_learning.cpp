@@ -203,6 +203,47 @@ private slots:
         QVERIFY(store.recordOutcome(6, 1, {}, outcomeOf(1.0)).records.empty());
     }
 
+    void trialEntriesArePromotedOrRetiredByTheirLearnedValue() {
+        ExperienceStore store(location("trial.db"));
+        auto onTrial = [&](const std::string& title) {
+            return store.add(entry(title, "a lesson the agent learned: " + title, Stage::Optimize, {}, ExperienceStatus::Trial));
+        };
+        const std::int64_t good = onTrial("good move"), bad = onTrial("bad move"), mixed = onTrial("mixed move");
+        const std::int64_t reviewed = onTrial("reviewed move");
+        QVERIFY(store.reject(reviewed, {"reviewer", "a person decided first"}));
+        const std::vector<std::pair<std::int64_t, double>> plan = {{good, 0.9}, {bad, -0.9}, {mixed, 0.2}, {reviewed, 0.9}};
+        int iteration = 0;
+        // Two adoptions each: still on trial (the verdict needs kTrialVerdictAdoptions).
+        for (int round = 0; round < ValueModel::kTrialVerdictAdoptions; ++round) {
+            if (round == ValueModel::kTrialVerdictAdoptions - 1) {
+                QCOMPARE(std::string(toString(store.get(good).status)), std::string(toString(ExperienceStatus::Trial)));
+                QCOMPARE(std::string(toString(store.get(bad).status)), std::string(toString(ExperienceStatus::Trial)));
+            }
+            for (const auto& [id, reward] : plan) {
+                ++iteration;
+                store.recordRetrievals(7, iteration, Stage::Optimize, shown(store, {id}));
+                store.recordOutcome(7, iteration, {{id, true, true}}, outcomeOf(reward));
+            }
+        }
+        QCOMPARE(std::string(toString(store.get(good).status)), std::string(toString(ExperienceStatus::Approved)));
+        QCOMPARE(std::string(toString(store.get(bad).status)), std::string(toString(ExperienceStatus::Archived)));
+        QCOMPARE(std::string(toString(store.get(mixed).status)), std::string(toString(ExperienceStatus::Trial)));  // Q ~0.13: not yet decided
+        QCOMPARE(std::string(toString(store.get(reviewed).status)), std::string(toString(ExperienceStatus::Rejected)));  // the person's decision stands
+        const auto audit = store.auditLog(good, 1);
+        QCOMPARE(audit.size(), std::size_t(1));
+        QCOMPARE(audit.front().author, std::string(TrialLifecycle::kAuthor));
+        QVERIFY2(audit.front().reason.find("promoted from trial") != std::string::npos, audit.front().reason.c_str());
+        QVERIFY(store.auditLog(bad, 1).front().reason.find("retired from trial") != std::string::npos);
+        // Under similarity nothing is credited, so nothing is decided.
+        const std::int64_t idle = onTrial("idle move");
+        for (int round = 0; round < 5; ++round) {
+            ++iteration;
+            store.recordRetrievals(7, iteration, Stage::Optimize, shown(store, {idle}));
+            store.recordOutcome(7, iteration, {{idle, true, true}}, outcomeOf(1.0, MemoryMode::Similarity));
+        }
+        QCOMPARE(std::string(toString(store.get(idle).status)), std::string(toString(ExperienceStatus::Trial)));
+    }
+
     void evidenceMatcher() {
         const std::string diff = "--- a/k.cpp\n+++ b/k.cpp\n@@ -1 +1,2 @@\n-old\n+++counter;\n+  DataCopy(x, y, 64);\r\n";
         QCOMPARE(EvidenceMatcher::addedLinesFromDiff(diff), std::string("++counter;\n  DataCopy(x, y, 64);"));

@@ -56,6 +56,7 @@ struct AgentLoop::Impl {
     std::optional<RunSummary> summary;
     std::unique_ptr<eval::Task> ownedTask;
     std::optional<std::pair<std::string, std::string>> start;  // source, label
+    std::shared_ptr<RewardShuffle> shuffle;
 
     Impl(const eval::Evaluator& e, std::unique_ptr<Policy> p, AgentSettings s)
         : evaluator(e), policy(std::move(p)), settings(std::move(s)) {}
@@ -88,6 +89,8 @@ bool startsFromKernel(const eval::Task& task, const std::string& text) {
 void AgentLoop::setStartCandidate(std::string source, std::string label) {
     impl_->start = std::make_pair(std::move(source), std::move(label));
 }
+
+void AgentLoop::setRewardShuffle(std::shared_ptr<RewardShuffle> shuffle) { impl_->shuffle = std::move(shuffle); }
 
 RunSummary AgentLoop::run(const eval::Task& task, RunStore& runs, memory::ExperienceStore* memory) {
     impl_->control.setState(State::Running);
@@ -155,7 +158,8 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
     emit({AgentEventType::RunStarted, runId, 0, "", task.name, journal.run().settings, {}});
     const std::atomic<bool>& cancel = *control.cancelFlag();
     IterationRunner iteration({evaluator, *policy, settings, task, useMemory ? memory : nullptr,
-                               useMemory && settings.learn, cancel, [this](AgentEvent e) { emit(std::move(e)); }, start},
+                               useMemory && settings.learn, cancel, [this](AgentEvent e) { emit(std::move(e)); }, start,
+                               shuffle.get()},
                               journal);
     std::string stopReason = "budget exhausted";
     try {

@@ -96,6 +96,22 @@ const toolchain::Diagnostic* firstError(const eval::Evaluation* ev, const std::s
     return nullptr;
 }
 
+} // namespace
+
+std::vector<json> neutralOrder(std::vector<json> actions, uint64_t runSeed) {
+    std::vector<std::pair<std::string, json>> keyed;
+    keyed.reserve(actions.size());
+    for (auto& a : actions)
+        keyed.emplace_back(toolchain::ContentHash().add(std::to_string(runSeed)).add(a.dump()).hex(), std::move(a));
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<json> out;
+    out.reserve(keyed.size());
+    for (auto& [key, a] : keyed) out.push_back(std::move(a));
+    return out;
+}
+
+namespace {
+
 // A knob by name, or by role ("@tile", "@tile_count", "@buffer", "@block").
 std::optional<Tunable> knobNamed(const std::string& source, const std::string& name) {
     auto knobs = inferKnobs(source);
@@ -107,10 +123,11 @@ std::optional<Tunable> knobNamed(const std::string& source, const std::string& n
     return findTunable(knobs, name);
 }
 
-// The fallback optimisation moves, in priority order: structural transforms that gave the most
-// speed on the task suite (more cores, double buffering, the largest tile that fits), the precise
-// sync, then every knob one step each way.
-std::vector<json> optimiseFallback(const std::string& source) {
+// The policy's own optimisation moves: every structural transform each way and every knob one
+// step each way. It knows what it can do, not what pays off: the order is neutral, a hash of the
+// run's seed and the action, so it is fixed within a run, differs between seeds, and was tuned on
+// no task. Which move helps under which bottleneck, category and device is what memory learns.
+std::vector<json> optimiseFallback(const std::string& source, uint64_t runSeed) {
     std::vector<json> out;
     for (const char* name : {"multi_core", "double_buffer", "tile_from_ub", "precise_sync"})
         out.push_back({{"type", "transform"}, {"name", name}});
@@ -119,7 +136,7 @@ std::vector<json> optimiseFallback(const std::string& source) {
             for (const char* dir : {"up", "down"}) out.push_back({{"type", "step_tunable"}, {"name", t.constant}, {"direction", dir}});
     for (const char* name : {"multi_core", "double_buffer", "tile_from_ub"})
         out.push_back({{"type", "transform"}, {"name", name}, {"direction", "down"}});
-    return out;
+    return neutralOrder(std::move(out), runSeed);
 }
 
 // The kind of a move ("double buffering" of "double buffering: BUFFER_NUM 1 -> 2"): a fallback
@@ -130,7 +147,9 @@ std::string moveKind(const std::string& description) { return description.substr
 
 json BuiltinPolicy::settings() const {
     return {{"moves", "memory actions by retrieval score (with Q), then the fallback; epsilon-exploration seeded per iteration"},
-            {"fallback_optimize", "multi_core, double_buffer, tile_from_ub, precise_sync, then each knob one step up and down"},
+            {"fallback_optimize", "each transform (multi_core, double_buffer, tile_from_ub, precise_sync, and back) and each "
+                                  "knob one step up and down, in a neutral order seeded per run; a kind that did not gain "
+                                  "in the run goes last"},
             {"fallback_repair", "by diagnostic kind: sync_pair, set_before_wait, wait_after_set, rename_identifier, "
                                 "template_argument, free_tensor, enque_tensor, init_buffer, gm_offset_consensus, "
                                 "tile/buffer steps down, align_tail"}};
@@ -202,7 +221,7 @@ std::vector<BuiltinPolicy::Move> BuiltinPolicy::candidates(const PolicyContext& 
         for (const auto& kind : repair::failureKinds(ctx.parentEvaluation))
             for (const auto& a : repair::actionsFor(kind)) consider(fallback, a, 0, 0.0);
     } else {
-        for (const auto& a : optimiseFallback(ctx.parentSource)) consider(fallback, a, 0, 0.0);
+        for (const auto& a : optimiseFallback(ctx.parentSource, ctx.runSeed)) consider(fallback, a, 0, 0.0);
     }
     // A kind of fallback move that already failed to gain in this run ("double buffering" on a
     // kernel where it changed nothing) goes after the others: demoted, not dropped, since it may
@@ -244,6 +263,17 @@ PolicyProposal BuiltinPolicy::propose(const PolicyContext& ctx) {
             return p;
         }
         DraftResult d = composeDraft(*ctx.task, *ctx.device, ctx.retrieved);
+        if (!d.ok && !ctx.retrieved.empty()) {
+            // Memory advises; it never makes a draft impossible. Advice the composer cannot follow
+            // here (an idiom for another device, a skeleton parameter that does not fit) is set
+            // aside with a note, and the draft is composed from the policy's own defaults.
+            DraftResult plain = composeDraft(*ctx.task, *ctx.device, {});
+            if (plain.ok) {
+                plain.rationale = "The retrieved draft advice could not be followed here (" + d.error +
+                                  "); drafted without it.\n" + plain.rationale;
+                d = std::move(plain);
+            }
+        }
         if (!d.ok) {
             p.exhausted = true;
             p.error = d.error;
@@ -324,7 +354,13 @@ std::optional<Lesson> BuiltinPolicy::distill(const PolicyContext& ctx, const Pol
     }
     l.action = proposal.action;  // the executed action, so the learned entry can be applied again
     std::string name = proposal.action.value("name", "");
-    if (!name.empty() && proposal.action.value("type", "") != "transform") l.evidencePattern = name;
+    if (!name.empty() && proposal.action.value("type", "") != "transform") {
+        l.evidencePattern = name;
+        // A knob with a role is remembered by its role ("@tile"): the lesson then applies to
+        // another kernel whose tile constant has another name.
+        if (name[0] != '@')
+            if (auto t = knobNamed(ctx.parentSource, name); t && !t->role.empty()) l.action["name"] = "@" + t->role;
+    }
     return l;
 }
 

@@ -29,6 +29,18 @@ std::optional<DuplicateMatch> Distiller::findDuplicate(const Experience& e) {
     return best;
 }
 
+void Distiller::creditProposal(std::int64_t id, const Proposal& proposal, const char* cause) {
+    StageStats stats = repo_.stageStats(id, proposal.stage);
+    stats.q = ValueModel::clampQ(stats.q + ValueModel::kDedupGain * proposal.reward);
+    repo_.saveStageStats(id, stats);
+    ValuePoint point{id, proposal.stage, stats.q, cause, std::nullopt, std::nullopt, ExperienceRepository::now()};
+    if (const auto& provenance = proposal.experience.provenance; !provenance.empty()) {
+        point.run = provenance.front().run;
+        point.iteration = provenance.front().iteration;
+    }
+    repo_.appendValuePoint(point);
+}
+
 ProposalResult Distiller::addProposed(const Proposal& proposal) {
     if (proposal.stage == Stage::Any)
         throw MemoryError(MemoryError::Code::InvalidInput,
@@ -41,18 +53,7 @@ ProposalResult Distiller::addProposed(const Proposal& proposal) {
     ProposalResult result;
     if (const auto duplicate = findDuplicate(proposal.experience)) {
         const auto& provenance = proposal.experience.provenance;
-        if (learnsValues(proposal.mode)) {
-            StageStats stats = repo_.stageStats(duplicate->id, proposal.stage);
-            stats.q = ValueModel::clampQ(stats.q + ValueModel::kDedupGain * proposal.reward);
-            repo_.saveStageStats(duplicate->id, stats);
-            ValuePoint point{duplicate->id, proposal.stage, stats.q, "dedup", std::nullopt, std::nullopt,
-                             ExperienceRepository::now()};
-            if (!provenance.empty()) {
-                point.run = provenance.front().run;
-                point.iteration = provenance.front().iteration;
-            }
-            repo_.appendValuePoint(point);
-        }
+        if (learnsValues(proposal.mode)) creditProposal(duplicate->id, proposal, "dedup");
         for (Provenance p : provenance) {
             p.note = "duplicate proposal (" + duplicate->reason + ")" + (p.note.empty() ? "" : "; " + p.note);
             repo_.addProvenance(duplicate->id, p);
@@ -61,11 +62,15 @@ ProposalResult Distiller::addProposed(const Proposal& proposal) {
     } else {
         Experience fresh = proposal.experience;
         fresh.id = 0;
-        fresh.status = ExperienceStatus::Pending;
+        // An agent's lesson goes on trial (retrieved with a lower prior); anything else waits for review.
+        if (fresh.status != ExperienceStatus::Trial) fresh.status = ExperienceStatus::Pending;
         fresh.mergedInto.reset();
         fresh.createdAt.clear();
         fresh.updatedAt.clear();
         result = {repo_.insert(fresh), false, 0.0, "new entry"};
+        // The iteration that taught the lesson is its first piece of evidence, weighed like a
+        // duplicate proposal's: a lesson of a 30x gain starts above one of a 1.06x gain.
+        if (learnsValues(proposal.mode)) creditProposal(result.id, proposal);
     }
     tx.commit();
     return result;

@@ -25,6 +25,7 @@ ExperienceStore::ExperienceStore(std::shared_ptr<Database> database)
       ledger_(repo_),
       distiller_(repo_),
       curator_(repo_),
-      exchange_(repo_) {}
+      exchange_(repo_),
+      trials_(repo_, curator_) {}
 
 } // namespace sage::memory

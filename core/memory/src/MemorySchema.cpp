@@ -188,6 +188,23 @@ CREATE TRIGGER memory_audit_notify AFTER INSERT ON memory_audit
   FOR EACH ROW EXECUTE FUNCTION sage_memory_notify('experience_id');
 )sql";
 
+// Version 4: the `trial` status (lessons the agent learned, retrieved by automated runs with a lower
+// prior until their learned value promotes or retires them). SQLite cannot alter a CHECK
+// constraint; widening one that every stored row already satisfies is the documented
+// writable_schema edit, and RESET reloads the schema in this connection.
+constexpr const char* kVersion4 = R"sql(
+PRAGMA writable_schema = ON;
+UPDATE sqlite_schema SET sql = replace(sql, '''archived'')', '''archived'',''trial'')')
+  WHERE type = 'table' AND name = 'experience';
+PRAGMA writable_schema = RESET;
+)sql";
+
+constexpr const char* kVersion4Postgres = R"sql(
+ALTER TABLE experience DROP CONSTRAINT IF EXISTS experience_status_check;
+ALTER TABLE experience ADD CONSTRAINT experience_status_check
+  CHECK (status IN ('pending','approved','rejected','archived','trial'));
+)sql";
+
 } // namespace
 
 const SchemaModule& MemorySchema::module() {
@@ -200,7 +217,8 @@ const SchemaModule& MemorySchema::module() {
          Migration{2, "applicability filter (applies_to) and the evidence basis of each adoption record", kVersion2,
                    PgDialect::ddl(kVersion2)},
          Migration{3, "audit log of curation (and change notifications on PostgreSQL)", kVersion3,
-                   PgDialect::ddl(kVersion3) + kVersion3Notify}},
+                   PgDialect::ddl(kVersion3) + kVersion3Notify},
+         Migration{4, "the trial status of agent-learned lessons", kVersion4, kVersion4Postgres}},
     };
     return schema;
 }

@@ -27,6 +27,7 @@ struct Candidate {
     double relevance = 0.0;  // −BM25, larger is better; 0 for trigger-only candidates
     Trigger trigger;
     bool pinned = false;
+    bool trial = false;
     double q = 0.0;
     double text = 0.0;
     double triggerMatch = 0.0;
@@ -127,7 +128,10 @@ std::vector<ScoredExperience> Retriever::retrieve(const RetrievalContext& ctx) {
     Database& db = repo_.database();
     const int pool = ctx.limit * ctx.weights.poolFactor;
     const std::string stage(toString(ctx.stage));
-    const char* secondStatus = ctx.includePending ? "pending" : "approved";
+    // The statuses automated runs may see: approved always, lessons on trial unless left out,
+    // unreviewed entries only when asked for. Spelled from the enum, bound as parameters.
+    const std::string trialStatus(toString(ctx.includeTrial ? ExperienceStatus::Trial : ExperienceStatus::Approved));
+    const std::string pendingStatus(toString(ctx.includePending ? ExperienceStatus::Pending : ExperienceStatus::Approved));
 
     std::map<std::int64_t, double> relevance;  // ordered by id: ties break the same way every time
     const auto keywords = affordableKeywords(keywordsFor(ctx), ctx.weights.postingBudget);
@@ -136,20 +140,21 @@ std::vector<ScoredExperience> Retriever::retrieve(const RetrievalContext& ctx) {
             db.isPostgres()
                 ? std::string("SELECT e.id, ") + kTsRank + " AS relevance FROM experience e "
                       "WHERE e.search @@ to_tsquery('sage_fts', ?1) AND e.stage IN (?2, 'any') "
-                      "AND e.status IN ('approved', ?3) ORDER BY relevance DESC, e.id LIMIT ?4"
+                      "AND e.status IN ('approved', ?3, ?5) ORDER BY relevance DESC, e.id LIMIT ?4"
                 : std::string("SELECT experience_fts.rowid, -") + kBm25 +
                       " FROM experience_fts JOIN experience e ON e.id = experience_fts.rowid "
-                      "WHERE experience_fts MATCH ?1 AND e.stage IN (?2, 'any') AND e.status IN ('approved', ?3) "
+                      "WHERE experience_fts MATCH ?1 AND e.stage IN (?2, 'any') AND e.status IN ('approved', ?3, ?5) "
                       "ORDER BY " + kBm25 + " LIMIT ?4");
-        stmt->bind(1, db.isPostgres() ? TextTokens::tsQuery(query) : query).bind(2, stage).bind(3, secondStatus).bind(4, pool);
+        stmt->bind(1, db.isPostgres() ? TextTokens::tsQuery(query) : query).bind(2, stage).bind(3, trialStatus).bind(4, pool);
+        stmt->bind(5, pendingStatus);
         while (stmt->step()) relevance.emplace(stmt->int64(0), std::max(0.0, stmt->real(1)));
     }
     auto addTriggerMatches = [&](const char* column, const std::string& value) {
         if (value.empty()) return;
         // "<> ''" lets SQLite use the partial trigger indexes.
         auto stmt = db.cached(std::string("SELECT id FROM experience WHERE ") + column + " = ?1 AND " + column +
-                              " <> '' AND stage IN (?2, 'any') AND status IN ('approved', ?3) LIMIT ?4");
-        stmt->bind(1, value).bind(2, stage).bind(3, secondStatus).bind(4, pool);
+                              " <> '' AND stage IN (?2, 'any') AND status IN ('approved', ?3, ?5) LIMIT ?4");
+        stmt->bind(1, value).bind(2, stage).bind(3, trialStatus).bind(4, pool).bind(5, pendingStatus);
         while (stmt->step()) relevance.emplace(stmt->int64(0), 0.0);
     };
     for (const Diagnostic& d : ctx.diagnostics) addTriggerMatches("trigger_diagnostic", d.kind);
@@ -168,7 +173,7 @@ std::vector<ScoredExperience> Retriever::retrieve(const RetrievalContext& ctx) {
         }
         auto stmt = db.prepare(
             "SELECT e.id, e.trigger_category, e.trigger_diagnostic, e.trigger_bottleneck, e.pinned, coalesce(s.q, ?2), "
-            "e.applies_to "
+            "e.applies_to, e.status "
             "FROM experience e LEFT JOIN experience_stats s ON s.experience_id = e.id AND s.stage = ?1 "
             "WHERE e.id IN (" + ids + ") ORDER BY e.id");
         stmt.bind(1, stage).bind(2, ValueModel::kInitialQ);
@@ -183,6 +188,7 @@ std::vector<ScoredExperience> Retriever::retrieve(const RetrievalContext& ctx) {
             c.relevance = relevance[c.id];
             c.trigger = {row->text(1), row->text(2), row->text(3)};
             c.pinned = row->int64(4) != 0;
+            c.trial = row->text(7) == toString(ExperienceStatus::Trial);
             c.q = row->real(5);
             candidates.push_back(std::move(c));
         }
@@ -196,7 +202,8 @@ std::vector<ScoredExperience> Retriever::retrieve(const RetrievalContext& ctx) {
         c.text = best > 0.0 ? c.relevance / best : 0.0;
         c.triggerMatch = triggerMatch(c.trigger, ctx);
         c.similarity = (1.0 - w.triggerShare) * c.text + w.triggerShare * c.triggerMatch;
-        c.score = w.similarity * c.similarity + valueWeight * (c.q + 1.0) / 2.0 + (c.pinned ? w.pinBonus : 0.0);
+        c.score = w.similarity * c.similarity + valueWeight * (c.q + 1.0) / 2.0 + (c.pinned ? w.pinBonus : 0.0) -
+                  (c.trial ? w.trialPenalty : 0.0);
     }
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate& a, const Candidate& b) { return a.score > b.score; });

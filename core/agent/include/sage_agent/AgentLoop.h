@@ -13,6 +13,7 @@
 
 #include "sage_agent/AgentEvents.h"
 #include "sage_agent/AgentSettings.h"
+#include "sage_agent/RewardShuffle.h"
 #include "sage_agent/Policy.h"
 #include "sage_agent/RunStore.h"
 #include "sage_eval/Evaluator.h"
@@ -66,6 +67,9 @@ public:
     // Iteration 0 evaluates this source (origin "engineer", move "start from <label>") instead of
     // asking the policy for a draft: `sage run --kernel FILE`, the workbench's editor text.
     void setStartCandidate(std::string source, std::string label);
+    // The negative control of the learning experiment: memory is credited with shuffled outcomes
+    // (RewardShuffle). Null (the default): the real ones.
+    void setRewardShuffle(std::shared_ptr<RewardShuffle> shuffle);
 
     // Runs on the calling thread until the run ends. `memory` may be null.
     RunSummary run(const eval::Task& task, RunStore& runs, memory::ExperienceStore* memory);

@@ -8,8 +8,10 @@
 // transforms::all() for the names). A knob name may be a role: "@tile", "@tile_count", "@buffer",
 // "@block". All applicable moves are collected (candidates()): those backed by retrieved entries,
 // ordered by retrieval score (which includes the learned Q), then the fallback moves (repairs by
-// diagnostic kind; structural transforms, then every knob one step up and down). propose() takes the
-// first, or with probability ctx.epsilon a uniformly random one (deterministic in ctx.seed).
+// diagnostic kind; every structural transform and every knob one step up and down, in a neutral
+// order seeded per run: neutralOrder). propose() takes the first, or with probability ctx.epsilon
+// a uniformly random one (deterministic in ctx.seed). The policy holds no ranking of its own of
+// which optimisation pays off: that knowledge comes from memory (docs/builtin-policy.md).
 // Fallback knob moves must fit the device (UB, cores, even splits); a memory entry's knob action is
 // applied as written, so a harmful entry shows its harm and its learned value can drop.
 // An optimisation move whose source was already evaluated in the run is never proposed.
@@ -47,5 +49,9 @@ public:
 };
 
 std::string sourceKey(const std::string& source);  // content hash used for "already tried"
+
+// The actions in a neutral order: by a hash of the run's seed and the action's JSON. Fixed within a
+// run, different between seeds, tuned on no task.
+std::vector<nlohmann::json> neutralOrder(std::vector<nlohmann::json> actions, uint64_t runSeed);
 
 } // namespace sage::agent

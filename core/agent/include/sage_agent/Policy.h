@@ -49,6 +49,7 @@ struct PolicyContext {
     std::vector<std::string> triedMoves;           // source keys already evaluated in this run (no repeats)
     std::vector<AttemptRecord> history;            // every earlier iteration of this run, oldest first
     uint64_t seed = 0;                             // per-iteration seed for a policy's own random choices
+    uint64_t runSeed = 0;                          // per-run seed (the run's seed and task): fixed within a run
     double epsilon = 0.0;                          // exploration rate the run was configured with
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(const std::string&)> onToken;  // streamed reply text

@@ -53,6 +53,7 @@ PolicyContext IterationRunner::contextFor(int i, const StageChoice& choice,
     c.triedMoves = frontier_.keys();
     c.history = history_;
     c.seed = ctx_.settings.seed * 1000003ull + uint64_t(journal_.runId()) * 131ull + uint64_t(i) * 7919ull + 17ull;
+    c.runSeed = ctx_.settings.seed * 1000003ull + std::stoull(sourceKey(ctx_.task.name).substr(0, 15), nullptr, 16);
     c.epsilon = ctx_.settings.epsilon;
     c.cancel = &ctx_.cancel;
     const int64_t runId = journal_.runId();
@@ -218,16 +219,22 @@ std::optional<std::string> IterationRunner::evaluate(IterationRecord& rec, const
 
     const IterationValue value = valueOf(stage, correct, parent ? parent->cycles() : 0, ev.profile.totalCycles);
     rec.reward = value.reward;
+    // What memory is credited with: the real outcome, or under the shuffled-reward control that of
+    // another iteration (the run itself keeps and reports the real one).
+    CreditedOutcome credited{correct, value.speedup, value.reward, value.success};
+    if (ctx_.shuffle && ctx_.learn && !given) credited = ctx_.shuffle->draw(stage, credited);
     const bool learnHere = ctx_.learn && memory::learnsValues(ctx_.settings.memoryMode) && !given;
     rec.adoptions = assignCredit(ctx_.memory, learnHere, ctx_.settings, rec.runId, rec.index, asked.retrieved,
-                                 prop.adoptedIds, parent ? parent->source : std::string(), prop.source, value);
+                                 prop.adoptedIds, parent ? parent->source : std::string(), prop.source,
+                                 IterationValue{credited.speedup, credited.reward, credited.success});
     if (learnHere && !asked.retrieved.empty()) {
         json credit = json::array();
         for (const auto& a : rec.adoptions) credit.push_back(toJson(a));
         ctx_.emit({AgentEventType::MemoryUpdated, rec.runId, rec.index, rec.stage, "", credit, {}});
     }
-    if (ctx_.memory && ctx_.learn && !given && parent && lessonWorthy(stage, correct, value.speedup))
-        distilLesson(ctx_.policy, *ctx_.memory, asked.context, prop, parent->evaluation, ev, ctx_.settings.memoryMode, rec);
+    if (ctx_.memory && ctx_.learn && !given && parent && lessonWorthy(stage, credited.correct, credited.speedup))
+        distilLesson(ctx_.policy, *ctx_.memory, asked.context, prop, parent->evaluation, ev, ctx_.settings.memoryMode,
+                     credited.reward, rec);
 
     history_.push_back(attemptOf(rec, ev, prop.adoptedIds));
     const int bestBefore = frontier_.best();

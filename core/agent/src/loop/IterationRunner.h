@@ -33,6 +33,7 @@ struct RunContext {
     const std::atomic<bool>& cancel;
     std::function<void(AgentEvent)> emit;
     std::optional<std::pair<std::string, std::string>> start;  // the engineer's kernel and its label
+    RewardShuffle* shuffle = nullptr;  // the negative control: memory is credited with shuffled outcomes
 };
 
 class IterationRunner {

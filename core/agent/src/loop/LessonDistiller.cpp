@@ -1,6 +1,7 @@
 #include "loop/LessonDistiller.h"
 
 #include "loop/EvaluationStep.h"
+#include "sage_npu/DeviceProfile.h"
 
 namespace sage::agent {
 
@@ -10,7 +11,7 @@ bool lessonWorthy(memory::Stage stage, bool correct, double speedup) {
 
 void distilLesson(Policy& policy, memory::ExperienceStore& memory, const PolicyContext& ctx,
                   const PolicyProposal& proposal, const eval::Evaluation& before, const eval::Evaluation& after,
-                  memory::MemoryMode mode, IterationRecord& rec) {
+                  memory::MemoryMode mode, double reward, IterationRecord& rec) {
     auto lesson = policy.distill(ctx, proposal, before, after);
     if (!lesson) return;
     memory::Proposal p;
@@ -30,7 +31,10 @@ void distilLesson(Policy& policy, memory::ExperienceStore& memory, const PolicyC
     }
     p.experience.action = lesson->action;
     p.experience.evidencePattern = lesson->evidencePattern;
-    p.experience.status = memory::ExperienceStatus::Pending;
+    // On trial: later runs retrieve it (with a lower prior) without waiting for a person, and its
+    // learned value promotes or retires it. It holds for the device it was learned on only.
+    p.experience.status = memory::ExperienceStatus::Trial;
+    if (ctx.device) p.experience.appliesTo.devices = {ctx.device->id};
     p.experience.origin = memory::Origin::Agent;
     memory::Provenance prov;
     prov.task = ctx.task->name;
@@ -39,7 +43,7 @@ void distilLesson(Policy& policy, memory::ExperienceStore& memory, const PolicyC
     prov.diff = rec.diff;
     p.experience.provenance.push_back(prov);
     p.stage = ctx.stage;
-    p.reward = rec.reward;
+    p.reward = reward;
     p.mode = mode;  // duplicate-lesson credit follows the mode's credit rule
     try {
         auto res = memory.addProposed(p);

@@ -1,11 +1,14 @@
-// Distiller: takes experiences the loop proposes. A proposal is stored as `pending` (an engineer
-// approves it before the agent sees it by default) — unless it duplicates an entry that is not
-// archived, in which case that entry is credited instead and nothing new is stored.
+// Distiller: takes experiences the loop proposes. A lesson the agent distilled (status `trial`)
+// is stored on trial: automated runs retrieve it with a lower prior until its learned value
+// promotes or retires it (TrialLifecycle). Any other proposal is stored as `pending` (an engineer
+// approves it before the agent sees it). A proposal that duplicates an entry that is not archived
+// credits that entry instead, and nothing new is stored.
 //
 // Duplicate = same trigger (all three fields) and same non-empty action, or token Jaccard of
 // title+content ≥ ValueModel::kDedupJaccard (0.85) against one of the 20 best BM25 matches.
-// Credit = Q_stage ← clamp(Q_stage + kDedupGain · r) (0.1·r), with a Q history point "dedup"
-// and the proposal's provenance appended to the existing entry.
+// Credit = Q_stage ← clamp(Q_stage + kDedupGain · r) (0.1·r), with a Q history point ("dedup",
+// or "proposal" for the new entry's own first evidence), and the proposal's provenance appended to
+// the existing entry. Q moves only in modes that learn values.
 #pragma once
 
 #include "sage_memory/MemoryMode.h"
@@ -49,6 +52,8 @@ public:
     std::optional<DuplicateMatch> findDuplicate(const Experience& experience);
 
 private:
+    void creditProposal(std::int64_t id, const Proposal& proposal, const char* cause = "proposal");
+
     ExperienceRepository& repo_;
 };
 

@@ -16,7 +16,10 @@ enum class ExperienceKind { Insight, RepairRule, Optimization, Pitfall, ApiUsage
 // The agent stage an experience applies to. `Any` is valid for an entry, never for a value:
 // values are learned per concrete stage (see kLearningStages).
 enum class Stage { Draft, Repair, Optimize, Any };
-enum class ExperienceStatus { Pending, Approved, Rejected, Archived };
+// Trial: a lesson the agent distilled from its own runs. Automated runs retrieve it with a lower
+// prior; its learned value promotes it to approved or retires it to archived, and a person may
+// approve, edit or reject it first (Curator). Appended last: the stored spelling is the name.
+enum class ExperienceStatus { Pending, Approved, Rejected, Archived, Trial };
 enum class Origin { Seed, Agent, Human };
 
 // The stages that carry a learned value Q.
@@ -34,7 +37,7 @@ template <> struct EnumNames<Stage> {
 };
 template <> struct EnumNames<ExperienceStatus> {
     static constexpr std::string_view field = "status";
-    static constexpr std::array<std::string_view, 4> names{"pending", "approved", "rejected", "archived"};
+    static constexpr std::array<std::string_view, 5> names{"pending", "approved", "rejected", "archived", "trial"};
 };
 template <> struct EnumNames<Origin> {
     static constexpr std::string_view field = "origin";

@@ -6,6 +6,7 @@
 //   adoption     recordRetrievals / recordOutcome / flaggedForReview    (AdoptionLedger)
 //   distillation addProposed                                            (Distiller)
 //   curation     approve / reject / edit / merge / archive / remove / setPinned (Curator)
+//   trials       lessons on trial promoted or retired by their learned value (TrialLifecycle)
 //   exchange     exportTo / importFrom (JSON Lines)                      (JsonlExchange)
 //
 // Threads: one ExperienceStore is one connection and belongs to one thread at a time; each thread
@@ -21,6 +22,7 @@
 #include "sage_memory/JsonlExchange.h"
 #include "sage_memory/Retriever.h"
 #include "sage_memory/StoreOverview.h"
+#include "sage_memory/TrialLifecycle.h"
 
 #include <filesystem>
 #include <memory>
@@ -58,7 +60,9 @@ public:
     }
     CreditReport recordOutcome(std::int64_t run, std::int64_t iteration, const std::vector<AdoptionSignal>& adoptions,
                                const IterationOutcome& outcome) {
-        return ledger_.recordOutcome(run, iteration, adoptions, outcome);
+        CreditReport report = ledger_.recordOutcome(run, iteration, adoptions, outcome);
+        trials_.settle(report);  // lessons on trial whose learned value now decides
+        return report;
     }
     std::vector<ExperienceSummary> flaggedForReview() {
         ExperienceFilter filter;
@@ -105,6 +109,7 @@ private:
     Distiller distiller_;
     Curator curator_;
     JsonlExchange exchange_;
+    TrialLifecycle trials_;
 };
 
 } // namespace sage::memory

@@ -1,7 +1,7 @@
 // What the agent asks the memory (RetrievalContext), how answers are scored (ScoreWeights) and
 // what comes back (ScoredExperience: the entry, its score and every part of the score).
 //
-// score = w_sim · similarity + w_q · (Q + 1) / 2 + pin_bonus · pinned
+// score = w_sim · similarity + w_q · (Q + 1) / 2 + pin_bonus · pinned − trial_penalty · on_trial
 // similarity = (1 − trigger_share) · text + trigger_share · trigger_match
 //   text          = BM25 relevance / best relevance among the candidates, in [0, 1]
 //   trigger_match = matched / set fields of the entry's trigger (category, diagnostic, bottleneck)
@@ -12,6 +12,7 @@
 
 #include "sage_memory/Experience.h"
 #include "sage_memory/MemoryMode.h"
+#include "sage_memory/ValueModel.h"
 
 #include <cstdint>
 #include <string>
@@ -29,6 +30,7 @@ struct ScoreWeights {
     double value = 0.5;         // w_q
     double triggerShare = 0.5;  // share of trigger_match inside similarity
     double pinBonus = 0.2;      // added for pinned entries
+    double trialPenalty = ValueModel::kTrialScorePenalty;  // subtracted for entries on trial
     int poolFactor = 10;        // λ: the candidate pool is λ·limit entries from each source
     // Cost bound of the BM25 search on a large memory: query words are kept rarest first while the
     // entries containing them add up to at most this many; words found in more entries than that
@@ -43,7 +45,8 @@ struct RetrievalContext {
     std::string description;     // task prose, current error text, anything worth matching
     std::vector<Diagnostic> diagnostics;
     std::string bottleneck;      // bottleneck class from the profile
-    bool includePending = false; // approved entries only unless set
+    bool includePending = false; // approved (and trial) entries only unless set
+    bool includeTrial = true;    // agent-learned lessons on trial, at ScoreWeights::trialPenalty
     int limit = 5;               // N
     double epsilon = 0.0;        // ε-greedy: chance that a slot is filled by a random pool entry
     std::uint64_t seed = 0;      // seeds std::mt19937_64: the same seed gives the same picks

@@ -39,6 +39,15 @@ public:
     // (−1, 1) and is 0 for no change; −1 when the optimisation broke correctness (or speedup ≤ 0).
     static double optimizeReward(double speedup, bool stillCorrect);
 
+    // Trial entries (lessons the agent distilled itself): retrieved with a lower prior, subtracted
+    // from their retrieval score, until their learned value decides. After kTrialVerdictAdoptions
+    // adoptions in a stage, Q >= kTrialPromoteQ promotes the entry to approved and
+    // Q <= kTrialRetireQ retires it to archived (TrialLifecycle). A person may decide earlier.
+    static constexpr double kTrialScorePenalty = 0.15;
+    static constexpr long kTrialVerdictAdoptions = 3;
+    static constexpr double kTrialPromoteQ = 0.3;
+    static constexpr double kTrialRetireQ = -0.2;
+
     static bool flaggedForReview(long retrieved, long adopted);
 };
 
