@@ -127,6 +127,49 @@ private slots:
         QVERIFY(agent::BuiltinPolicy::apply(src, {{"type", "scale_tunable"}, {"name", "TILE_LENGTH"}, {"factor", 4}}, nullptr));
     }
 
+    // An engineer's kernel that divides its work by USE_CORE_NUM while its launch fixes 8 cores with
+    // a literal: the policy's own moves never change one without the other (the launch contract),
+    // and a direct edit of either alone is refused with a reason.
+    void theLaunchContractIsRespected() {
+        std::string src = task("vtune").baselineSource;
+        auto replace = [&](const std::string& from, const std::string& to) {
+            const auto at = src.find(from);
+            QVERIFY2(at != std::string::npos, from.c_str());
+            src.replace(at, from.size(), to);
+        };
+        replace("constexpr uint32_t BLOCK_DIM = 1;      // @tunable block_dim {1, 4}", "constexpr uint32_t USE_CORE_NUM = 8;");
+        replace("uint32_t per = (n + GetBlockNum() - 1) / GetBlockNum();", "uint32_t per = (n + USE_CORE_NUM - 1) / USE_CORE_NUM;");
+        replace("ICPU_RUN_KF(vtune, BLOCK_DIM,", "ICPU_RUN_KF(vtune, 8,");
+        const auto device = evaluator_->devices().get("ascend910b1-sim");
+        agent::PolicyContext ctx;
+        ctx.task = &task("vtune");
+        ctx.device = &device;
+        ctx.stage = memory::Stage::Optimize;
+        ctx.parentSource = src;
+        const auto moves = agent::BuiltinPolicy::candidates(ctx);
+        QVERIFY2(!moves.empty(), "tile and buffer moves remain");
+        for (const auto& m : moves) {
+            QVERIFY2(m.source.find("USE_CORE_NUM = 8;") != std::string::npos, m.description.c_str());
+            QVERIFY2(m.source.find("ICPU_RUN_KF(vtune, 8,") != std::string::npos, m.description.c_str());
+        }
+        const auto knobs = agent::inferKnobs(src);
+        const auto cores = agent::findTunable(knobs, "USE_CORE_NUM");
+        QVERIFY(cores && cores->role == "block");
+        const std::string edited = agent::setTunable(src, *cores, 16);
+        QVERIFY(edited != src);
+        const std::string why = agent::infeasibility(src, edited, &device);
+        QVERIFY2(why.find("USE_CORE_NUM") != std::string::npos && why.find("launch") != std::string::npos, why.c_str());
+        const auto launch = agent::findTunable(knobs, "block_dim");
+        QVERIFY(launch);
+        QVERIFY(!agent::infeasibility(src, agent::setTunable(src, *launch, 16), &device).empty());
+        // The same kernel with both in step (the launch passes the constant) may change them together.
+        std::string tied = src;
+        tied.replace(tied.find("ICPU_RUN_KF(vtune, 8,"), std::string("ICPU_RUN_KF(vtune, 8,").size(), "ICPU_RUN_KF(vtune, USE_CORE_NUM,");
+        const auto tiedCores = agent::findTunable(agent::inferKnobs(tied), "USE_CORE_NUM");
+        QVERIFY(tiedCores);
+        QCOMPARE(agent::infeasibility(tied, agent::setTunable(tied, *tiedCores, 16), &device), std::string());
+    }
+
     void draftRepairAndOptimise() {
         auto db = openDb("repair.db");
         agent::RunStore runs(db);

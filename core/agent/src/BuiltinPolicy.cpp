@@ -176,6 +176,8 @@ std::optional<BuiltinPolicy::Move> BuiltinPolicy::apply(const std::string& sourc
         if (!def) return fail("unknown transform '" + name + "'");
         transforms::Result r = def->run(transforms::Input{source, device, parent, action});
         if (!r.source || *r.source == source) return fail(name + " refused: " + (r.refusal.empty() ? "no change" : r.refusal));
+        if (std::string broken = checkFeasible ? brokenLaunchContract(source, *r.source) : ""; !broken.empty())
+            return fail(name + " refused: " + broken);
         return Move{*r.source, r.description, action, 0, 0.0};
     }
     auto t = knobNamed(source, name);

@@ -150,7 +150,37 @@ std::string setTunable(const std::string& source, const Tunable& t, long long va
     return kernel::joinLines(lines, source);
 }
 
+// The launch contract. The cores a kernel runs on are fixed where it is launched (ICPU_RUN_KF's
+// block argument). A kernel that sizes each core's share by a block constant the launch does not
+// pass (USE_CORE_NUM = 8 beside a literal 8) works only while the two agree, so a move that changes
+// one of them alone is refused. Empty: no contract is broken (or no launch is in sight).
+std::string brokenLaunchContract(const std::string& before, const std::string& source) {
+    static const std::regex launch(R"(ICPU_RUN_KF\s*\(\s*\w+\s*,\s*(\w+)\s*,)");
+    std::smatch m;
+    if (!std::regex_search(source, m, launch)) return "";
+    const std::string launchArg = m[1].str();
+    const auto was = inferKnobs(before), now = inferKnobs(source);
+    auto changed = [&](const Tunable& t) {
+        const auto old = findTunable(was, t.constant);
+        return old && old->value != t.value;
+    };
+    for (const auto& t : now) {
+        if (t.role != "block" || !changed(t)) continue;
+        if (t.origin == Tunable::Origin::LaunchArg) {
+            for (const auto& u : now)
+                if (u.role == "block" && u.origin != Tunable::Origin::LaunchArg && u.constant != launchArg)
+                    return "the launch's block_dim changed but " + u.constant + " (" + std::to_string(u.value) +
+                           "), by which the kernel divides its work, did not: change both or neither";
+        } else if (t.constant != launchArg) {
+            return t.constant + " changed but the launch still runs " + launchArg +
+                   " cores: the kernel would divide its work among cores that do not run";
+        }
+    }
+    return "";
+}
+
 std::string infeasibility(const std::string& before, const std::string& source, const npu::DeviceProfile* device) {
+    if (std::string broken = brokenLaunchContract(before, source); !broken.empty()) return broken;
     if (device) {
         if (auto ub = kernel::ubBytes(source); ub && *ub > (long long)device->ubUsableBytes)
             return "its buffers need " + std::to_string(*ub) + " bytes of UB, more than the " +

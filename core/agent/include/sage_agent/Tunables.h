@@ -41,8 +41,12 @@ std::optional<Tunable> findTunable(const std::vector<Tunable>& tunables, const s
 std::string setTunable(const std::string& source, const Tunable& t, long long value);
 
 // Whether `source` fits the device: the UB its InitBuffer calls reserve is within the usable UB
-// (when computable), a block knob does not exceed the device's cores, and no constant division that
-// was exact in `before` became inexact. Empty = feasible; otherwise the reason.
+// (when computable), a block knob does not exceed the device's cores, no constant division that
+// was exact in `before` became inexact, and the launch contract holds (a block constant the kernel
+// divides its work by changes only together with the launch's block_dim). Empty = feasible;
+// otherwise the reason.
 std::string infeasibility(const std::string& before, const std::string& source, const npu::DeviceProfile* device);
+// The launch-contract part of infeasibility alone (transforms keep the rest themselves).
+std::string brokenLaunchContract(const std::string& before, const std::string& source);
 
 } // namespace sage::agent
