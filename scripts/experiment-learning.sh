@@ -29,7 +29,8 @@
 # and all) PACK_RUN [1] (also start from the seed pack) PACK_MODES [off,similarity,all_retrieved,adoption]
 # (the modes of that run) TRAIN_TASKS / TEST_TASKS (comma-separated
 # names; default the whole splits) TASKS_DIRS (extra --tasks folders) DEVICE [ascend910b1-sim]
-# BUILD [build] OUT [$BUILD/experiment-learning] RESULTS [docs/results-learning.md]
+# BUILD [build] OUT [$BUILD/experiment-learning] RESULTS [docs/results-learning.md] RESUME [0] (1: keep
+# the per-seed reports an interrupted run already wrote)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -65,6 +66,8 @@ bench() {  # name seed args...
   local name=$1 seed=$2
   shift 2
   local file="$OUT/$name-seed$seed.json"
+  # RESUME=1: a report kept from an earlier, interrupted run of the same command is not run again.
+  if [[ ${RESUME:-0} == 1 && -s $file ]]; then echo "experiment-learning: $name, seed $seed: kept" >&2; return; fi
   echo "experiment-learning: $name, seed $seed" >&2
   "$SAGE" bench "${common[@]}" --seed "$seed" "$@" --out "$file" > /dev/null 2>> "$OUT/$name.log"
   [[ -s $file ]] || { echo "experiment-learning: $name seed $seed wrote no report (see $OUT/$name.log)" >&2; exit 1; }

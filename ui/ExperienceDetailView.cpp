@@ -3,6 +3,8 @@
 #include <qcustomplot.h>
 
 #include <QDateTime>
+
+#include <algorithm>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTextDocument>
@@ -14,6 +16,24 @@ namespace sage::ui {
 namespace {
 QString str(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())).toHtmlEscaped(); }
 QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+// Where adopting the entry helped: each adopting iteration with its reward, gains first, each
+// linked to the iteration (a reward above 0 made the kernel faster or, in draft and repair, correct).
+QString adoptionsHtml(std::vector<memory::RetrievalRecord> adoptions) {
+    QString html = QObject::tr("<h4>Where adopting it helped</h4>");
+    if (adoptions.empty()) return html + QObject::tr("<p style='color:gray'>not adopted yet</p>");
+    const auto helped = std::count_if(adoptions.begin(), adoptions.end(), [](const auto& r) { return *r.reward > 0; });
+    html += QObject::tr("<p>adopted in %1 iteration(s); it helped in %2</p><ul>").arg(adoptions.size()).arg(helped);
+    std::stable_sort(adoptions.begin(), adoptions.end(), [](const auto& a, const auto& b) { return *a.reward > *b.reward; });
+    for (const auto& r : adoptions)
+        html += QObject::tr("<li><a href='sage://iteration/%1/%2'>run %1, iteration %2</a> (%3): reward %4%5</li>")
+                    .arg(r.run)
+                    .arg(r.iteration)
+                    .arg(str(memory::toString(r.stage)))
+                    .arg(*r.reward, 0, 'f', 2)
+                    .arg(*r.reward > 0 ? QObject::tr(" — helped") : QString());
+    return html + QStringLiteral("</ul>");
+}
 
 QString markdownToHtml(const std::string& markdown) {
     QTextDocument doc;
@@ -132,6 +152,7 @@ void ExperienceDetailView::setDetail(std::shared_ptr<const ExperienceDetail> det
                     .arg(st.meanReward(), 0, 'f', 3);
     html += QStringLiteral("</table>");
 
+    html += adoptionsHtml(detail_->adoptions);
     html += tr("<h4>Provenance</h4>");
     if (e.provenance.empty()) html += tr("<p style='color:gray'>none recorded</p>");
     for (const auto& p : e.provenance) {

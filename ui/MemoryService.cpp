@@ -172,6 +172,8 @@ void MemoryService::loadDetail(qint64 id) {
         d->stats = store.stats(id);
         d->revisions = store.revisions(id);
         d->qHistory = store.qHistory(id);
+        for (auto& r : store.ledger().retrievalsOf(id))
+            if (r.reward && (r.declared.value_or(false) || r.evidenced.value_or(false))) d->adoptions.push_back(std::move(r));
         std::shared_ptr<const ExperienceDetail> detail = d;
         QMetaObject::invokeMethod(self.data(), [self, id, detail]() {
             if (self) emit self->detailLoaded(id, detail);

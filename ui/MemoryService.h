@@ -26,6 +26,8 @@ struct ExperienceDetail {
     memory::ExperienceStats stats;
     std::vector<memory::Revision> revisions;
     std::vector<memory::ValuePoint> qHistory;
+    // The iterations that adopted it (declared or evidenced) and what came of each: where it helped.
+    std::vector<memory::RetrievalRecord> adoptions;
 };
 
 using ExperienceList = std::shared_ptr<const std::vector<memory::ExperienceSummary>>;

@@ -115,6 +115,47 @@ private slots:
         }
     }
 
+    // The detail pane says where adopting the entry helped: each adopting iteration with its
+    // reward, linked to the iteration; an entry retrieved but never adopted says so.
+    void detailShowsWhereAdoptingItHelped() {
+        auto [path, pendingId] = makeDb();
+        int64_t unused = 0;
+        {
+            memory::ExperienceStore store(path.toStdString());
+            memory::Experience other = store.get(pendingId);
+            other.id = 0;
+            other.title = "never adopted";
+            other.content = "retrieved beside the other one, never used";
+            unused = store.add(other);
+            std::vector<memory::ScoredExperience> shown(2);
+            shown[0].experience = store.get(pendingId);
+            shown[1].experience = store.get(unused);
+            store.recordRetrievals(9, 3, memory::Stage::Optimize, shown);
+            memory::IterationOutcome gain;
+            gain.reward = 0.6;
+            gain.success = true;
+            store.recordOutcome(9, 3, {{pendingId, true, true}}, gain);
+        }
+        MemoryService service;
+        QSignalSpy opened(&service, &MemoryService::opened);
+        service.open(path);
+        QVERIFY(opened.wait(30000));
+        QSignalSpy loaded(&service, &MemoryService::detailLoaded);
+        ExperienceDetailView view;
+        service.loadDetail(pendingId);
+        QVERIFY(loaded.wait(30000));
+        view.setDetail(loaded.first().at(1).value<std::shared_ptr<const ExperienceDetail>>());
+        const QString html = view.text()->toHtml();
+        QVERIFY2(html.contains("Where adopting it helped"), qPrintable(html));
+        QVERIFY(html.contains("sage://iteration/9/3"));
+        QVERIFY(html.contains("0.60"));
+        QVERIFY(html.contains("helped in 1"));
+        service.loadDetail(unused);
+        QVERIFY(loaded.wait(30000));
+        view.setDetail(loaded.last().at(1).value<std::shared_ptr<const ExperienceDetail>>());
+        QVERIFY(view.text()->toHtml().contains("not adopted yet"));
+    }
+
     void rejectAndEditReachTheDatabase() {
         auto [path, id] = makeDb();
         MemoryService service;
