@@ -188,6 +188,25 @@ CREATE TRIGGER memory_audit_notify AFTER INSERT ON memory_audit
   FOR EACH ROW EXECUTE FUNCTION sage_memory_notify('experience_id');
 )sql";
 
+// Version 4 (issue 31): who made a curation change as the system knows it, next to the declared
+// author: the OS account of the process on SQLite; on PostgreSQL the session_user, set by a
+// trigger whatever the client sends, so a team member cannot write another's name there.
+// Existing lines keep '' (who it was is not known after the fact).
+constexpr const char* kVersion4 = R"sql(
+ALTER TABLE memory_audit ADD COLUMN account TEXT NOT NULL DEFAULT '';
+)sql";
+
+constexpr const char* kVersion4Postgres = R"sql(
+ALTER TABLE memory_audit ADD COLUMN account TEXT NOT NULL DEFAULT '';
+CREATE FUNCTION sage_audit_account() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.account := session_user;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER memory_audit_account BEFORE INSERT OR UPDATE ON memory_audit
+  FOR EACH ROW EXECUTE FUNCTION sage_audit_account();
+)sql";
+
 } // namespace
 
 const SchemaModule& MemorySchema::module() {
@@ -200,7 +219,9 @@ const SchemaModule& MemorySchema::module() {
          Migration{2, "applicability filter (applies_to) and the evidence basis of each adoption record", kVersion2,
                    PgDialect::ddl(kVersion2)},
          Migration{3, "audit log of curation (and change notifications on PostgreSQL)", kVersion3,
-                   PgDialect::ddl(kVersion3) + kVersion3Notify}},
+                   PgDialect::ddl(kVersion3) + kVersion3Notify},
+         Migration{4, "the account (PostgreSQL session_user, or OS account) of each audit line", kVersion4,
+                   kVersion4Postgres}},
     };
     return schema;
 }
