@@ -82,13 +82,20 @@ class TestMemoryPgOutage : public QObject {
         QVERIFY2(run.state() != QProcess::NotRunning,
                  "the run ended before the restart: give it a larger budget");
         const Run ended = finish(run);
-        // 0: a correct kernel; 1: none within the budget. Never the outage exit (6) or a crash.
-        QVERIFY2(ended.code == 0 || ended.code == 1,
-                 qPrintable(QString::number(ended.code) + "\n" + ended.err));
+        // Usually the restart meets the run between writes: the connection is opened again and the
+        // run goes on (exit 0: a correct kernel, 1: none within the budget). Should the restart cut
+        // one of its transactions, the run ends interrupted (exit 6) with its iterations kept.
+        // Never exit 2 (bad arguments), never a run left "running".
         const QJsonObject stored = replay(db);
-        QCOMPARE(stored["status"].toString(), QString("finished"));
-        QVERIFY(stored["iterations"].toArray().size() > 2); // it went on writing after the restart
-        const QJsonObject memory = stats(db);
+        if (ended.code == 6) {
+            QVERIFY2(ended.err.contains("inside a transaction"), qPrintable(ended.err));
+            QCOMPARE(stored["status"].toString(), QString("interrupted"));
+        } else {
+            QVERIFY2(ended.code == 0 || ended.code == 1, qPrintable(QString::number(ended.code) + "\n" + ended.err));
+            QCOMPARE(stored["status"].toString(), QString("finished"));
+            QVERIFY(stored["iterations"].toArray().size() > 2);  // it went on writing after the restart
+        }
+        const QJsonObject memory = stats(db);  // nothing left awaiting an outcome, either way
         QVERIFY(memory["retrievals"].toInt() > 0);
         QCOMPARE(memory["resolved"].toInt(), memory["retrievals"].toInt());
     }
