@@ -1,6 +1,7 @@
 // `sage`: the headless command line. Every command runs the same core code as the workbench.
 #include "cli/command_registry.h"
 #include "sage_config.h"
+#include "sage_memory/MemoryError.h"
 
 #include <iostream>
 
@@ -24,6 +25,11 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
+    } catch (const sage::memory::MemoryError& e) {
+        std::cerr << "sage: error: " << e.what() << "\n";
+        // A database server that cannot be reached is an outage to wait out, not a bad argument:
+        // scripts and Slurm jobs tell the two apart by the exit code (docs/cli.md).
+        return e.code() == sage::memory::MemoryError::Code::Unavailable ? sage::cli::kExitDatabaseUnavailable : 2;
     } catch (const std::exception& e) {
         std::cerr << "sage: error: " << e.what() << "\n";
         return 2;

@@ -17,6 +17,7 @@
 #include "cli/agent_db.h"
 #include "cli/command_registry.h"
 #include "cli/llm_options.h"
+#include "cli/output_file.h"
 #include "cli/task_options.h"
 
 #include "sage_agent/AgentLoop.h"
@@ -425,6 +426,8 @@ void registerBenchCommand(CLI::App& app) {
                          "similarity)\n";
             throw CLI::RuntimeError(2);
         }
+        // Before any work: a report that cannot be written must not cost a whole bench (issue 31).
+        const OutputFile out = OutputFile::prepare(o->phase == "learn" ? std::string() : o->out, "--out");
         const std::string pack = o->seedPack.empty()
                                      ? toolchain::ToolPaths::fromEnvironment().resources + "/memory/seed.jsonl"
                                      : o->seedPack;
@@ -535,7 +538,7 @@ void registerBenchCommand(CLI::App& app) {
                        {"seed_pack", pack}, {"shard", o->shard}, {"device", o->device}, {"inject_faults", o->injectFaults}, {"tasks", rows},
                        {"q_gap_after_learning", qGaps}};
         summarise(report);
-        if (!o->out.empty()) std::ofstream(o->out) << report.dump(2) << "\n";
+        out.write(report.dump(2) + "\n");
         if (o->json) {
             std::cout << report.dump(2) << "\n";
             return;

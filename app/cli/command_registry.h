@@ -5,6 +5,10 @@
 
 namespace sage::cli {
 
+// Exit status of every command when the database server cannot be reached, stops answering or
+// stays away longer than the reconnect budget (issue 31; docs/cli.md).
+constexpr int kExitDatabaseUnavailable = 6;
+
 // Adds `sage devices` (list device profiles).
 void registerDevicesCommand(CLI::App& app);
 // Adds `sage tasks` (list the task suite).

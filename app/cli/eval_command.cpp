@@ -2,6 +2,7 @@
 // compile, run, verify and profile a kernel (the task's baseline when --kernel is absent).
 // Exit code 0 iff it compiles, runs and verifies; 1 otherwise; 2 for bad arguments.
 #include "cli/command_registry.h"
+#include "cli/output_file.h"
 #include "cli/kernel_file.h"
 #include "cli/task_options.h"
 
@@ -89,6 +90,8 @@ void registerEvalCommand(CLI::App& app) {
             std::cerr << "sage: error: " << e.what() << "\n";
             throw CLI::RuntimeError(2);
         }
+        const OutputFile trace = OutputFile::prepare(o->trace, "--trace");
+        const OutputFile csv = OutputFile::prepare(o->csv, "--csv");
         eval::EvalRequest req;
         req.source = o->kernel.empty() ? task.baselineSource : readKernel(o->kernel);
         req.kernelName = o->kernel.empty() ? "baseline.cpp" : std::filesystem::path(o->kernel).filename().string();
@@ -97,10 +100,10 @@ void registerEvalCommand(CLI::App& app) {
         req.timeoutSeconds = o->timeout;
         eval::Evaluation ev = evaluator.evaluate(task, req);
         if (!o->trace.empty()) {
-            std::ofstream(o->trace) << eval::chromeTrace(ev).dump();
+            trace.write(eval::chromeTrace(ev).dump());
             if (!o->json) std::cout << "trace written to " << o->trace << "\n";
         }
-        if (!o->csv.empty()) std::ofstream(o->csv) << eval::opSummaryCsv(ev);
+        csv.write(eval::opSummaryCsv(ev));
         if (o->json) std::cout << ev.toJson().dump(2) << "\n";
         else printHuman(ev);
         if (!ev.success()) throw CLI::RuntimeError(1);

@@ -3,11 +3,14 @@
 // prints it for people, or as JSON with --json. Errors say what, where and what to do, and
 // exit non-zero: 1 the request could not be done (unknown id, bad field, conflict), 3 the
 // database file was refused (not SQLite, damaged, newer schema), 4 a file could not be read
-// or written, 5 any other SQLite failure.
+// or written, 5 any other SQLite failure, 6 the database server is unavailable.
+#include "cli/agent_db.h"
 #include "cli/command_registry.h"
 
 #include "sage_memory/ExperienceStore.h"
 #include "sage_memory/MemoryError.h"
+#include "sage_memory/MemorySchema.h"
+#include "sage_memory/TeamSetup.h"
 #include "sage_memory/TriggerVocabulary.h"
 
 #include <cstdio>
@@ -46,6 +49,9 @@ struct MemoryCli {
     std::string bottleneck, category, device, mode = "adoption";
     bool includePending = false;
     std::vector<std::string> words;
+    // team init
+    std::string schema;
+    std::vector<std::string> roles;
 };
 
 [[noreturn]] void fail(const MemoryCli& cli, int exitCode, const std::string& code, const std::string& message) {
@@ -62,6 +68,7 @@ int exitCodeFor(MemoryError::Code code) {
     case MemoryError::Code::SchemaTooNew: return 3;
     case MemoryError::Code::Io: return 4;
     case MemoryError::Code::Sqlite: return 5;
+    case MemoryError::Code::Unavailable: return kExitDatabaseUnavailable;
     default: return 1;
     }
 }
@@ -330,9 +337,16 @@ void addIdArgument(CLI::App* cmd, std::int64_t& id) {
     cmd->add_option("id", id, "Experience id (see `list`)")->required();
 }
 
+// --by and --why, on every command that changes entries (issue 31: add and import too).
+void addAuthorOptions(CLI::App* cmd, MemoryCli& cli) {
+    cmd->add_option("--by,--user", cli.by,
+                    "Who makes the change (default: $USER); kept in the audit log next to the account the database "
+                    "knows (PostgreSQL's session_user, or the OS account)");
+    cmd->add_option("--why", cli.why, "Why; kept in the audit log and the entry's revision history");
+}
+
 void addNoteOptions(CLI::App* cmd, MemoryCli& cli) {
-    cmd->add_option("--by,--user", cli.by, "Who makes the change (default: $USER); kept in the audit log");
-    cmd->add_option("--why", cli.why, "Why; kept in the entry's revision history");
+    addAuthorOptions(cmd, cli);
     cmd->add_option("--expect-revision", cli.expectRevision,
                     "Fail (and change nothing) unless the entry is still at this revision (see `show`): a stale "
                     "edit cannot overwrite a colleague's")
@@ -427,6 +441,7 @@ void addEditCommands(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli) {
 
     auto* add = memory->add_subcommand("add", "Add an entry written by a person (pending unless --status is given)");
     addFieldOptions(add, cli);
+    addAuthorOptions(add, *cli);
     add->callback([cli] {
         withStore(*cli, [&](ExperienceStore& store) {
             Experience e;
@@ -436,7 +451,7 @@ void addEditCommands(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli) {
             if (const auto problems = e.problems(); !problems.empty())
                 throw MemoryError(MemoryError::Code::InvalidInput,
                                   "cannot add the entry: " + problems.front() + " (give --title and --content)");
-            const std::int64_t id = store.add(e);
+            const std::int64_t id = store.add(e, note(*cli));
             warnUnknownTrigger(*cli, e.trigger);
             if (cli->json) std::cout << json{{"id", id}, {"status", toString(e.status)}}.dump() << "\n";
             else std::cout << "#" << id << " added (" << toString(e.status) << ")\n";
@@ -473,7 +488,8 @@ void addMergeDeleteCommands(CLI::App* memory, const std::shared_ptr<MemoryCli>& 
 
 // audit [ID]: who approved, rejected, edited, merged or deleted what (issue 16), newest first.
 void addAuditCommand(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli) {
-    auto* cmd = memory->add_subcommand("audit", "Who approved, rejected, edited, merged or deleted entries, newest first");
+    auto* cmd = memory->add_subcommand("audit", "Who added, imported, approved, rejected, edited, merged or deleted "
+                                                "entries (declared name and database account), newest first");
     cmd->add_option("id", cli->id, "Only this entry (default: every entry)");
     cmd->add_option("--limit", cli->limit, "At most this many lines (default 100)");
     cmd->callback([cli] {
@@ -483,13 +499,14 @@ void addAuditCommand(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli) {
                 json out = json::array();
                 for (const AuditRecord& r : log)
                     out.push_back({{"experience", r.experienceId}, {"revision", r.revision}, {"action", r.action},
-                                   {"author", r.author}, {"reason", r.reason}, {"at", r.at}});
+                                   {"author", r.author}, {"account", r.account}, {"reason", r.reason}, {"at", r.at}});
                 std::cout << out.dump(2) << "\n";
                 return;
             }
             if (log.empty()) std::cout << "No curation recorded yet.\n";
             for (const AuditRecord& r : log)
                 std::cout << r.at << "  #" << r.experienceId << "  " << r.action << " by " << r.author
+                          << (r.account.empty() ? std::string() : " [account " + r.account + "]")
                           << (r.revision > 0 ? "  (revision " + std::to_string(r.revision) + ")" : std::string())
                           << (r.reason != r.action ? "  " + r.reason : std::string()) << "\n";
         });
@@ -517,9 +534,10 @@ void addExchangeCommands(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli
 
     auto* imp = memory->add_subcommand("import", "Add entries from a JSON Lines file (an export or the seed pack)");
     imp->add_option("file", cli->file, "JSON Lines file, one entry per line")->required();
+    addAuthorOptions(imp, *cli);
     imp->callback([cli] {
         withStore(*cli, [&](ExperienceStore& store) {
-            const ImportReport r = store.importFrom(cli->file);
+            const ImportReport r = store.importFrom(cli->file, note(*cli));
             if (cli->json) {
                 std::cout << json{{"imported", r.imported}, {"skipped", r.skipped}, {"renumbered", r.renumbered},
                                   {"notes", r.notes}}.dump() << "\n";
@@ -582,6 +600,39 @@ void addSearchCommand(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli) {
     });
 }
 
+// team init: a schema on a PostgreSQL server that several roles share (issue 31).
+void addTeamCommand(CLI::App* memory, const std::shared_ptr<MemoryCli>& cli) {
+    auto* team = memory->add_subcommand("team", "Set up a shared PostgreSQL memory for a team");
+    team->require_subcommand(1);
+    auto* init = team->add_subcommand(
+        "init", "Create the schema and every table, the roles that are missing, and the grants each role needs to "
+                "run, curate and audit (run once as an administrator; again after upgrading SAGE)");
+    init->add_option("--schema", cli->schema, "Schema of the team's memory (letters, digits, '_')")->required();
+    init->add_option("--role", cli->roles, "A member's database role (repeatable); created with LOGIN if missing")
+        ->required();
+    init->callback([cli] {
+        try {
+            const TeamSetupReport r = TeamSetup::init(
+                cli->db, cli->schema, cli->roles,
+                {MemorySchema::module(), agent::AgentSchema::module()});
+            if (cli->json) {
+                std::cout << json{{"schema", r.schema}, {"url", r.memoryUrl}, {"roles_created", r.rolesCreated},
+                                  {"roles_granted", r.rolesGranted}, {"tables", r.tables}}.dump() << "\n";
+                return;
+            }
+            std::cout << "schema " << r.schema << ": " << r.tables << " tables; granted to";
+            for (const std::string& role : r.rolesGranted) std::cout << " " << role;
+            std::cout << "\n";
+            for (const std::string& role : r.rolesCreated)
+                std::cout << "  created role " << role << " (LOGIN, no password: ALTER ROLE " << role
+                          << " PASSWORD '...' as an administrator, or use peer authentication)\n";
+            std::cout << "members use: --db '" << r.memoryUrl << "' (with their own user@ in the URL)\n";
+        } catch (const MemoryError& e) {
+            fail(*cli, exitCodeFor(e.code()), MemoryError::codeName(e.code()), e.what());
+        }
+    });
+}
+
 } // namespace
 
 void registerMemoryCommand(CLI::App& app) {
@@ -619,6 +670,7 @@ void registerMemoryCommand(CLI::App& app) {
     addAuditCommand(memory, cli);
     addExchangeCommands(memory, cli);
     addSearchCommand(memory, cli);
+    addTeamCommand(memory, cli);
 }
 
 } // namespace sage::cli

@@ -6,6 +6,7 @@
 #include "cli/command_registry.h"
 #include "cli/kernel_file.h"
 #include "cli/llm_options.h"
+#include "cli/output_file.h"
 #include "cli/task_options.h"
 
 #include "sage_agent/AgentLoop.h"
@@ -130,6 +131,7 @@ void registerRunCommand(CLI::App& app) {
     rep->add_option("--db", *db, "Database file (default " + defaultDatabasePath() + ")");
     rep->add_flag("--json", *json, "Print the run and its iterations as JSON");
     rep->callback([runId, db, json, exportBest] {
+        const OutputFile best = OutputFile::prepare(*exportBest, "--export-best");
         auto database = openAgentDatabase(db->empty() ? defaultDatabasePath() : *db);
         agent::RunStore runs(database);
         auto run = runs.run(*runId);
@@ -144,7 +146,7 @@ void registerRunCommand(CLI::App& app) {
                 std::cerr << "sage: error: run " << run->id << " has no correct candidate to export\n";
                 throw CLI::RuntimeError(1);
             }
-            std::ofstream(*exportBest) << its[size_t(run->bestIteration)].source;
+            best.write(its[size_t(run->bestIteration)].source);
         }
         if (*json) {
             nlohmann::json out = agent::toJson(*run);

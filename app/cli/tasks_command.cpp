@@ -3,6 +3,7 @@
 // tuned kernel and write the suite report (default docs/tasks.md, relative to the working directory).
 // Exit code of --report: 0 when every kernel verifies, 1 otherwise (the report is written either way).
 // Both forms exit 1 when a broken task folder was skipped (after listing or reporting the rest).
+#include "cli/output_file.h"
 #include "cli/command_registry.h"
 #include "cli/task_options.h"
 #include "cli/tasks_report.h"
@@ -55,6 +56,7 @@ void report(const eval::TaskSet& set, const TasksOptions& o) {
         std::cerr << "sage: error: " << e.what() << "\n";
         throw CLI::RuntimeError(2);
     }
+    const OutputFile out = OutputFile::prepare(o.out, "--out");
     unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::min(2u, std::thread::hardware_concurrency()));
     std::cout << "evaluating " << set.tasks.size() << " tasks (baseline and tuned kernels, " << o.seeds
               << " seeds, " << jobs << " at a time)\n";
@@ -69,14 +71,7 @@ void report(const eval::TaskSet& set, const TasksOptions& o) {
         if (t.speedup() > 0) std::cout << "  (" << std::fixed << std::setprecision(1) << t.speedup() << "x)";
         std::cout << std::endl;
     });
-    std::error_code ec;
-    const std::filesystem::path out(o.out);
-    if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path(), ec);
-    std::ofstream file(out);
-    if (!(file << renderTasksMarkdown(r))) {
-        std::cerr << "sage: error: cannot write '" << o.out << "'\n";
-        throw CLI::RuntimeError(2);
-    }
+    out.write(renderTasksMarkdown(r));
     std::cout << "median baseline roofline fraction " << std::setprecision(3) << r.medianBaselineRoofline() << "\n"
               << "report written to " << o.out << "\n";
     if (!r.allPass()) {

@@ -134,6 +134,55 @@ private slots:
         QVERIFY2(orphan.err.contains("no finished learning phase") && orphan.err.contains("--phase learn"),
                  qPrintable(orphan.err));
     }
+
+    // A learning job that fails (here: the memory of the run above has learned already) cancels the
+    // shards and the merge (afterok + --kill-on-invalid-dep=yes) instead of leaving them pending
+    // forever, and bench-status.sh says which job failed and why (issue 31).
+    void failedLearningJobCancelsItsDependents() {
+        const QString out = dir_.filePath("failed");
+        const Run submit = run("sh", QStringList{SAGE_SLURM_DIR "/submit-bench.sh", "--shards", "2", "--out", out,
+                                                 "--db", memory("shared"), "--sage", SAGE_CLI_PATH, "--"}
+                                         << benchArgs_);
+        QVERIFY2(submit.code == 0, qPrintable(submit.err));
+        Run status;
+        QElapsedTimer waited;
+        waited.start();
+        do {  // exit 3: jobs still pending or running
+            QTest::qWait(500);
+            status = run("sh", {SAGE_SLURM_DIR "/bench-status.sh", out}, 30000);
+        } while (status.code == 3 && waited.elapsed() < 300000);
+        QVERIFY2(status.code == 1, qPrintable(QString::number(status.code) + "\n" + status.out + status.err + logs(out)));
+        QVERIFY2(status.out.contains("learn job") && status.out.contains("FAILED") &&
+                     status.out.contains("has learned already"),
+                 qPrintable(status.out));
+        QVERIFY2(status.out.contains("array job") && status.out.contains("cancelled: a job it depends on failed"),
+                 qPrintable(status.out));
+        QVERIFY2(status.out.contains("merge job"), qPrintable(status.out));
+        QVERIFY(!QFile::exists(out + "/merged.json"));
+        const Run queue = run("squeue", {"-h", "-o", "%i %T %r"}, 30000);
+        QVERIFY2(!queue.out.contains("DependencyNeverSatisfied"), qPrintable(queue.out));  // nothing left pending
+    }
+
+    // The merge names every missing shard report with its job's output file.
+    void mergeNamesEachMissingShard() {
+        const QString out = dir_.filePath("partial");
+        QVERIFY(QDir().mkpath(out));
+        QProcess merge;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("SAGE", SAGE_CLI_PATH);
+        env.insert("SAGE_BENCH_OUT", out);
+        env.insert("SAGE_BENCH_SHARDS", "3");
+        env.remove("SAGE_BENCH_ARRAY_JOB");
+        merge.setProcessEnvironment(env);
+        merge.start("sh", {SAGE_SLURM_DIR "/bench-merge.sbatch"});
+        QVERIFY(merge.waitForFinished(60000));
+        QCOMPARE(merge.exitCode(), 1);
+        const QString err = QString::fromUtf8(merge.readAllStandardError());
+        for (int i = 0; i < 3; ++i)
+            QVERIFY2(err.contains(QString("shard %1 of 3 wrote no %2/shard-%1.json: see %2/shard-%1.out").arg(i).arg(out)),
+                     qPrintable(err));
+        QVERIFY2(err.contains("3 of 3 shard reports missing; nothing merged"), qPrintable(err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBenchSlurm)

@@ -6,6 +6,8 @@
 #include "loop/IterationRunner.h"
 #include "loop/RunControl.h"
 #include "loop/RunJournal.h"
+#include "sage_memory/AdoptionLedger.h"
+#include "sage_memory/MemoryError.h"
 #include "sage_memory/MemorySchema.h"
 #include "sage_memory/ValueModel.h"
 #include "sage_toolchain/StaleWorkDirs.h"
@@ -179,8 +181,18 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
             }
         }
     } catch (const std::exception& e) {
-        // The stored run must not read "running" forever while this process lives on (GUI).
-        journal.finish("failed", std::string("the run stopped: ") + e.what(), iteration.frontier());
+        // The stored run must not read "running" forever while this process lives on (GUI). A run
+        // whose database went away is interrupted, not failed: its iterations are kept and its
+        // retrievals that will get no outcome are closed, once the server answers again (issue 31).
+        const auto* memoryError = dynamic_cast<const memory::MemoryError*>(&e);
+        const bool unavailable = memoryError && memoryError->code() == memory::MemoryError::Code::Unavailable;
+        try {
+            journal.finish(unavailable ? "interrupted" : "failed", std::string("the run stopped: ") + e.what(),
+                           iteration.frontier());
+            if (unavailable) memory::AdoptionLedger::closeUnresolved(*runs.database(), runId);
+        } catch (const std::exception&) {
+            if (!unavailable) throw;  // still unreachable: the next store to open marks the run (RunStore)
+        }
         throw;
     }
     if (cancel) stopReason = "cancelled";

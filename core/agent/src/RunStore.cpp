@@ -1,5 +1,6 @@
 #include "sage_agent/RunStore.h"
 
+#include "sage_memory/AdoptionLedger.h"
 #include "sage_toolchain/StaleWorkDirs.h"
 
 #include <unistd.h>
@@ -58,6 +59,8 @@ std::vector<int64_t> RunStore::markInterruptedRuns() {
                                "its stored iterations are kept"))
             .bind(2, static_cast<std::int64_t>(id));
         up.run();
+        // Its retrievals will get no outcome: closed, so no record awaits one forever (issue 31).
+        memory::AdoptionLedger::closeUnresolved(*db_, id);
     }
     return dead;
 }

@@ -19,6 +19,8 @@ std::optional<bool> optionalBool(const Statement& row, int column) {
     return row.int64(column) != 0;
 }
 
+constexpr const char* kInterruptedBasis = "interrupted";
+
 } // namespace
 
 void AdoptionLedger::recordRetrievals(std::int64_t run, std::int64_t iteration, Stage stage,
@@ -71,7 +73,9 @@ CreditReport AdoptionLedger::recordOutcome(std::int64_t run, std::int64_t iterat
     }
     const std::string at = ExperienceRepository::now();
     for (RetrievalRecord& record : report.records) {
-        if (record.resolved())
+        // A record closed as interrupted by another process (which took this run for a dead one:
+        // on a cluster it cannot see other hosts' processes) still takes the real outcome.
+        if (record.resolved() && record.evidenceBasis != kInterruptedBasis)
             throw MemoryError(MemoryError::Code::Conflict, "the outcome of " + iterationName(run, iteration) +
                                                                " is already recorded; each iteration is credited once");
         const AdoptionSignal signal = byId.count(record.experienceId) ? byId[record.experienceId] : AdoptionSignal{};
@@ -113,6 +117,17 @@ CreditReport AdoptionLedger::recordOutcome(std::int64_t run, std::int64_t iterat
     }
     tx.commit();
     return report;
+}
+
+int AdoptionLedger::closeUnresolved(Database& db, std::int64_t run) {
+    if (db.schemaVersion(Database::kPrimaryModule) == 0) return 0;
+    auto stmt = db.prepare(
+        "UPDATE retrieval SET adoption_weight = 0, credit_weight = 0, resolved_at = ?2, evidence_basis = ?3, "
+        "evidence_detail = 'the run ended before this iteration had an outcome' "
+        "WHERE run = ?1 AND adoption_weight IS NULL");
+    stmt.bind(1, run).bind(2, ExperienceRepository::now()).bind(3, kInterruptedBasis);
+    stmt.run();
+    return db.changes();
 }
 
 std::vector<RetrievalRecord> AdoptionLedger::retrievals(std::int64_t run, std::int64_t iteration) {

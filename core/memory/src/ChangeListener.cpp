@@ -45,7 +45,7 @@ std::set<std::int64_t> ChangeListener::takeChanges() {
     std::set<std::int64_t> ids;
     PGconn* conn = connection_->handle();
     if (!PQconsumeInput(conn))
-        throw MemoryError(MemoryError::Code::Io, connection_->name() + ": lost the connection to the server (" +
+        throw MemoryError(MemoryError::Code::Unavailable, connection_->name() + ": lost the connection to the server (" +
                                                      std::string(PQerrorMessage(conn)) +
                                                      "). Reopen the memory to see other clients' changes again.");
     while (PGnotify* n = PQnotifies(conn)) {

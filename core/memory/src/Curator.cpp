@@ -2,6 +2,9 @@
 
 #include "sage_memory/MemoryError.h"
 
+#include <pwd.h>
+#include <unistd.h>
+
 namespace sage::memory {
 
 namespace {
@@ -32,6 +35,26 @@ std::string entryName(std::int64_t id) {
 }
 
 } // namespace
+
+std::string processAccount() {
+    const passwd* entry = ::getpwuid(::geteuid());
+    return entry && entry->pw_name ? std::string(entry->pw_name) : "uid " + std::to_string(::geteuid());
+}
+
+std::int64_t Curator::add(const Experience& entry, const ChangeNote& note) {
+    Transaction tx(repo_.database());
+    const std::int64_t id = repo_.insert(entry);
+    audit(id, 0, "added", note, "added");
+    tx.commit();
+    return id;
+}
+
+void Curator::audit(std::int64_t id, int revision, const std::string& action, const ChangeNote& note,
+                    const std::string& defaultReason) {
+    AuditRecord record{0, id, revision, action, note.author, note.reason.empty() ? defaultReason : note.reason, {}};
+    record.account = processAccount();
+    repo_.addAudit(record);
+}
 
 // Under the writer lock (the transaction), so two curators cannot both pass the check.
 void Curator::checkRevision(std::int64_t id, const ChangeNote& note) {
@@ -67,7 +90,7 @@ bool Curator::change(std::int64_t id, const ChangeNote& note, const std::string&
     const std::string reason = note.reason.empty() ? defaultReason : note.reason;
     const int revision = repo_.addRevision(id, before.editableJson(), note.author, reason);
     repo_.update(after);
-    repo_.addAudit({0, id, revision, action, note.author, reason, {}});
+    audit(id, revision, action, note, reason);
     tx.commit();
     return changed;
 }
@@ -140,7 +163,7 @@ void Curator::remove(std::int64_t id, const ChangeNote& note) {
     Transaction tx(repo_.database());
     checkRevision(id, note);
     repo_.remove(id);
-    repo_.addAudit({0, id, 0, "deleted", note.author, note.reason.empty() ? "deleted" : note.reason, {}});
+    audit(id, 0, "deleted", note, "deleted");
     tx.commit();
 }
 

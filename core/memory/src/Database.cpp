@@ -194,10 +194,15 @@ void Database::openPostgres(const std::string& url) {
             exec("CREATE SCHEMA IF NOT EXISTS " + quoted);
         }
     }
-    exec("CREATE TABLE IF NOT EXISTS schema_module (name TEXT PRIMARY KEY, version INTEGER NOT NULL)");
-    auto present = prepare("SELECT to_regprocedure('strftime(text,text)') IS NOT NULL");
-    if (!present.step() || present.int64(0) == 0) exec(PgDialect::compatibilityFunctions());
+    // Only when missing: even CREATE ... IF NOT EXISTS needs the CREATE privilege on the schema, which
+    // a team member granted by `sage memory team init` does not have (issue 31).
+    auto present = prepare("SELECT to_regclass('schema_module') IS NOT NULL, "
+                           "to_regprocedure('strftime(text,text)') IS NOT NULL");
+    const bool hasVersions = present.step() && present.int64(0) != 0;
+    const bool hasFunctions = present.int64(1) != 0;
     present.reset();
+    if (!hasVersions) exec("CREATE TABLE IF NOT EXISTS schema_module (name TEXT PRIMARY KEY, version INTEGER NOT NULL)");
+    if (!hasFunctions) exec(PgDialect::compatibilityFunctions());
     tx.commit();
 }
 

@@ -400,22 +400,23 @@ int ExperienceRepository::currentRevision(std::int64_t id) {
 
 void ExperienceRepository::addAudit(const AuditRecord& r) {
     auto stmt = db_.cached(
-        "INSERT INTO memory_audit(experience_id, revision, action, author, reason, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+        "INSERT INTO memory_audit(experience_id, revision, action, author, reason, at, account) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     stmt->bind(1, r.experienceId).bind(2, r.revision).bind(3, r.action);
     stmt->bind(4, r.author.empty() ? std::string("unknown") : r.author).bind(5, r.reason);
-    stmt->bind(6, r.at.empty() ? now() : r.at);
+    stmt->bind(6, r.at.empty() ? now() : r.at).bind(7, r.account);  // PostgreSQL sets session_user itself
     stmt->run();
 }
 
 std::vector<AuditRecord> ExperienceRepository::auditLog(std::int64_t id, int limit) {
     auto stmt = db_.cached(
-        "SELECT id, experience_id, revision, action, author, reason, at FROM memory_audit "
+        "SELECT id, experience_id, revision, action, author, reason, at, account FROM memory_audit "
         "WHERE ?1 = 0 OR experience_id = ?1 ORDER BY id DESC LIMIT ?2");
     stmt->bind(1, id).bind(2, limit > 0 ? std::int64_t{limit} : std::numeric_limits<std::int64_t>::max());
     std::vector<AuditRecord> out;
     while (stmt->step())
         out.push_back({stmt->int64(0), stmt->int64(1), static_cast<int>(stmt->int64(2)), stmt->text(3), stmt->text(4),
-                       stmt->text(5), stmt->text(6)});
+                       stmt->text(5), stmt->text(6), stmt->text(7)});
     return out;
 }
 

@@ -110,7 +110,7 @@ int JsonlExchange::exportTo(const fs::path& path, const ExperienceFilter& filter
     return count;
 }
 
-ImportReport JsonlExchange::read(std::istream& in, const std::string& sourceName) {
+ImportReport JsonlExchange::read(std::istream& in, const std::string& sourceName, const ChangeNote& note) {
     // 1. Read and validate everything: a bad line imports nothing.
     std::vector<std::pair<int, ParsedLine>> entries;  // (line number, entry)
     std::string line;
@@ -157,6 +157,10 @@ ImportReport JsonlExchange::read(std::istream& in, const std::string& sourceName
                 report.notes.push_back(sourceName + ":" + std::to_string(number) + ": entry #" + std::to_string(fileId) +
                                        " imported as #" + std::to_string(id) + " (its id was taken)");
             if (mergedInto) mergedLinks.emplace_back(id, *mergedInto);
+            const std::string where = "imported from " + sourceName + ":" + std::to_string(number);
+            ChangeNote lineNote = note;
+            lineNote.reason = note.reason.empty() ? where : note.reason + " (" + where + ")";
+            Curator(repo_).audit(id, 0, "imported", lineNote, where);
             for (const StageStats& s : parsed.stats.stages)
                 if (!(s == StageStats{s.stage})) repo_.saveStageStats(id, s);
             for (const Revision& r : parsed.revisions) repo_.insertRevision(id, r);
@@ -188,11 +192,11 @@ ImportReport JsonlExchange::read(std::istream& in, const std::string& sourceName
     return report;
 }
 
-ImportReport JsonlExchange::importFrom(const fs::path& path) {
+ImportReport JsonlExchange::importFrom(const fs::path& path, const ChangeNote& note) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw MemoryError(MemoryError::Code::Io, path.string() + ": cannot be opened for reading. Check the path.");
-    return read(in, path.string());
+    return read(in, path.string(), note);
 }
 
 } // namespace sage::memory

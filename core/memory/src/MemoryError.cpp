@@ -14,6 +14,7 @@ const char* MemoryError::codeName(Code code) noexcept {
     case Code::SchemaTooNew: return "schema_too_new";
     case Code::Sqlite: return "sqlite";
     case Code::Io: return "io";
+    case Code::Unavailable: return "unavailable";
     }
     return "unknown";
 }

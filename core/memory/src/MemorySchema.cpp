@@ -188,18 +188,37 @@ CREATE TRIGGER memory_audit_notify AFTER INSERT ON memory_audit
   FOR EACH ROW EXECUTE FUNCTION sage_memory_notify('experience_id');
 )sql";
 
-// Version 4: the `trial` status (lessons the agent learned, retrieved by automated runs with a lower
+// Version 4 (issue 31): who made a curation change as the system knows it, next to the declared
+// author: the OS account of the process on SQLite; on PostgreSQL the session_user, set by a
+// trigger whatever the client sends, so a team member cannot write another's name there.
+// Existing lines keep '' (who it was is not known after the fact).
+constexpr const char* kVersion4 = R"sql(
+ALTER TABLE memory_audit ADD COLUMN account TEXT NOT NULL DEFAULT '';
+)sql";
+
+constexpr const char* kVersion4Postgres = R"sql(
+ALTER TABLE memory_audit ADD COLUMN account TEXT NOT NULL DEFAULT '';
+CREATE FUNCTION sage_audit_account() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.account := session_user;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER memory_audit_account BEFORE INSERT OR UPDATE ON memory_audit
+  FOR EACH ROW EXECUTE FUNCTION sage_audit_account();
+)sql";
+
+// Version 5: the `trial` status (lessons the agent learned, retrieved by automated runs with a lower
 // prior until their learned value promotes or retires them). SQLite cannot alter a CHECK
 // constraint; widening one that every stored row already satisfies is the documented
 // writable_schema edit, and RESET reloads the schema in this connection.
-constexpr const char* kVersion4 = R"sql(
+constexpr const char* kVersion5 = R"sql(
 PRAGMA writable_schema = ON;
 UPDATE sqlite_schema SET sql = replace(sql, '''archived'')', '''archived'',''trial'')')
   WHERE type = 'table' AND name = 'experience';
 PRAGMA writable_schema = RESET;
 )sql";
 
-constexpr const char* kVersion4Postgres = R"sql(
+constexpr const char* kVersion5Postgres = R"sql(
 ALTER TABLE experience DROP CONSTRAINT IF EXISTS experience_status_check;
 ALTER TABLE experience ADD CONSTRAINT experience_status_check
   CHECK (status IN ('pending','approved','rejected','archived','trial'));
@@ -218,7 +237,9 @@ const SchemaModule& MemorySchema::module() {
                    PgDialect::ddl(kVersion2)},
          Migration{3, "audit log of curation (and change notifications on PostgreSQL)", kVersion3,
                    PgDialect::ddl(kVersion3) + kVersion3Notify},
-         Migration{4, "the trial status of agent-learned lessons", kVersion4, kVersion4Postgres}},
+         Migration{4, "the account (PostgreSQL session_user, or OS account) of each audit line", kVersion4,
+                   kVersion4Postgres},
+         Migration{5, "the trial status of agent-learned lessons", kVersion5, kVersion5Postgres}},
     };
     return schema;
 }

@@ -25,12 +25,20 @@ std::string trimmed(const char* message) {
     return text;
 }
 
-// SQLSTATE class 23 (integrity constraint violation) is what SQLite reports as SQLITE_CONSTRAINT.
+// SQLSTATE class 23 (integrity constraint violation) is what SQLite reports as SQLITE_CONSTRAINT;
+// class 08 (connection exception) and 57P01-57P03 (the server shuts down or is starting) mean the
+// server is unavailable.
 MemoryError::Code codeOf(const PGresult* result) {
     const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+    if (state && (std::strncmp(state, "08", 2) == 0 || std::strncmp(state, "57P0", 4) == 0))
+        return MemoryError::Code::Unavailable;
     if (state && std::strncmp(state, "23", 2) == 0) return MemoryError::Code::Conflict;
     if (state && std::strncmp(state, "22", 2) == 0) return MemoryError::Code::InvalidInput;
     return MemoryError::Code::Sqlite;
+}
+
+bool connectionLost(PGconn* conn, MemoryError::Code code) {
+    return PQstatus(conn) == CONNECTION_BAD || code == MemoryError::Code::Unavailable;
 }
 
 std::string snippet(std::string_view sql) {
@@ -142,16 +150,10 @@ private:
         std::vector<const char*> pointers;
         pointers.reserve(values_.size());
         for (const auto& v : values_) pointers.push_back(v ? v->c_str() : nullptr);
-        result_ = PQexecParams(connection_.handle(), sql_.c_str(), static_cast<int>(values_.size()), types_.data(),
-                               pointers.data(), nullptr, nullptr, 0);
-        const ExecStatusType status = PQresultStatus(result_);
-        if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
-            const MemoryError::Code code = codeOf(result_);
-            const std::string message = trimmed(PQerrorMessage(connection_.handle()));
-            PQclear(result_);
-            result_ = nullptr;
-            throw MemoryError(code, connection_.name() + ": " + message + " (running: " + snippet(sql_) + ")");
-        }
+        result_ = connection_.submit(sql_, [&](PGconn* conn) {
+            return PQexecParams(conn, sql_.c_str(), static_cast<int>(values_.size()), types_.data(), pointers.data(),
+                                nullptr, nullptr, 0);
+        });
         const char* affected = PQcmdTuples(result_);
         connection_.setChanges(affected && *affected ? std::atoi(affected) : 0);
         row_ = -1;
@@ -170,18 +172,16 @@ void ignoreNotice(void*, const char*) {}
 
 } // namespace
 
-PgConnection::PgConnection(const std::string& url) : name_(DatabaseLocation::redacted(url)) {
+PgConnection::PgConnection(const std::string& url)
+    : name_(DatabaseLocation::redacted(url)), connector_(url, name_) {
     DatabaseLocation::requireNoPassword(url);
-    conn_ = PQconnectdb(url.c_str());
-    if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
-        std::string message = conn_ ? trimmed(PQerrorMessage(conn_)) : "out of memory";
-        PQfinish(conn_);
-        conn_ = nullptr;
-        throw MemoryError(MemoryError::Code::Io,
-                          name_ + ": cannot connect to the PostgreSQL server (" + message +
-                              "). Check that the server runs and accepts this user and database; the password comes "
-                              "from ~/.pgpass or PGPASSWORD, never from the URL.");
-    }
+    conn_ = connector_.connect();
+    configureSession();
+}
+
+PgConnection::~PgConnection() { PQfinish(conn_); }
+
+void PgConnection::configureSession() {
     // "NOTICE: text-search query contains only stop words" and the like are not the user's business.
     PQsetNoticeProcessor(conn_, ignoreNotice, nullptr);
     exec("SET client_min_messages = warning");
@@ -190,18 +190,43 @@ PgConnection::PgConnection(const std::string& url) : name_(DatabaseLocation::red
     exec("SET lock_timeout = " + std::to_string(kLockTimeoutMs));
 }
 
-PgConnection::~PgConnection() { PQfinish(conn_); }
+void PgConnection::reconnect(const std::string& lost) {
+    PQfinish(conn_);
+    conn_ = nullptr;
+    conn_ = connector_.reconnect(lost);
+    configureSession();
+}
+
+void PgConnection::failLost(std::string_view sql, const std::string& lost) {
+    transactionLost_ = true;
+    throw MemoryError(MemoryError::Code::Unavailable,
+                      name_ + ": lost the connection to the PostgreSQL server inside a transaction (" + lost +
+                          "); the server rolled the transaction back, nothing of it was saved (running: " +
+                          snippet(sql) + ").");
+}
+
+PGresult* PgConnection::submit(std::string_view sql, const std::function<PGresult*(PGconn*)>& send) {
+    if (transactionLost_) failLost(sql, "lost earlier in this transaction");
+    if (!conn_ || PQstatus(conn_) == CONNECTION_BAD) reconnect("found closed");
+    // Outside a transaction nothing is lost with the connection: the statement can be sent again.
+    const bool idle = PQtransactionStatus(conn_) == PQTRANS_IDLE;
+    for (int sent = 0;; ++sent) {
+        PGresult* result = send(conn_);
+        const ExecStatusType status = PQresultStatus(result);
+        if (status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK) return result;
+        const std::string message = trimmed(PQerrorMessage(conn_));
+        const MemoryError::Code code = codeOf(result);
+        PQclear(result);
+        const std::string what = name_ + ": " + message + " (running: " + snippet(sql) + ")";
+        if (!connectionLost(conn_, code)) throw MemoryError(code, what);
+        if (!idle) failLost(sql, message);
+        if (sent > 0) throw MemoryError(MemoryError::Code::Unavailable, what);  // lost again at once: give up
+        reconnect(message);
+    }
+}
 
 void PgConnection::exec(const std::string& sql) {
-    PGresult* result = PQexec(conn_, sql.c_str());
-    const ExecStatusType status = PQresultStatus(result);
-    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-        const MemoryError::Code code = codeOf(result);
-        const std::string message = trimmed(PQerrorMessage(conn_));
-        PQclear(result);
-        throw MemoryError(code, name_ + ": " + message + " (running: " + snippet(sql) + ")");
-    }
-    PQclear(result);
+    PQclear(submit(sql, [&](PGconn* conn) { return PQexec(conn, sql.c_str()); }));
 }
 
 std::unique_ptr<StatementBackend> PgConnection::prepare(std::string_view sql) {
@@ -213,7 +238,11 @@ std::int64_t PgConnection::lastInsertId() {
     return stmt.step() ? stmt.int64(0) : 0;
 }
 
-bool PgConnection::inTransaction() const { return PQtransactionStatus(conn_) != PQTRANS_IDLE; }
+bool PgConnection::inTransaction() const {
+    if (transactionLost_) return true;  // until the outermost transaction is rolled back
+    const PGTransactionStatusType status = PQtransactionStatus(conn_);
+    return status == PQTRANS_ACTIVE || status == PQTRANS_INTRANS || status == PQTRANS_INERROR;
+}
 
 void PgConnection::beginWrite() {
     exec("BEGIN");
@@ -222,6 +251,7 @@ void PgConnection::beginWrite() {
         exec("SELECT pg_advisory_xact_lock(" + std::to_string(kWriterLock) + ", hashtext(current_schema()))");
     } catch (const MemoryError& e) {
         rollbackQuietly("");
+        if (e.code() == MemoryError::Code::Unavailable) throw;
         throw MemoryError(e.code(), name_ + ": the memory is locked by another writer (no turn within the lock "
                                             "timeout; " + std::string(e.what()) + "). Try again when the other "
                                             "client (an import, a bench shard) has finished its transaction.");
@@ -229,6 +259,11 @@ void PgConnection::beginWrite() {
 }
 
 void PgConnection::rollbackQuietly(const std::string& savepoint) noexcept {
+    if (transactionLost_) {  // the server rolled it back already; the outermost rollback ends the state
+        if (savepoint.empty()) transactionLost_ = false;
+        return;
+    }
+    if (!conn_ || PQstatus(conn_) == CONNECTION_BAD) return;
     const std::string sql = savepoint.empty() ? std::string("ROLLBACK")
                                               : "ROLLBACK TO SAVEPOINT " + savepoint + "; RELEASE SAVEPOINT " + savepoint;
     PQclear(PQexec(conn_, sql.c_str()));

@@ -3,6 +3,7 @@
 #include "SourceDiff.h"
 #include "sage_agent/AgentLoop.h"
 #include "sage_memory/AdoptionLedger.h"
+#include "sage_memory/WriteRetry.h"
 
 namespace sage::agent {
 
@@ -31,7 +32,9 @@ std::vector<AdoptionRecord> assignCredit(memory::ExperienceStore* memory, bool l
     outcome.reward = value.reward;
     outcome.success = value.success;
     outcome.mode = settings.memoryMode;
-    auto report = memory->recordOutcome(runId, iteration, signals, outcome);
+    // A server restart that cuts this transaction costs one more attempt, not the run (issue 31).
+    auto report = memory::retryingWrite(memory->database(),
+                                        [&] { return memory->recordOutcome(runId, iteration, signals, outcome); });
     for (const auto& r : report.records)
         out.push_back({r.experienceId, r.declared.value_or(false), r.evidenced.value_or(false), r.adoptionWeight.value_or(0),
                        r.creditWeight.value_or(0), r.qBefore.value_or(0), r.qAfter.value_or(0)});

@@ -7,6 +7,7 @@
 #include "loop/RetrievalStep.h"
 #include "sage_agent/BuiltinPolicy.h"
 #include "sage_agent/PromptPreview.h"
+#include "sage_memory/WriteRetry.h"
 
 
 namespace sage::agent {
@@ -128,7 +129,9 @@ std::optional<std::string> IterationRunner::run(int i, const std::optional<std::
     const Candidate* parent = asked.choice.parent >= 0 ? &frontier_.node(asked.choice.parent) : nullptr;
     // The retrievals the policy finally worked from, recorded once for the iteration's credit.
     if (ctx_.memory && !asked.retrieved.empty())
-        ctx_.memory->recordRetrievals(rec.runId, i, asked.choice.stage, asked.retrieved);
+        memory::retryingWrite(ctx_.memory->database(), [&] {  // a cut transaction: once more (issue 31)
+            ctx_.memory->recordRetrievals(rec.runId, i, asked.choice.stage, asked.retrieved);
+        });
     rec.retrievals = toRecords(asked.retrieved);
     rec.prompt = prop.prompt;
     rec.response = prop.response;

@@ -82,6 +82,12 @@ public:
     CreditReport recordOutcome(std::int64_t run, std::int64_t iteration, const std::vector<AdoptionSignal>& adoptions,
                                const IterationOutcome& outcome);
 
+    // Closes the retrievals of a run that will never get an outcome (the run was interrupted: killed,
+    // or its database went away): adoption and credit weight 0, no reward, evidence basis
+    // "interrupted"; learned values are not touched. Returns how many were closed; 0 on a database
+    // without the memory schema.
+    static int closeUnresolved(Database& db, std::int64_t run);
+
     std::vector<RetrievalRecord> retrievals(std::int64_t run, std::int64_t iteration);
     std::vector<RetrievalRecord> retrievalsOf(std::int64_t experienceId);
 

@@ -1,4 +1,4 @@
-// Curator: what an engineer does to entries — approve, reject, archive, pin, edit, merge, delete.
+// Curator: what an engineer does to entries — add, approve, reject, archive, pin, edit, merge, delete.
 // Every change that alters an entry first stores a revision holding the fields as they were,
 // with who made the change, when and why; a change that alters nothing stores nothing.
 #pragma once
@@ -22,9 +22,19 @@ struct ChangeNote {
     std::optional<int> expectedRevision = std::nullopt;
 };
 
+// The OS account this process runs as (from the uid, not $USER), recorded with every audit line;
+// on PostgreSQL the server's session_user replaces it (schema version 4).
+std::string processAccount();
+
 class Curator {
 public:
     explicit Curator(ExperienceRepository& repository) : repo_(repository) {}
+
+    // Adds an entry written by a person (or imported by one) and its audit line ("added").
+    std::int64_t add(const Experience& entry, const ChangeNote& note = {});
+    // The audit line of one change, with the process's account.
+    void audit(std::int64_t id, int revision, const std::string& action, const ChangeNote& note,
+               const std::string& defaultReason);
 
     // Each returns true when the entry changed.
     bool setStatus(std::int64_t id, ExperienceStatus status, const ChangeNote& note = {});

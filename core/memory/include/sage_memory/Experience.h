@@ -108,6 +108,9 @@ struct AuditRecord {
     std::string author;
     std::string reason;
     std::string at;
+    // Who it was as the system knows it (issue 31): PostgreSQL's session_user, or on SQLite the OS
+    // account of the process; "" on lines written before schema version 4.
+    std::string account = {};
 };
 
 nlohmann::json toJson(const Provenance& provenance);

@@ -44,6 +44,8 @@ public:
 
     // Entries
     std::int64_t add(const Experience& e) { return repo_.insert(e); }
+    // The same by a person: with an audit line "added" (issue 31).
+    std::int64_t add(const Experience& e, const ChangeNote& note) { return curator_.add(e, note); }
     Experience get(std::int64_t id) { return repo_.get(id); }
     std::optional<Experience> find(std::int64_t id) { return repo_.find(id); }
     std::vector<ExperienceSummary> list(const ExperienceFilter& filter = {}) { return repo_.list(filter); }
@@ -91,7 +93,9 @@ public:
     int exportTo(const std::filesystem::path& file, const ExperienceFilter& filter = {}) {
         return exchange_.exportTo(file, filter);
     }
-    ImportReport importFrom(const std::filesystem::path& file) { return exchange_.importFrom(file); }
+    ImportReport importFrom(const std::filesystem::path& file, const ChangeNote& note = {}) {
+        return exchange_.importFrom(file, note);
+    }
 
     // The parts, for what the shortcuts above do not cover.
     ExperienceRepository& repository() { return repo_; }

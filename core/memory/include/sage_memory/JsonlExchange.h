@@ -19,6 +19,7 @@
 // file twice adds nothing. Retrieval records are run data and are not exported.
 #pragma once
 
+#include "sage_memory/Curator.h"
 #include "sage_memory/ExperienceRepository.h"
 
 #include <filesystem>
@@ -47,8 +48,9 @@ public:
     // Writes to a temporary file beside `path` and renames it, so a failed export leaves no half file.
     int exportTo(const std::filesystem::path& path, const ExperienceFilter& filter = {});
 
-    ImportReport read(std::istream& in, const std::string& sourceName);
-    ImportReport importFrom(const std::filesystem::path& path);
+    // Each imported entry gets an audit line "imported" by `note.author` (reason: the file and line).
+    ImportReport read(std::istream& in, const std::string& sourceName, const ChangeNote& note = {});
+    ImportReport importFrom(const std::filesystem::path& path, const ChangeNote& note = {});
 
     static constexpr int kDefaultChunkSize = 200;
     void setChunkSize(int entries) { chunkSize_ = entries > 0 ? entries : kDefaultChunkSize; }

@@ -17,6 +17,7 @@ public:
         SchemaTooNew,  // the file was written by a newer SAGE
         Sqlite,        // any other SQLite failure
         Io,            // reading or writing a file failed
+        Unavailable,   // the database server cannot be reached (no answer, down, connection lost for good)
     };
 
     MemoryError(Code code, const std::string& message);
