@@ -148,6 +148,33 @@ public:
         };
     }
 
+    // A vLLM-style context check: the request's message text counted at `charsPerToken` (denser
+    // than the client's estimate, as a real tokenizer may be) plus max_tokens must fit `context`,
+    // else HTTP 400 with vLLM's wording; otherwise `then` answers.
+    static Step contextLimited(int context, double charsPerToken, Step then) {
+        return [=](const httplib::Request& req, httplib::Response& res, const std::atomic<bool>& stopping) {
+            const auto body = nlohmann::json::parse(req.body, nullptr, false);
+            size_t chars = 0;
+            if (body.is_object() && body.contains("messages"))
+                for (const auto& m : body["messages"])
+                    if (m.is_object() && m.contains("content") && m["content"].is_string())
+                        chars += m["content"].get<std::string>().size();
+            const int prompt = int(double(chars) / charsPerToken) + 1;
+            const int completion = body.is_object() ? body.value("max_tokens", 0) : 0;
+            if (prompt + completion <= context) return then(req, res, stopping);
+            res.status = 400;
+            const nlohmann::json err = {
+                {"object", "error"},
+                {"message", "This model's maximum context length is " + std::to_string(context) +
+                                " tokens. However, you requested " + std::to_string(prompt + completion) + " tokens (" +
+                                std::to_string(prompt) + " in the messages, " + std::to_string(completion) +
+                                " in the completion). Please reduce the length of the messages or completion."},
+                {"type", "BadRequestError"},
+                {"code", 400}};
+            res.set_content(err.dump(), "application/json");
+        };
+    }
+
     // Waits (at most `seconds`, less on shutdown), then runs `then`.
     static Step delayed(double seconds, Step then) {
         return [seconds, then](const httplib::Request& req, httplib::Response& res, const std::atomic<bool>& stopping) {

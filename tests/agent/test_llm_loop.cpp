@@ -290,6 +290,8 @@ private slots:
         CHECK_CONTAINS(its[0].prompt, "### user (feedback 2)\nYour reply cannot be used: no ```cpp code block");
         QVERIFY(its[1].correct);  // after a 429 and a retry
         QCOMPARE(sum.firstCorrectIteration, 1);
+        // The lost iteration is in the next prompt's history with what was wrong (issue 30).
+        CHECK_CONTAINS(its[1].prompt, "- #0 draft \"(no usable reply)\": policy_error; reply refused: no ```cpp code block");
     }
 };
 
