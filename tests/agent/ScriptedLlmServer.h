@@ -6,6 +6,8 @@
 // call) are answered from a second script, so a test need not know how the two kinds interleave.
 #pragma once
 
+#include "sage_agent/AgentSettings.h"
+
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
@@ -71,6 +73,20 @@ public:
 
     int port() const { return port_; }
     std::string baseUrl() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+
+    // Endpoint settings for a policy or client talking to this server: no key, short backoff.
+    agent::LlmSettings llmSettings() const {
+        agent::LlmSettings s;
+        s.baseUrl = baseUrl();
+        s.model = "test-model";
+        s.temperature = 0.1;
+        s.maxTokens = 2048;
+        s.timeoutSeconds = 10;
+        s.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
+        s.maxRetries = 3;
+        s.retryBaseSeconds = 0.05;
+        return s;
+    }
 
     void script(std::vector<Step> steps) {
         std::lock_guard<std::mutex> lock(mutex_);

@@ -108,12 +108,9 @@ class TestCreditShown : public QObject {
     agent::PolicyProposal proposeAt(const agent::PolicyContext& ctx, int context, const std::string& adopted) {
         ScriptedLlmServer server;
         server.script({ScriptedLlmServer::sse(replyMatchingEveryPattern(adopted))});
-        agent::LlmSettings s;
-        s.baseUrl = server.baseUrl();
-        s.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
+        agent::LlmSettings s = server.llmSettings();
         s.contextTokens = context;
         s.maxTokens = 512;
-        s.timeoutSeconds = 10;
         s.maxRetries = 0;
         agent::LlmPolicy policy(s);
         return policy.propose(ctx);

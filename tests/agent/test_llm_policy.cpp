@@ -56,18 +56,7 @@ class TestLlmPolicy : public QObject {
     eval::Task task_;
     std::string baseline_;
 
-    agent::LlmSettings settingsFor(const ScriptedLlmServer& server) {
-        agent::LlmSettings s;
-        s.baseUrl = server.baseUrl();
-        s.model = "test-model";
-        s.temperature = 0.1;
-        s.maxTokens = 2048;
-        s.timeoutSeconds = 10;
-        s.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
-        s.maxRetries = 3;
-        s.retryBaseSeconds = 0.05;
-        return s;
-    }
+    agent::LlmSettings settingsFor(const ScriptedLlmServer& server) { return server.llmSettings(); }
 
     agent::PolicyContext context(memory::Stage stage = memory::Stage::Optimize) {
         agent::PolicyContext ctx;

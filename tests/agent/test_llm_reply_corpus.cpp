@@ -137,14 +137,9 @@ private slots:
     // ---- shapes in the HTTP answer, through the policy and a scripted server ----
 
     agent::LlmSettings settingsFor(const ScriptedLlmServer& server) {
-        agent::LlmSettings s;
-        s.baseUrl = server.baseUrl();
-        s.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
+        agent::LlmSettings s = server.llmSettings();
         s.maxTokens = 1024;
-        s.contextTokens = 32768;
-        s.timeoutSeconds = 10;
         s.maxRetries = 2;
-        s.retryBaseSeconds = 0.01;
         return s;
     }
 
