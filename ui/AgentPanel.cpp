@@ -244,6 +244,7 @@ void AgentPanel::onEvent(const AgentEventPtr& e) {
         break;
     }
     case T::Error: emit message(tr("Agent: %1").arg(QString::fromStdString(e->text))); break;
+    case T::Notice: emit message(tr("Agent note: %1").arg(QString::fromStdString(e->text))); break;
     case T::RunFinished:
         emit message(tr("Agent run %1 finished: %2").arg(e->runId).arg(QString::fromStdString(e->text)));
         emit runFinished(e->runId);

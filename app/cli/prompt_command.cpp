@@ -1,6 +1,7 @@
 // `sage prompt --task T --stage draft|repair|optimize [--device D] [--llm-context N]
-// [--llm-max-tokens M] [--show] [--json]`: the prompt the LLM policy would send for a task at a
-// stage, with the size of every section and what the budget kept (see PromptPreview.h for the
+// [--llm-max-tokens M] [--show] [--json] [--text-only]`: the prompt the LLM policy would send for a
+// task at a stage, with the size of every section, what the budget kept and why the rest was
+// dropped (see PromptPreview.h for the
 // representative parent, evaluation and history). `--task all` prints one line per task and stage.
 // Experiences come from --db, or from the seed pack in a temporary database.
 #include "cli/agent_db.h"
@@ -25,8 +26,37 @@ struct PromptOptions {
     LlmOptions llm;
     std::string task, stage = "draft", device = "ascend910b1-sim", db;
     int history = 11;
-    bool show = false, json = false;
+    bool show = false, json = false, text = false;
 };
+
+// Prints one preview as the options ask and returns its sizes as JSON.
+nlohmann::json report(const PromptOptions& o, const eval::Task& t, memory::Stage stage, const npu::DeviceProfile& device,
+                      const agent::LlmSettings& llm, const agent::PromptPreview& p, bool summaryLine) {
+    const std::string stageName(memory::toString(stage));
+    nlohmann::json j = p.sizes;
+    j["task"] = t.name;
+    j["category"] = t.category;
+    j["stage"] = stageName;
+    j["device"] = device.id;
+    j["context_tokens"] = llm.contextTokens;
+    j["max_tokens"] = llm.maxTokens;
+    if (o.text) std::cout << p.system << p.user;
+    if (o.json || o.text) return j;
+    if (summaryLine) {
+        size_t dropped = 0;
+        for (const auto& s : p.sizes["sections"]) dropped += !s["included"].get<bool>();
+        std::printf("%-16s %-14s %-9s %6d tokens of %6d%s (%zu sections dropped)\n", t.name.c_str(),
+                    t.category.c_str(), stageName.c_str(), p.promptTokens, p.budgetTokens,
+                    p.overflow ? " OVERFLOW" : "", dropped);
+        return j;
+    }
+    std::cout << "prompt for " << t.name << " (" << t.category << "), stage " << stageName << ", device "
+              << device.id << ", context " << llm.contextTokens << " tokens, max_tokens "
+              << llm.maxTokens << "\n"
+              << p.table;
+    if (o.show) std::cout << "\n### system\n" << p.system << "\n### user\n" << p.user;
+    return j;
+}
 
 } // namespace
 
@@ -44,6 +74,7 @@ void registerPromptCommand(CLI::App& app) {
     o->llm.add(cmd, /*endpoint=*/false);
     cmd->add_flag("--show", o->show, "Also print the prompt text");
     cmd->add_flag("--json", o->json, "Print the sizes as JSON");
+    cmd->add_flag("--text-only", o->text, "Print only the text of the two messages, as sent (for token counting)");
     cmd->callback([o] {
         auto set = o->tasks.load();
         std::vector<const eval::Task*> tasks;
@@ -84,29 +115,7 @@ void registerPromptCommand(CLI::App& app) {
                     req.memory = &mem;
                     req.historyLength = o->history;
                     const auto p = agent::previewPrompt(req);
-                    const std::string stageName(memory::toString(stage));
-                    nlohmann::json j = p.sizes;
-                    j["task"] = t->name;
-                    j["category"] = t->category;
-                    j["stage"] = stageName;
-                    j["device"] = device.id;
-                    j["context_tokens"] = llm.contextTokens;
-                    j["max_tokens"] = llm.maxTokens;
-                    all.push_back(j);
-                    if (o->json) continue;
-                    if (tasks.size() > 1 || stages.size() > 1) {
-                        size_t dropped = 0;
-                        for (const auto& s : p.sizes["sections"]) dropped += !s["included"].get<bool>();
-                        std::printf("%-16s %-14s %-9s %6d tokens of %6d%s (%zu sections dropped)\n", t->name.c_str(),
-                                    t->category.c_str(), stageName.c_str(), p.promptTokens, p.budgetTokens,
-                                    p.overflow ? " OVERFLOW" : "", dropped);
-                        continue;
-                    }
-                    std::cout << "prompt for " << t->name << " (" << t->category << "), stage " << stageName << ", device "
-                              << device.id << ", context " << llm.contextTokens << " tokens, max_tokens "
-                              << llm.maxTokens << "\n"
-                              << p.table;
-                    if (o->show) std::cout << "\n### system\n" << p.system << "\n### user\n" << p.user;
+                    all.push_back(report(*o, *t, stage, device, llm, p, tasks.size() > 1 || stages.size() > 1));
                 }
         }
         if (temporary) std::filesystem::remove(dbPath);

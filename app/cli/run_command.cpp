@@ -12,6 +12,7 @@
 #include "sage_agent/AgentLoop.h"
 #include "sage_eval/Evaluator.h"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -36,9 +37,42 @@ memory::MemoryMode parseMode(const std::string& m) {
     throw CLI::RuntimeError(2);
 }
 
+// Declared and code-matched adoption told apart (issue 30): "declared #12 #7; code-matched #8".
+// A reply that said `ADOPTED: none` shows only what its code matched, marked as such.
+std::string adoptionText(const std::vector<agent::AdoptionRecord>& adoptions) {
+    std::string declared, matched;
+    for (const auto& a : adoptions) {
+        if (a.declared) declared += " #" + std::to_string(a.id) + (a.evidenced ? "" : " (not in the code)");
+        else if (a.evidenced) matched += " #" + std::to_string(a.id);
+    }
+    std::string out;
+    if (!declared.empty()) out += "declared" + declared;
+    if (!matched.empty()) out += (out.empty() ? "" : "; ") + std::string("code-matched, not declared") + matched;
+    return out;
+}
+
+// A slow model streams for minutes: a line on stderr every few seconds says the reply is coming.
+void streamProgress(const agent::AgentEvent& e) {
+    static int iteration = -1;
+    static size_t chars = 0;
+    static auto started = std::chrono::steady_clock::now(), lastShown = started;
+    const auto now = std::chrono::steady_clock::now();
+    if (e.iteration != iteration) {
+        iteration = e.iteration;
+        chars = 0;
+        started = lastShown = now;
+    }
+    chars += e.text.size();
+    if (now - lastShown < std::chrono::seconds(5)) return;
+    lastShown = now;
+    std::cerr << "    ... receiving the reply: " << chars << " characters in "
+              << std::chrono::duration_cast<std::chrono::seconds>(now - started).count() << " s\n";
+}
+
 void printEvent(const agent::AgentEvent& e) {
     using T = agent::AgentEventType;
     switch (e.type) {
+    case T::Token: streamProgress(e); break;
     case T::IterationStarted: std::cout << "[" << e.iteration << "] " << e.stage << " ..." << std::flush; break;
     case T::IterationFinished: {
         if (!e.record) break;
@@ -46,14 +80,12 @@ void printEvent(const agent::AgentEvent& e) {
         std::cout << " " << r.move << " -> " << r.status;
         if (r.correct) std::cout << ", " << r.cycles << " cycles, roofline " << std::setprecision(3) << r.rooflineFraction;
         std::cout << ", reward " << std::setprecision(3) << r.reward;
-        std::string adopted;
-        for (const auto& a : r.adoptions)
-            if (a.weight.value_or(0) > 0) adopted += " #" + std::to_string(a.id);
-        if (!adopted.empty()) std::cout << ", adopted" << adopted;
+        if (const std::string adopted = adoptionText(r.adoptions); !adopted.empty()) std::cout << ", " << adopted;
         std::cout << "\n";
         break;
     }
     case T::Error: std::cout << "\n    error: " << e.text << "\n"; break;
+    case T::Notice: std::cout << "\n    note: " << e.text << "\n" << std::flush; break;
     case T::RunFinished: std::cout << "run finished: " << e.text << "\n"; break;
     default: break;
     }
@@ -162,11 +194,7 @@ void registerRunCommand(CLI::App& app) {
                       << " " << std::left << std::setw(34) << it.move << std::right << " " << std::setw(13) << it.status;
             if (it.correct) std::cout << " " << std::setw(9) << it.cycles << " cyc  roofline " << std::setprecision(3) << it.rooflineFraction;
             std::cout << "  reward " << std::setprecision(3) << it.reward;
-            if (!it.adoptions.empty()) {
-                std::cout << "  adopted";
-                for (const auto& a : it.adoptions)
-                    if (a.weight.value_or(0) > 0 || a.declared) std::cout << " #" << a.id;
-            }
+            if (const std::string adopted = adoptionText(it.adoptions); !adopted.empty()) std::cout << "  " << adopted;
             std::cout << "\n";
         }
     });

@@ -6,6 +6,8 @@
 // call) are answered from a second script, so a test need not know how the two kinds interleave.
 #pragma once
 
+#include "sage_agent/AgentSettings.h"
+
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
@@ -71,6 +73,20 @@ public:
 
     int port() const { return port_; }
     std::string baseUrl() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+
+    // Endpoint settings for a policy or client talking to this server: no key, short backoff.
+    agent::LlmSettings llmSettings() const {
+        agent::LlmSettings s;
+        s.baseUrl = baseUrl();
+        s.model = "test-model";
+        s.temperature = 0.1;
+        s.maxTokens = 2048;
+        s.timeoutSeconds = 10;
+        s.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
+        s.maxRetries = 3;
+        s.retryBaseSeconds = 0.05;
+        return s;
+    }
 
     void script(std::vector<Step> steps) {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -145,6 +161,33 @@ public:
             res.status = code;
             for (const auto& [k, v] : headers) res.set_header(k.c_str(), v);
             res.set_content(body, contentType.c_str());
+        };
+    }
+
+    // A vLLM-style context check: the request's message text counted at `charsPerToken` (denser
+    // than the client's estimate, as a real tokenizer may be) plus max_tokens must fit `context`,
+    // else HTTP 400 with vLLM's wording; otherwise `then` answers.
+    static Step contextLimited(int context, double charsPerToken, Step then) {
+        return [=](const httplib::Request& req, httplib::Response& res, const std::atomic<bool>& stopping) {
+            const auto body = nlohmann::json::parse(req.body, nullptr, false);
+            size_t chars = 0;
+            if (body.is_object() && body.contains("messages"))
+                for (const auto& m : body["messages"])
+                    if (m.is_object() && m.contains("content") && m["content"].is_string())
+                        chars += m["content"].get<std::string>().size();
+            const int prompt = int(double(chars) / charsPerToken) + 1;
+            const int completion = body.is_object() ? body.value("max_tokens", 0) : 0;
+            if (prompt + completion <= context) return then(req, res, stopping);
+            res.status = 400;
+            const nlohmann::json err = {
+                {"object", "error"},
+                {"message", "This model's maximum context length is " + std::to_string(context) +
+                                " tokens. However, you requested " + std::to_string(prompt + completion) + " tokens (" +
+                                std::to_string(prompt) + " in the messages, " + std::to_string(completion) +
+                                " in the completion). Please reduce the length of the messages or completion."},
+                {"type", "BadRequestError"},
+                {"code", 400}};
+            res.set_content(err.dump(), "application/json");
         };
     }
 

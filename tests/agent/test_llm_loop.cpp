@@ -267,6 +267,43 @@ private slots:
         QCOMPARE(reqs[2].body["messages"].size(), size_t(6));  // system, user, 2 x (reply, feedback)
     }
 
+    // An 8k model behind a vLLM-style server whose tokenizer counts denser than the client's
+    // estimate: the first request is refused with HTTP 400, the policy shrinks the prompt from the
+    // count in the refusal and retries once, the run log says so, and the run goes on; the next
+    // iteration's request fits at once (issue 30).
+    void aContextLengthRefusalShrinksAndTheRunContinues() {
+        auto db = std::make_shared<memory::Database>(
+            (dir_.path() + "/context.db").toStdString(),
+            std::vector<memory::SchemaModule>{memory::MemorySchema::module(), agent::AgentSchema::module()});
+        agent::RunStore runs(db);
+        ScriptedLlmServer server;
+        auto limited = [](const std::string& text) {
+            return ScriptedLlmServer::contextLimited(8192, 2.2, ScriptedLlmServer::sse(text));
+        };
+        const std::string faster = task_.baselineSource + "// another candidate\n";
+        server.script({limited(reply(task_.baselineSource, "none", "The baseline.")),
+                       limited(reply(task_.baselineSource, "none", "The baseline.")),
+                       limited(reply(faster, "none", "A variant."))});
+        agent::AgentSettings s = llmSettings(server, 2);
+        s.llm.contextTokens = 8192;
+        s.llm.maxTokens = 2048;
+        std::vector<std::string> notices;
+        agent::AgentLoop loop(*evaluator_, agent::makePolicy(s), s);
+        loop.addObserver([&](const agent::AgentEvent& e) {
+            if (e.type == agent::AgentEventType::Notice) notices.push_back(e.text);
+        });
+        auto sum = loop.run(task_, runs, nullptr);
+        auto its = runs.iterations(sum.runId);
+        QCOMPARE(its.size(), size_t(2));
+        QVERIFY2(its[0].correct, its[0].error.c_str());
+        QCOMPARE(server.requests().size(), size_t(3));  // refused once, then every request fits
+        QCOMPARE(notices.size(), size_t(1));
+        CHECK_CONTAINS(notices[0], "maximum context length is 8192 tokens");
+        CHECK_CONTAINS(its[0].prompt, "### request log");
+        QVERIFY(its[1].prompt.find("### request log") == std::string::npos);
+        QCOMPARE(its[1].status, std::string("ok"));
+    }
+
     void aBrokenReplyIsMarkedAndTheRunContinues() {
         auto db = std::make_shared<memory::Database>(
             (dir_.path() + "/broken.db").toStdString(),
@@ -290,6 +327,8 @@ private slots:
         CHECK_CONTAINS(its[0].prompt, "### user (feedback 2)\nYour reply cannot be used: no ```cpp code block");
         QVERIFY(its[1].correct);  // after a 429 and a retry
         QCOMPARE(sum.firstCorrectIteration, 1);
+        // The lost iteration is in the next prompt's history with what was wrong (issue 30).
+        CHECK_CONTAINS(its[1].prompt, "- #0 draft \"(no usable reply)\": policy_error; reply refused: no ```cpp code block");
     }
 };
 

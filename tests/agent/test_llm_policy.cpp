@@ -56,18 +56,7 @@ class TestLlmPolicy : public QObject {
     eval::Task task_;
     std::string baseline_;
 
-    agent::LlmSettings settingsFor(const ScriptedLlmServer& server) {
-        agent::LlmSettings s;
-        s.baseUrl = server.baseUrl();
-        s.model = "test-model";
-        s.temperature = 0.1;
-        s.maxTokens = 2048;
-        s.timeoutSeconds = 10;
-        s.apiKeyEnv = "SAGE_TEST_UNSET_KEY_VARIABLE";
-        s.maxRetries = 3;
-        s.retryBaseSeconds = 0.05;
-        return s;
-    }
+    agent::LlmSettings settingsFor(const ScriptedLlmServer& server) { return server.llmSettings(); }
 
     agent::PolicyContext context(memory::Stage stage = memory::Stage::Optimize) {
         agent::PolicyContext ctx;
@@ -398,6 +387,27 @@ private slots:
         QVERIFY(secondsSince(t0) < 5);
     }
 
+    // A Retry-After far beyond the cap is waited only up to llm.max_retry_after_seconds, and the
+    // run log says so.
+    void capsAndReportsRetryAfter() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::status(429, R"({"error":{"message":"quota"}})", "application/json",
+                                                 {{"Retry-After", "3600"}}),
+                       ScriptedLlmServer::json(kernelReply(baseline_, "none", "ok"))});
+        auto settings = settingsFor(server);
+        settings.maxRetryAfterSeconds = 0.05;
+        agent::LlmPolicy policy(settings);
+        auto ctx = context();
+        std::vector<std::string> notices;
+        ctx.onNotice = [&](const std::string& n) { notices.push_back(n); };
+        auto p = policy.propose(ctx);
+        QVERIFY2(p.ok, p.error.c_str());
+        QCOMPARE(notices.size(), size_t(1));
+        CHECK_CONTAINS(notices[0], "HTTP 429 Too Many Requests");
+        CHECK_CONTAINS(notices[0], "asks to retry after 3600 s; waiting 0.05 s (capped by llm.max_retry_after_seconds)");
+        CHECK_CONTAINS(p.prompt, "### request log");
+    }
+
     void gives500UpAfterMaxRetries() {
         ScriptedLlmServer server;
         std::vector<ScriptedLlmServer::Step> steps;
@@ -516,6 +526,116 @@ private slots:
         CHECK_CONTAINS(p.error, "timed out after 0.5 s");
         QVERIFY2(secondsSince(t0) < 2.5, std::to_string(secondsSince(t0)).c_str());
         QCOMPARE(server.requests().size(), size_t(1));  // a timeout is not retried
+    }
+
+    // A vLLM-style server counts denser than the client's estimate and refuses with HTTP 400: the
+    // policy learns the ratio from the count in the refusal, sends a smaller prompt once, says so
+    // in the run log, and the iteration goes on.
+    void aContextLengthRefusalShrinksThePromptAndRetriesOnce() {
+        auto ctx = context();
+        for (int i = 0; i < 5; ++i)
+            ctx.retrieved.push_back(experience(40 + i, "Extra lesson " + std::to_string(i), std::string(500, char('a' + i))));
+        const size_t chars = agent::LlmPolicy::buildPrompt(ctx).size();
+        ScriptedLlmServer server;
+        auto settings = settingsFor(server);
+        settings.maxTokens = 1024;
+        settings.contextTokens = int(double(chars) / 2.3) + settings.maxTokens;
+        const auto reply = ScriptedLlmServer::sse(kernelReply(baseline_ + "// smaller\n", "none", "fits now"));
+        server.script({ScriptedLlmServer::contextLimited(settings.contextTokens, 2.0, reply),
+                       ScriptedLlmServer::contextLimited(settings.contextTokens, 2.0, reply)});
+        agent::LlmPolicy policy(settings);
+        std::vector<std::string> notices;
+        ctx.onNotice = [&](const std::string& n) { notices.push_back(n); };
+        const auto p = policy.propose(ctx);
+        QVERIFY2(p.ok, p.error.c_str());
+        const auto reqs = server.requests();
+        QCOMPARE(reqs.size(), size_t(2));
+        auto textOf = [](const nlohmann::json& body) {
+            size_t n = 0;
+            for (const auto& m : body["messages"]) n += m["content"].get<std::string>().size();
+            return n;
+        };
+        QVERIFY(textOf(reqs[1].body) < textOf(reqs[0].body));
+        QCOMPARE(notices.size(), size_t(1));
+        CHECK_CONTAINS(notices[0], "refused the prompt as too long");
+        CHECK_CONTAINS(notices[0], "retrying once");
+        CHECK_CONTAINS(p.prompt, "### request log");
+        QVERIFY(policy.charsPerToken() < 2.0);
+    }
+
+    void aSecondRefusalEndsTheIterationWithoutAThirdRequest() {
+        ScriptedLlmServer server;
+        auto settings = settingsFor(server);
+        settings.contextTokens = 8192;
+        settings.maxTokens = 1024;
+        const auto never = ScriptedLlmServer::contextLimited(100, 2.0, ScriptedLlmServer::json("unreachable"));
+        server.script({never, never, never});
+        agent::LlmPolicy policy(settings);
+        const auto p = policy.propose(context());
+        QVERIFY(!p.ok);
+        CHECK_CONTAINS(p.error, "longer than its context window");
+        CHECK_CONTAINS(p.error, "maximum context length is 100 tokens");
+        QCOMPARE(server.requests().size(), size_t(2));
+    }
+
+    // Required parts that cannot fit are not sent at all: the error says what to change.
+    void aPromptOverTheBudgetIsNeverSent() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::json("unreachable")});
+        auto settings = settingsFor(server);
+        settings.contextTokens = 2048;
+        settings.maxTokens = 1536;
+        auto ctx = context();
+        ctx.parentSource += std::string(6000, ' ') + "\n";
+        agent::LlmPolicy policy(settings);
+        const auto p = policy.propose(ctx);
+        QVERIFY(!p.ok);
+        CHECK_CONTAINS(p.error, "does not fit the context window");
+        CHECK_CONTAINS(p.error, "raise --llm-context or lower --llm-max-tokens");
+        QCOMPARE(server.requests().size(), size_t(0));
+    }
+
+    // A server that accepts the connection and never answers: the idle clock ends the request (not
+    // the total cap, which is far away), once, with a message that names the setting.
+    void aServerThatNeverAnswersFailsAtTheIdleTimeout() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::delayed(60, ScriptedLlmServer::json("late")),
+                       ScriptedLlmServer::json("never reached")});
+        auto settings = settingsFor(server);
+        settings.idleTimeoutSeconds = 0.3;
+        settings.timeoutSeconds = 3600;
+        agent::LlmPolicy policy(settings);
+        auto p = policy.propose(context());
+        QVERIFY(!p.ok);
+        CHECK_CONTAINS(p.error, "sent nothing for 0.3 s after the request was sent");
+        CHECK_CONTAINS(p.error, "llm.idle_timeout_seconds ended the request");
+        CHECK_NOT_CONTAINS(p.error, "llm.timeout_seconds");
+        QCOMPARE(server.requests().size(), size_t(1));  // a dead server is not asked again
+    }
+
+    // A slow model that keeps streaming outlives the idle timeout: only silence ends a request.
+    void aSlowSteadyStreamIsNotCutByTheIdleTimeout() {
+        ScriptedLlmServer server;
+        const std::string reply = kernelReply(baseline_ + "// slow\n", "none", "slow but steady");
+        server.script({ScriptedLlmServer::sse(reply, reply.size() / 40 + 1, 40)});  // ~40 writes, 40 ms apart
+        auto settings = settingsFor(server);
+        settings.idleTimeoutSeconds = 1.0;
+        agent::LlmPolicy policy(settings);
+        auto p = policy.propose(context());
+        QVERIFY2(p.ok, p.error.c_str());
+        CHECK_CONTAINS(p.source, "// slow");
+    }
+
+    // A reply over the size cap is cut off with an error that names the cap.
+    void aReplyOverTheSizeCapIsCutOff() {
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::sse(std::string(300000, 'x'), 4096)});
+        auto settings = settingsFor(server);
+        settings.maxReplyBytes = 100000;
+        agent::LlmPolicy policy(settings);
+        auto p = policy.propose(context());
+        QVERIFY(!p.ok);
+        CHECK_CONTAINS(p.error, "exceeded 100000 bytes (llm.max_reply_bytes)");
     }
 
     void reportsARefusedConnection() {

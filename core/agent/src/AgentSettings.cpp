@@ -22,7 +22,10 @@ nlohmann::json AgentSettings::toJson() const {
             {"speculate", speculate},
             {"llm",
              {{"base_url", llm.baseUrl}, {"model", llm.model}, {"temperature", llm.temperature},
-              {"max_tokens", llm.maxTokens}, {"context_tokens", llm.contextTokens}, {"timeout_seconds", llm.timeoutSeconds}, {"api_key_env", llm.apiKeyEnv},
+              {"max_tokens", llm.maxTokens}, {"context_tokens", llm.contextTokens}, {"timeout_seconds", llm.timeoutSeconds},
+              {"idle_timeout_seconds", llm.idleTimeoutSeconds}, {"connect_timeout_seconds", llm.connectTimeoutSeconds},
+              {"max_retry_after_seconds", llm.maxRetryAfterSeconds}, {"max_reply_bytes", llm.maxReplyBytes},
+              {"api_key_env", llm.apiKeyEnv},
               {"max_retries", llm.maxRetries}}}};
 }
 
@@ -52,6 +55,10 @@ AgentSettings AgentSettings::fromJson(const nlohmann::json& j) {
         s.llm.maxTokens = l.value("max_tokens", s.llm.maxTokens);
         s.llm.contextTokens = l.value("context_tokens", s.llm.contextTokens);
         s.llm.timeoutSeconds = l.value("timeout_seconds", s.llm.timeoutSeconds);
+        s.llm.idleTimeoutSeconds = l.value("idle_timeout_seconds", s.llm.idleTimeoutSeconds);
+        s.llm.connectTimeoutSeconds = l.value("connect_timeout_seconds", s.llm.connectTimeoutSeconds);
+        s.llm.maxRetryAfterSeconds = l.value("max_retry_after_seconds", s.llm.maxRetryAfterSeconds);
+        s.llm.maxReplyBytes = l.value("max_reply_bytes", s.llm.maxReplyBytes);
         s.llm.apiKeyEnv = l.value("api_key_env", s.llm.apiKeyEnv);
         s.llm.maxRetries = l.value("max_retries", s.llm.maxRetries);
     }
@@ -61,7 +68,7 @@ AgentSettings AgentSettings::fromJson(const nlohmann::json& j) {
 const char* eventName(AgentEventType t) {
     static const char* names[] = {"run_started",   "iteration_started", "stage_changed", "token",
                                   "evaluation_done", "memory_updated",  "iteration_finished", "paused",
-                                  "resumed",        "run_finished",      "error"};
+                                  "resumed",        "run_finished",      "error",         "notice"};
     return names[int(t)];
 }
 

@@ -8,6 +8,7 @@
 #include "sage_agent/BuiltinPolicy.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <regex>
 #include <set>
 
@@ -53,6 +54,25 @@ std::string clipped(const std::string& reply, size_t maxChars) {
 // problem, the echo only reminds the model what it sent.
 constexpr size_t kMaxEchoedReplyChars = 3000;
 
+std::string ratioText(double r) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", r);
+    return buf;
+}
+
+std::string joinedNotes(const std::vector<std::string>& notes) {
+    std::string out;
+    for (const auto& n : notes) out += "- " + n + "\n";
+    return out;
+}
+
+std::string answerlessProblem(const ChatResult& chat) {
+    if (chat.toolCalls)
+        return chat.error + "; no tools are available here: write the answer as text in the reply format";
+    return chat.error + "; answer directly: the kernel (or SEARCH/REPLACE blocks) first, with at most a few sentences "
+                        "of reasoning";
+}
+
 const AttemptRecord* attemptWithKey(const PolicyContext& ctx, const std::string& key) {
     for (const auto& a : ctx.history)
         if (a.sourceKey == key) return &a;
@@ -61,13 +81,24 @@ const AttemptRecord* attemptWithKey(const PolicyContext& ctx, const std::string&
 
 } // namespace
 
-LlmPolicy::LlmPolicy(LlmSettings settings) : settings_(std::move(settings)) {}
+struct LlmPolicy::ChatOutcome {
+    prompt::Parts parts;
+    ChatResult chat;
+};
+
+LlmPolicy::LlmPolicy(LlmSettings settings)
+    : settings_(std::move(settings)), calibration_(std::make_shared<prompt::TokenCalibration>()) {}
+
+double LlmPolicy::charsPerToken() const { return calibration_->charsPerToken(); }
 
 nlohmann::json LlmPolicy::settings() const {
     return {{"base_url", settings_.baseUrl},         {"model", settings_.model},
             {"temperature", settings_.temperature},  {"max_tokens", settings_.maxTokens},
             {"context_tokens", settings_.contextTokens},
-            {"timeout_seconds", settings_.timeoutSeconds}, {"api_key_env", settings_.apiKeyEnv},
+            {"timeout_seconds", settings_.timeoutSeconds}, {"idle_timeout_seconds", settings_.idleTimeoutSeconds},
+            {"connect_timeout_seconds", settings_.connectTimeoutSeconds},
+            {"max_retry_after_seconds", settings_.maxRetryAfterSeconds}, {"max_reply_bytes", settings_.maxReplyBytes},
+            {"api_key_env", settings_.apiKeyEnv},
             {"max_retries", settings_.maxRetries},   {"retry_base_seconds", settings_.retryBaseSeconds}};
 }
 
@@ -81,57 +112,114 @@ LlmPolicy::ParsedReply LlmPolicy::parseReply(const std::string& reply, const std
     return reply::parse(reply, parent);
 }
 
+// The problem with a parsed reply, "" when it can be evaluated.
+std::string LlmPolicy::replyProblem(const PolicyContext& ctx, const ParsedReply& parsed, const ChatOutcome& chat) const {
+    if (!parsed.ok) {
+        std::string problem = parsed.error;
+        if (chat.chat.finishReason == "length")
+            problem += " (the reply stopped at max_tokens = " + std::to_string(settings_.maxTokens) +
+                       (ctx.parentSource.empty() ? "; keep the reasoning short"
+                                                 : "; SEARCH/REPLACE blocks are much shorter than the whole file") + ")";
+        return problem;
+    }
+    const std::string key = sourceKey(parsed.source);
+    const bool tried = std::find(ctx.triedMoves.begin(), ctx.triedMoves.end(), key) != ctx.triedMoves.end();
+    if (!tried && parsed.source != ctx.parentSource) return {};
+    const AttemptRecord* earlier = attemptWithKey(ctx, key);
+    std::string problem = "this kernel is identical to one already evaluated in this run";
+    if (earlier)
+        problem += " (iteration " + std::to_string(earlier->iteration) + ": " + earlier->status +
+                   (earlier->cycles ? ", " + std::to_string(earlier->cycles) + " cycles" : std::string()) + ")";
+    else if (parsed.source == ctx.parentSource)
+        problem += " (it is the parent, unchanged)";
+    return problem + "; evaluating it again would teach nothing. Make a different change";
+}
+
+// One request that fits the window: never sent over the budget; a context-length refusal
+// recalibrates the token estimate from the server's count and is retried once, smaller.
+LlmPolicy::ChatOutcome LlmPolicy::request(const PolicyContext& ctx, const std::vector<ChatMessage>& exchange,
+                                          PolicyProposal& out) {
+    ChatOutcome result;
+    for (int shrink = 0;; ++shrink) {
+        prompt::Budget budget{settings_.contextTokens, settings_.maxTokens, calibration_->charsPerToken()};
+        // The exchange takes room from the prompt's optional parts, so the request still fits.
+        for (const auto& m : exchange)
+            budget.maxTokens += prompt::estimateTokens(m.content, budget.charsPerToken) + prompt::kMessageOverheadTokens;
+        result.parts = prompt::build(ctx, budget);
+        std::vector<ChatMessage> messages = {{"system", result.parts.system}, {"user", result.parts.user}};
+        messages.insert(messages.end(), exchange.begin(), exchange.end());
+        out.prompt = transcript(messages) + "\n### prompt sizes\n" + result.parts.layout.table();
+        out.shownIds = result.parts.layout.shownExperiences;
+        if (result.parts.layout.overflow) {
+            result.chat.error = "the prompt does not fit the context window: its required parts need about " +
+                                std::to_string(result.parts.layout.promptTokens) + " tokens, but --llm-context " +
+                                std::to_string(settings_.contextTokens) + " minus --llm-max-tokens " +
+                                std::to_string(settings_.maxTokens) + " leaves " +
+                                std::to_string(result.parts.layout.budgetTokens) +
+                                "; the request was not sent (raise --llm-context or lower --llm-max-tokens)";
+            return result;
+        }
+        size_t chars = 0;
+        for (const auto& m : messages) chars += m.content.size();
+        const auto onNotice = [&](const std::string& line) { note(ctx, out, line); };
+        result.chat = OpenAiClient(settings_).complete(messages, /*stream=*/true, ctx.cancel, ctx.onToken, onNotice);
+        if (result.chat.promptTokens > 0)
+            calibration_->observe(chars, result.chat.promptTokens - int(messages.size()) * prompt::kMessageOverheadTokens);
+        if (!result.chat.contextOverflow || shrink == 1) return result;
+        calibration_->observeOverflow(chars, result.chat.overflowPromptTokens);
+        note(ctx, out, "the server refused the prompt as too long for its context window (" + result.chat.error +
+                           "); shrinking the prompt to fit at " + ratioText(calibration_->charsPerToken()) + " characters per token (" +
+                           calibration_->source() + ") and retrying once");
+    }
+}
+
+void LlmPolicy::note(const PolicyContext& ctx, PolicyProposal& out, const std::string& line) {
+    out.notes.push_back(line);
+    if (ctx.onNotice) ctx.onNotice(line);
+}
+
+void LlmPolicy::accept(const PolicyContext& ctx, const ParsedReply& parsed, PolicyProposal& out) {
+    const std::vector<int64_t> shown = out.shownIds.value_or(std::vector<int64_t>{});
+    for (int64_t id : parsed.adopted) {
+        if (std::find(shown.begin(), shown.end(), id) != shown.end()) out.adoptedIds.push_back(id);
+        else out.declaredNotShown.push_back(id);  // only what the model was shown can be adopted
+    }
+    if (!out.declaredNotShown.empty()) {
+        std::string ids;
+        for (int64_t id : out.declaredNotShown) ids += (ids.empty() ? "E" : ", E") + std::to_string(id);
+        note(ctx, out, "the reply declared " + ids + ", which " + (out.declaredNotShown.size() == 1 ? "was" : "were") +
+                           " not shown in this prompt; not counted as adopted");
+    }
+    out.adoptionUnknown = !parsed.adoptionKnown;
+    out.ok = true;
+    out.source = parsed.source;
+    out.rationale = parsed.rationale;
+    out.move = parsed.rationale.empty() ? std::string("llm ") + std::string(memory::toString(ctx.stage))
+                                        : firstSentence(parsed.rationale, 80);
+}
+
 PolicyProposal LlmPolicy::propose(const PolicyContext& ctx) {
     PolicyProposal out;
     if (!ctx.task) {
         out.error = "the LLM policy was given no task";
         return out;
     }
-    const prompt::Budget budget{settings_.contextTokens, settings_.maxTokens};
-    const std::set<std::string> tried(ctx.triedMoves.begin(), ctx.triedMoves.end());
-    OpenAiClient client(settings_);
     std::vector<ChatMessage> exchange;  // earlier replies of this iteration and the feedback on them
     for (int round = 0;; ++round) {
-        // The exchange takes room from the prompt's optional parts, so the request still fits.
-        prompt::Budget roundBudget = budget;
-        for (const auto& m : exchange) roundBudget.maxTokens += prompt::estimateTokens(m.content) + prompt::kMessageOverheadTokens;
-        const prompt::Parts parts = prompt::build(ctx, roundBudget);
-        std::vector<ChatMessage> messages = {{"system", parts.system}, {"user", parts.user}};
-        messages.insert(messages.end(), exchange.begin(), exchange.end());
-        out.prompt = transcript(messages) + "\n### prompt sizes (estimated tokens = chars / 3.5)\n" + parts.layout.table();
-        ChatResult chat = client.complete(messages, /*stream=*/true, ctx.cancel, ctx.onToken);
-        out.response = chat.content;
-        if (!chat.ok) {
-            out.error = chat.error;
+        const ChatOutcome chat = request(ctx, exchange, out);
+        out.response = chat.chat.content;
+        if (!out.notes.empty()) out.prompt = "### request log\n" + joinedNotes(out.notes) + out.prompt;
+        // A reply spent on reasoning, or tool calls instead of text, is a format problem the model
+        // can fix when told; a transport or server error is not.
+        const bool answerless = !chat.chat.ok && !chat.chat.cancelled && (!chat.chat.reasoning.empty() || chat.chat.toolCalls);
+        if (!chat.chat.ok && !answerless) {
+            out.error = chat.chat.error;
             return out;
         }
-        ParsedReply parsed = parseReply(chat.content, ctx.parentSource);
-        std::string problem;
-        if (!parsed.ok) {
-            problem = parsed.error;
-            if (chat.finishReason == "length")
-                problem += " (the reply stopped at max_tokens = " + std::to_string(settings_.maxTokens) + ")";
-        } else if (const std::string key = sourceKey(parsed.source); tried.count(key) || parsed.source == ctx.parentSource) {
-            const AttemptRecord* earlier = attemptWithKey(ctx, key);
-            problem = "this kernel is identical to one already evaluated in this run";
-            if (earlier)
-                problem += " (iteration " + std::to_string(earlier->iteration) + ": " + earlier->status +
-                           (earlier->cycles ? ", " + std::to_string(earlier->cycles) + " cycles" : std::string()) + ")";
-            else if (parsed.source == ctx.parentSource)
-                problem += " (it is the parent, unchanged)";
-            problem += "; evaluating it again would teach nothing. Make a different change";
-        }
+        const ParsedReply parsed = answerless ? ParsedReply{} : parseReply(chat.chat.content, ctx.parentSource);
+        const std::string problem = answerless ? answerlessProblem(chat.chat) : replyProblem(ctx, parsed, chat);
         if (problem.empty()) {
-            std::set<int64_t> retrieved;
-            for (const auto& s : ctx.retrieved) retrieved.insert(s.experience.id);
-            for (int64_t id : parsed.adopted)
-                if (retrieved.count(id)) out.adoptedIds.push_back(id);  // ids that were not offered do not count
-            out.adoptionUnknown = !parsed.adoptionKnown;
-            out.ok = true;
-            out.source = parsed.source;
-            out.rationale = parsed.rationale;
-            out.move = parsed.rationale.empty() ? std::string("llm ") + std::string(memory::toString(ctx.stage))
-                                                : firstSentence(parsed.rationale, 80);
+            accept(ctx, parsed, out);
             return out;
         }
         const bool cancelled = ctx.cancel && ctx.cancel->load();
@@ -146,7 +234,8 @@ PolicyProposal LlmPolicy::propose(const PolicyContext& ctx) {
                                      ".\nAnswer again in the reply format: the complete kernel file in one ```cpp "
                                      "block" + (ctx.parentSource.empty() ? "" : " or SEARCH/REPLACE blocks against the parent") +
                                      ", then `ADOPTED: ...`, then `RATIONALE: ...`.";
-        exchange.push_back({"assistant", clipped(chat.content, kMaxEchoedReplyChars)});
+        exchange.push_back({"assistant", chat.chat.content.empty() ? std::string("(no text)")
+                                                                   : clipped(chat.chat.content, kMaxEchoedReplyChars)});
         exchange.push_back({"user", feedback});
     }
 }

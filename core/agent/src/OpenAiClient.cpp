@@ -1,6 +1,6 @@
 #include "OpenAiClient.h"
 
-#include "Text.h"
+#include "OpenAiExchange.h"
 
 #include <curl/curl.h>
 #include <nlohmann/json.hpp>
@@ -11,7 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <mutex>
-#include <optional>
+#include <regex>
 #include <thread>
 
 namespace sage::agent {
@@ -20,68 +20,14 @@ namespace {
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-constexpr size_t kMaxBodyBytes = 8u << 20;  // error and JSON bodies are read up to this size
-constexpr int kPollMillis = 50;             // cancel latency of a running request
+constexpr int kPollMillis = 50;  // cancel and idle-check latency of a running request
 
 void initCurlOnce() {
     static std::once_flag once;
     std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-using text::lower;
-using text::trim;
-
 bool isCancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(); }
-
-// Replaces every occurrence of the key, so that a server echoing it cannot leak it into results.
-std::string redact(std::string text, const std::string& key) {
-    if (key.size() < 4) return text;
-    for (size_t p = text.find(key); p != std::string::npos; p = text.find(key, p))
-        text.replace(p, key.size(), "[redacted]");
-    return text;
-}
-
-// One line, at most `limit` characters, for error messages.
-std::string oneLine(const std::string& text, size_t limit = 300) {
-    std::string out;
-    bool space = false;
-    for (char c : text) {
-        if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-            space = !out.empty();
-            continue;
-        }
-        if (space) out += ' ';
-        space = false;
-        out += c;
-        if (out.size() >= limit) {
-            out += "…";
-            break;
-        }
-    }
-    return out;
-}
-
-// The human-readable message of an error body: {"error":{"message":..}}, {"error":".."},
-// {"message":..}, {"detail":..}, or the text itself.
-std::string serverMessage(const std::string& body) {
-    json j = sage_json::parseOrDiscarded(body);
-    if (!j.is_discarded() && j.is_object()) {
-        auto pick = [](const json& v) -> std::string {
-            if (v.is_string()) return v.get<std::string>();
-            if (v.is_object()) {
-                for (const char* k : {"message", "msg", "detail"})
-                    if (v.contains(k) && v[k].is_string()) return v[k].get<std::string>();
-            }
-            return {};
-        };
-        for (const char* k : {"error", "message", "detail"})
-            if (j.contains(k))
-                if (auto m = pick(j[k]); !m.empty()) return oneLine(m);
-        return oneLine(j.dump());
-    }
-    std::string t = oneLine(body);
-    return t.empty() ? std::string("(empty body)") : t;
-}
 
 const char* reasonPhrase(long status) {
     switch (status) {
@@ -114,173 +60,6 @@ std::string secondsText(double s) {
     return buf;
 }
 
-// State of one HTTP exchange, filled by curl's header and write callbacks.
-struct Exchange {
-    const std::function<void(const std::string&)>* onToken = nullptr;
-    const std::atomic<bool>* cancel = nullptr;
-    std::string key;      // the API key, redacted from what is passed to onToken
-    size_t emitted = 0;   // bytes of `content` already passed to onToken
-
-    long status = 0;
-    std::string contentType;
-    std::optional<double> retryAfter;
-
-    enum class Mode { Undecided, Events, Body } mode = Mode::Undecided;
-    std::string body;       // JSON answer or error body
-    std::string lineBuffer; // SSE: the incomplete last line
-    std::string eventData;  // SSE: data lines of the event being assembled
-    std::string content, finishReason, streamError;
-    int events = 0, malformedEvents = 0;
-    bool done = false;
-
-    bool success() const { return status >= 200 && status < 300; }
-
-    void header(const std::string& line) {
-        if (line.rfind("HTTP/", 0) == 0) {  // a new response (after 100 Continue or a retry)
-            size_t sp = line.find(' ');
-            status = sp == std::string::npos ? 0 : std::strtol(line.c_str() + sp + 1, nullptr, 10);
-            contentType.clear();
-            retryAfter.reset();
-            return;
-        }
-        size_t colon = line.find(':');
-        if (colon == std::string::npos) return;
-        std::string name = lower(trim(line.substr(0, colon)));
-        std::string value = trim(line.substr(colon + 1));
-        if (name == "content-type") {
-            contentType = lower(value);
-        } else if (name == "retry-after") {
-            char* end = nullptr;
-            double v = std::strtod(value.c_str(), &end);
-            if (end != value.c_str() && std::isfinite(v) && v >= 0) retryAfter = v;  // HTTP dates are ignored
-        }
-    }
-
-    void write(const char* data, size_t n) {
-        if (!success()) {
-            if (body.size() < kMaxBodyBytes) body.append(data, std::min(n, kMaxBodyBytes - body.size()));
-            return;
-        }
-        if (mode == Mode::Undecided) {
-            if (contentType.find("event-stream") != std::string::npos) {
-                mode = Mode::Events;
-            } else if (contentType.find("json") != std::string::npos) {
-                mode = Mode::Body;
-            } else {  // no or odd content type: sniff the first visible character
-                size_t i = 0;
-                while (i < n && std::isspace((unsigned char)data[i])) ++i;
-                if (i == n) return;  // only whitespace so far
-                mode = (data[i] == 'd' || data[i] == ':') ? Mode::Events : Mode::Body;
-            }
-        }
-        if (mode == Mode::Body) {
-            if (body.size() < kMaxBodyBytes) body.append(data, std::min(n, kMaxBodyBytes - body.size()));
-            return;
-        }
-        lineBuffer.append(data, n);
-        size_t start = 0;
-        for (size_t nl; (nl = lineBuffer.find('\n', start)) != std::string::npos; start = nl + 1) {
-            std::string line = lineBuffer.substr(start, nl - start);
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            eventLine(line);
-        }
-        lineBuffer.erase(0, start);
-    }
-
-    void finishEvents() {
-        if (!lineBuffer.empty()) {
-            std::string line = lineBuffer;
-            lineBuffer.clear();
-            if (!line.empty() && line.back() == '\r') line.pop_back();
-            eventLine(line);
-        }
-        flushEvent();
-        emitTokens(true);
-    }
-
-    void eventLine(const std::string& line) {
-        if (line.empty()) {
-            flushEvent();
-            return;
-        }
-        if (line[0] == ':') return;  // comment / keep-alive
-        if (line.rfind("data:", 0) != 0) return;  // event:, id:, retry: carry nothing we need
-        std::string payload = line.substr(5);
-        if (!payload.empty() && payload[0] == ' ') payload.erase(0, 1);
-        if (trim(payload) == "[DONE]") {
-            flushEvent();
-            done = true;
-            return;
-        }
-        if (eventData.empty()) {  // most servers send one complete JSON object per data line
-            json j = sage_json::parseOrDiscarded(payload);
-            if (!j.is_discarded()) {
-                event(j);
-                return;
-            }
-            eventData = payload;
-        } else {
-            eventData += "\n" + payload;
-        }
-    }
-
-    void flushEvent() {
-        if (eventData.empty()) return;
-        json j = sage_json::parseOrDiscarded(eventData);
-        eventData.clear();
-        if (j.is_discarded()) {
-            ++malformedEvents;
-            return;
-        }
-        event(j);
-    }
-
-    void event(const json& j) {
-        ++events;
-        if (!j.is_object()) {
-            ++malformedEvents;
-            return;
-        }
-        if (j.contains("error") && !j["error"].is_null()) {
-            streamError = serverMessage(j.dump());
-            return;
-        }
-        if (!j.contains("choices") || !j["choices"].is_array() || j["choices"].empty()) return;  // e.g. usage
-        const json& c = j["choices"][0];
-        if (!c.is_object()) return;
-        std::string piece;
-        if (c.contains("delta") && c["delta"].is_object() && c["delta"].contains("content") &&
-            c["delta"]["content"].is_string())
-            piece = c["delta"]["content"].get<std::string>();
-        else if (c.contains("message") && c["message"].is_object() && c["message"].contains("content") &&
-                 c["message"]["content"].is_string())
-            piece = c["message"]["content"].get<std::string>();
-        else if (c.contains("text") && c["text"].is_string())
-            piece = c["text"].get<std::string>();
-        if (c.contains("finish_reason") && c["finish_reason"].is_string())
-            finishReason = c["finish_reason"].get<std::string>();
-        if (piece.empty()) return;
-        content += piece;
-        emitTokens(false);
-    }
-
-    // Passes new text to onToken. With a key set, the last key.size()-1 bytes are held back until
-    // more text arrives (or the stream ends), so a key split across deltas is still redacted.
-    void emitTokens(bool final) {
-        if (!onToken || !*onToken || emitted >= content.size()) return;
-        size_t end = content.size();
-        if (!final && key.size() >= 4) {
-            end = content.size() > key.size() - 1 ? content.size() - (key.size() - 1) : 0;
-            for (size_t p = content.find(key, emitted); p != std::string::npos && p < end; p = content.find(key, p + 1))
-                end = std::max(end, p + key.size());  // never cut through an occurrence
-            if (end <= emitted) return;
-        }
-        std::string piece = redact(content.substr(emitted, end - emitted), key);
-        emitted = end;
-        if (!piece.empty()) (*onToken)(piece);
-    }
-};
-
 size_t headerCallback(char* data, size_t size, size_t count, void* user) {
     std::string line(data, size * count);
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
@@ -291,19 +70,8 @@ size_t headerCallback(char* data, size_t size, size_t count, void* user) {
 size_t writeCallback(char* data, size_t size, size_t count, void* user) {
     auto* ex = static_cast<Exchange*>(user);
     if (isCancelled(ex->cancel)) return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
-    ex->write(data, size * count);
-    return size * count;
+    return ex->write(data, size * count) ? size * count : 0;
 }
-
-int progressCallback(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-    return isCancelled(static_cast<Exchange*>(user)->cancel) ? 1 : 0;
-}
-
-struct Attempt {
-    CURLcode code = CURLE_OK;
-    std::string curlMessage;
-    bool cancelled = false;
-};
 
 // Waits `seconds` in small slices; false when cancelled meanwhile.
 bool sleepUnlessCancelled(double seconds, const std::atomic<bool>* cancel) {
@@ -323,7 +91,328 @@ std::string noProxyList() {
     return list;
 }
 
+// How one transfer ended.
+enum class Ending { Finished, Cancelled, Idle, Failed };
+
+// One HTTP POST on a curl easy handle driven through a multi handle (so a cancel or an idle
+// server is seen within kPollMillis, not only at curl's once-a-second progress calls). Owns the
+// handles and the header list; everything is released when it goes out of scope.
+class CurlRequest {
+public:
+    CurlRequest(const std::string& url, const std::string& body, bool stream, const std::string& key,
+                const LlmSettings& s, Exchange& ex)
+        : easy_(curl_easy_init()), multi_(curl_multi_init()), noProxy_(noProxyList()) {
+        if (!easy_ || !multi_) return;
+        headers_ = curl_slist_append(headers_, "Content-Type: application/json");
+        headers_ = curl_slist_append(headers_, stream ? "Accept: text/event-stream, application/json" : "Accept: application/json");
+        headers_ = curl_slist_append(headers_, "Expect:");  // no 100-continue round trip for big prompts
+        if (!key.empty()) {
+            std::string auth = "Authorization: Bearer " + key;
+            headers_ = curl_slist_append(headers_, auth.c_str());
+            std::fill(auth.begin(), auth.end(), '\0');
+        }
+        curl_easy_setopt(easy_, CURLOPT_URL, url.c_str());
+        curl_easy_setopt(easy_, CURLOPT_POST, 1L);
+        curl_easy_setopt(easy_, CURLOPT_POSTFIELDS, body.c_str());
+        curl_easy_setopt(easy_, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.size()));
+        curl_easy_setopt(easy_, CURLOPT_HTTPHEADER, headers_);
+        curl_easy_setopt(easy_, CURLOPT_NOSIGNAL, 1L);
+        curl_easy_setopt(easy_, CURLOPT_NOPROXY, noProxy_.c_str());
+        curl_easy_setopt(easy_, CURLOPT_ERRORBUFFER, errbuf_);
+        curl_easy_setopt(easy_, CURLOPT_TIMEOUT_MS, long(s.timeoutSeconds * 1000));
+        curl_easy_setopt(easy_, CURLOPT_CONNECTTIMEOUT_MS, long(std::max(0.1, s.connectTimeoutSeconds) * 1000));
+        curl_easy_setopt(easy_, CURLOPT_HEADERFUNCTION, headerCallback);
+        curl_easy_setopt(easy_, CURLOPT_HEADERDATA, &ex);
+        curl_easy_setopt(easy_, CURLOPT_WRITEFUNCTION, writeCallback);
+        curl_easy_setopt(easy_, CURLOPT_WRITEDATA, &ex);
+        curl_multi_add_handle(multi_, easy_);
+        added_ = true;
+    }
+    ~CurlRequest() {
+        if (added_) curl_multi_remove_handle(multi_, easy_);
+        if (easy_) curl_easy_cleanup(easy_);
+        if (multi_) curl_multi_cleanup(multi_);
+        curl_slist_free_all(headers_);
+    }
+    CurlRequest(const CurlRequest&) = delete;
+    CurlRequest& operator=(const CurlRequest&) = delete;
+
+    bool valid() const { return added_; }
+
+    // Runs the transfer to its end, a cancel, or `idleSeconds` without a byte from the server.
+    Ending run(const Exchange& ex, const std::atomic<bool>* cancel, double idleSeconds) {
+        const auto idle = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(idleSeconds));
+        for (int running = 1; running;) {
+            if (curl_multi_perform(multi_, &running) != CURLM_OK) break;
+            if (!running) break;
+            if (isCancelled(cancel)) return Ending::Cancelled;
+            if (idleSeconds > 0 && Clock::now() - ex.lastActivity > idle) return Ending::Idle;
+            curl_multi_poll(multi_, nullptr, 0, kPollMillis, nullptr);
+        }
+        int left = 0;
+        while (CURLMsg* msg = curl_multi_info_read(multi_, &left))
+            if (msg->msg == CURLMSG_DONE && msg->easy_handle == easy_) {
+                code_ = msg->data.result;
+                return Ending::Finished;
+            }
+        code_ = CURLE_FAILED_INIT;  // the multi interface itself failed
+        return Ending::Failed;
+    }
+
+    CURLcode code() const { return code_; }
+    bool connected() const {
+        curl_off_t micros = 0;
+        return curl_easy_getinfo(easy_, CURLINFO_CONNECT_TIME_T, &micros) == CURLE_OK && micros > 0;
+    }
+    std::string message() const { return errbuf_[0] ? std::string(errbuf_) : std::string(curl_easy_strerror(code_)); }
+
+private:
+    CURL* easy_ = nullptr;
+    CURLM* multi_ = nullptr;
+    curl_slist* headers_ = nullptr;
+    std::string noProxy_;
+    char errbuf_[CURL_ERROR_SIZE] = {0};
+    CURLcode code_ = CURLE_OK;
+    bool added_ = false;
+};
+
+// What the attempt loop does after an attempt: return the result, or try again.
+enum class Next { Done, Retry };
+
 } // namespace
+
+int contextOverflowTokens(const std::string& message, int maxTokens) {
+    static const std::regex refusal(
+        R"(context length|context window|context size|maximum context|too many tokens|prompt is too long|exceeds the available context)",
+        std::regex::icase);
+    if (!std::regex_search(message, refusal)) return 0;
+    std::smatch m;
+    static const std::regex inMessages(R"((\d+) in the messages)", std::regex::icase);
+    static const std::regex request(R"(request \((\d+) tokens\))", std::regex::icase);
+    static const std::regex resulted(R"(messages resulted in (\d+) tokens)", std::regex::icase);
+    static const std::regex requested(R"(requested (\d+) tokens)", std::regex::icase);
+    for (const auto* re : {&inMessages, &request, &resulted})
+        if (std::regex_search(message, m, *re)) return std::max(1, std::stoi(m[1].str().substr(0, 9)));
+    if (std::regex_search(message, m, requested))
+        return std::max(1, std::stoi(m[1].str().substr(0, 9)) - std::max(0, maxTokens));
+    return -1;
+}
+
+// The steps of one completion, sharing the request's fixed facts.
+struct OpenAiClient::Call {
+    const LlmSettings& settings;
+    std::string url, key, body;
+    const std::atomic<bool>* cancel;
+    const std::function<void(const std::string&)>& onToken;
+    const std::function<void(const std::string&)>& onNotice;
+    ChatResult result;
+    bool noChoices = false;  // the last JSON answer had no choices
+
+    ChatResult& cancelled() {
+        result.ok = false;
+        result.cancelled = true;
+        result.error = "cancelled: the request to the model server was aborted";
+        return result;
+    }
+
+    bool backoff(int attempt, std::optional<double> retryAfter, const std::string& why) {
+        double delay = std::min(settings.retryBaseSeconds * std::pow(2.0, attempt), kMaxBackoffSeconds);
+        if (retryAfter) delay = std::min(*retryAfter, settings.maxRetryAfterSeconds);
+        if (onNotice)
+            onNotice(why + (retryAfter ? "; the server asks to retry after " + secondsText(*retryAfter) : std::string()) +
+                     "; waiting " + secondsText(delay) +
+                     (retryAfter && *retryAfter > delay ? " (capped by llm.max_retry_after_seconds)" : std::string()) +
+                     " before attempt " + std::to_string(attempt + 2));
+        return sleepUnlessCancelled(std::max(0.0, delay), cancel);
+    }
+
+    Next transportError(const CurlRequest& req, Ending ending, const Exchange& ex, int attempt, int maxAttempts) {
+        if (ending == Ending::Idle) {
+            result.timedOut = true;
+            result.timeoutSetting = "llm.idle_timeout_seconds";
+            result.error = "the model server at " + url + " sent nothing for " + secondsText(settings.idleTimeoutSeconds) +
+                           (ex.received ? " in the middle of its answer" : " after the request was sent") +
+                           "; llm.idle_timeout_seconds ended the request (is the server alive and not overloaded?)";
+        } else if (ex.tooLarge) {
+            result.error = "the reply from " + url + " exceeded " + std::to_string(settings.maxReplyBytes) +
+                           " bytes (llm.max_reply_bytes) and was cut off; the model may be repeating itself";
+        } else {
+            return curlError(req, ex, attempt, maxAttempts);
+        }
+        result.content = redact(ex.content, key);
+        return Next::Done;
+    }
+
+    Next curlError(const CurlRequest& req, const Exchange& ex, int attempt, int maxAttempts) {
+        const std::string what = req.message();
+        switch (req.code()) {
+        case CURLE_OPERATION_TIMEDOUT:
+            result.timedOut = true;
+            if (ex.status == 0 && ex.received == 0 && !req.connected()) {
+                result.timeoutSetting = "llm.connect_timeout_seconds";
+                result.error = "could not connect to " + url + " within " + secondsText(settings.connectTimeoutSeconds) +
+                               " (llm.connect_timeout_seconds; is the host reachable?)";
+            } else {
+                result.timeoutSetting = "llm.timeout_seconds";
+                result.error = "the request to " + url + " timed out after " + secondsText(settings.timeoutSeconds) +
+                               (ex.content.empty() ? " without an answer" : " before the answer was complete") +
+                               " (the total cap llm.timeout_seconds; raise it for a slow model)";
+            }
+            break;
+        case CURLE_COULDNT_CONNECT:
+            result.error = "cannot connect to " + url + ": " + what + " (is the model server running?)";
+            break;
+        case CURLE_COULDNT_RESOLVE_HOST:
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            result.error = "cannot resolve the host of " + url + ": " + what + " (check llm.base_url)";
+            break;
+        case CURLE_GOT_NOTHING:
+        case CURLE_RECV_ERROR:
+        case CURLE_SEND_ERROR:
+        case CURLE_PARTIAL_FILE:
+            // The connection dropped. Safe to retry only when nothing reached the caller yet.
+            if (ex.content.empty() && attempt + 1 < maxAttempts) return Next::Retry;
+            result.error = "the connection to " + url + " broke: " + what;
+            break;
+        default: result.error = "the request to " + url + " failed: " + what;
+        }
+        result.content = redact(ex.content, key);
+        result.error = redact(result.error, key);
+        return Next::Done;
+    }
+
+    Next httpError(const Exchange& ex, int attempt, int maxAttempts) {
+        const std::string message = redact(serverMessage(ex.body), key);
+        if (ex.status == 400 || ex.status == 413 || ex.status == 422)
+            if (int n = contextOverflowTokens(message, settings.maxTokens); n != 0) {
+                result.contextOverflow = true;
+                result.overflowPromptTokens = std::max(0, n);
+                result.error = "the model server refused the request as longer than its context window: " +
+                               statusText(ex.status) + " from " + url + ": " + message;
+                return Next::Done;
+            }
+        const bool retryable = ex.status == 429 || ex.status >= 500;
+        if (retryable && attempt + 1 < maxAttempts) return Next::Retry;
+        const std::string what = statusText(ex.status) + " from " + url + ": " + message;
+        if (retryable) {
+            result.error = std::string(ex.status == 429 ? "the model server kept rate-limiting: " : "the model server kept failing: ") +
+                           what + " (after " + std::to_string(result.attempts) + " attempt" + (result.attempts == 1 ? "" : "s") + ")";
+            return Next::Done;
+        }
+        result.error = "the model server rejected the request: " + what;
+        if (ex.status == 401 || ex.status == 403)
+            result.error += key.empty() ? " ($" + settings.apiKeyEnv + " is not set; put the API key there)"
+                                        : " (check the API key in $" + settings.apiKeyEnv + ")";
+        else if (ex.status == 404)
+            result.error += " (check llm.base_url — it usually ends in /v1 — and llm.model)";
+        return Next::Done;
+    }
+
+    void noText(const std::string& how) {
+        if (result.toolCalls)
+            result.error = "the model answered with tool calls and no text (" + how + ")";
+        else if (!result.reasoning.empty())
+            result.error = "the model spent its reply on reasoning (" + std::to_string(result.reasoning.size()) +
+                           " characters of reasoning_content, finish_reason " +
+                           (result.finishReason.empty() ? std::string("unknown") : result.finishReason) + ") and wrote no answer";
+        else
+            result.error = "the model server " + how;
+    }
+
+    // Some servers answer an empty `choices` array now and then (a filter, an overloaded worker):
+    // worth one more attempt; the last one says what it was.
+    Next emptyChoices(int attempt, int maxAttempts, int events) {
+        if (attempt + 1 < maxAttempts) return Next::Retry;
+        result.error = "the model server answered with an empty choices array" +
+                       (events ? " in all " + std::to_string(events) + " events" : std::string()) + " after " +
+                       std::to_string(result.attempts) +
+                       " attempts (a content filter, or a prompt the server could not take; check its log)";
+        return Next::Done;
+    }
+
+    void streamed(Exchange& ex) {
+        ex.finishEvents();
+        result.streamed = true;
+        result.promptTokens = ex.promptTokens;
+        result.content = redact(ex.content, key);
+        result.reasoning = redact(ex.reasoning, key);
+        result.toolCalls = ex.toolCalls;
+        result.finishReason = ex.finishReason;
+        if (!ex.streamError.empty()) {
+            result.error = "the model server reported an error in the stream: " + redact(ex.streamError, key);
+            return;
+        }
+        if (ex.content.empty())
+            return noText("streamed no text (" + std::to_string(ex.events) + " events" +
+                          (ex.emptyChoices ? ", " + std::to_string(ex.emptyChoices) + " with empty choices" : "") +
+                          (ex.malformedEvents ? ", " + std::to_string(ex.malformedEvents) + " malformed" : "") +
+                          (ex.done ? "" : ", no [DONE]") + ")");
+        result.ok = true;
+    }
+
+    void answered(const Exchange& ex) {
+        json j = sage_json::parseOrDiscarded(ex.body);
+        if (j.is_discarded() || !j.is_object()) {
+            result.error = "the model server answered " + statusText(ex.status) +
+                           " with a body that is not chat-completions JSON: " + redact(oneLine(ex.body, 200), key);
+            return;
+        }
+        if (j.contains("error") && !j["error"].is_null()) {
+            result.error = "the model server reported an error: " + redact(serverMessage(ex.body), key);
+            return;
+        }
+        result.promptTokens = usagePromptTokens(j);
+        if (!j.contains("choices") || !j["choices"].is_array() || j["choices"].empty() || !j["choices"][0].is_object()) {
+            noChoices = true;
+            result.error = "the model server's answer has no choices: " + redact(oneLine(ex.body, 200), key);
+            return;
+        }
+        const ChoiceText t = choiceText(j["choices"][0]);
+        result.finishReason = t.finishReason;
+        result.content = redact(t.content, key);
+        result.reasoning = redact(t.reasoning, key);
+        result.toolCalls = t.toolCalls;
+        if (t.content.empty())
+            return noText("answered with no text (finish_reason " + (t.finishReason.empty() ? std::string("unknown") : t.finishReason) + ")");
+        if (onToken) onToken(result.content);  // the whole answer as one piece
+        result.ok = true;
+    }
+
+    // One attempt; Retry when the loop should try again after a backoff.
+    Next attempt(int n, int maxAttempts, bool stream) {
+        result = ChatResult{};
+        result.attempts = n + 1;
+        noChoices = false;
+        Exchange ex;
+        ex.onToken = &onToken;
+        ex.cancel = cancel;
+        ex.key = key;
+        ex.maxBytes = settings.maxReplyBytes;
+        CurlRequest req(url, body, stream, key, settings, ex);
+        if (!req.valid()) {
+            result.error = "could not create an HTTP handle (libcurl)";
+            return Next::Done;
+        }
+        const Ending ending = req.run(ex, cancel, settings.idleTimeoutSeconds);
+        if (ending == Ending::Cancelled || isCancelled(cancel) || req.code() == CURLE_ABORTED_BY_CALLBACK) {
+            cancelled();
+            return Next::Done;
+        }
+        result.httpStatus = int(ex.status);
+        Next next = Next::Done;
+        if (ending != Ending::Finished || req.code() != CURLE_OK) next = transportError(req, ending, ex, n, maxAttempts);
+        else if (!ex.success()) next = httpError(ex, n, maxAttempts);
+        else if (ex.mode == Exchange::Mode::Events) streamed(ex);
+        else answered(ex);
+        if (noChoices) next = emptyChoices(n, maxAttempts, 0);
+        else if (!result.ok && ex.emptyChoices && ex.content.empty() && ex.reasoning.empty() && !ex.toolCalls)
+            next = emptyChoices(n, maxAttempts, ex.emptyChoices);
+        if (next == Next::Retry && !backoff(n, ex.success() ? std::nullopt : ex.retryAfter,
+                                            (ex.status ? statusText(ex.status) : std::string("no answer")) + " from " + url))
+            cancelled();
+        return result.cancelled ? Next::Done : next;
+    }
+};
 
 OpenAiClient::OpenAiClient(LlmSettings settings) : settings_(std::move(settings)) {}
 
@@ -338,223 +427,23 @@ std::string OpenAiClient::endpoint() const {
 
 ChatResult OpenAiClient::complete(const std::vector<ChatMessage>& messages, bool stream,
                                   const std::atomic<bool>* cancel,
-                                  const std::function<void(const std::string&)>& onToken) const {
+                                  const std::function<void(const std::string&)>& onToken,
+                                  const std::function<void(const std::string&)>& onNotice) const {
     initCurlOnce();
-    ChatResult result;
-    const std::string url = endpoint();
     const char* keyVar = settings_.apiKeyEnv.empty() ? nullptr : std::getenv(settings_.apiKeyEnv.c_str());
-    const std::string key = keyVar ? std::string(keyVar) : std::string();
-
     json request = {{"model", settings_.model}, {"temperature", settings_.temperature}, {"stream", stream}};
     if (settings_.maxTokens > 0) request["max_tokens"] = settings_.maxTokens;
     request["messages"] = json::array();
     for (const auto& m : messages) request["messages"].push_back({{"role", m.role}, {"content", m.content}});
-    const std::string body = request.dump();
-
+    Call call{settings_, endpoint(), keyVar ? std::string(keyVar) : std::string(),
+              request.dump(-1, ' ', false, json::error_handler_t::replace), cancel, onToken, onNotice, {}, false};
     const int maxAttempts = 1 + std::max(0, settings_.maxRetries);
-    const double timeout = settings_.timeoutSeconds > 0 ? settings_.timeoutSeconds : 120.0;
-    auto cancelled = [&] {
-        result.ok = false;
-        result.cancelled = true;
-        result.error = "cancelled: the request to the model server was aborted";
-        return result;
-    };
-
     for (int attempt = 0; attempt < maxAttempts; ++attempt) {
-        if (isCancelled(cancel)) return cancelled();
-        result.attempts = attempt + 1;
-
-        Exchange ex;
-        ex.onToken = &onToken;
-        ex.cancel = cancel;
-        ex.key = key;
-
-        CURL* h = curl_easy_init();
-        if (!h) {
-            result.error = "could not create an HTTP handle (libcurl)";
-            return result;
-        }
-        char errbuf[CURL_ERROR_SIZE] = {0};
-        curl_slist* headers = nullptr;
-        headers = curl_slist_append(headers, "Content-Type: application/json");
-        headers = curl_slist_append(headers, stream ? "Accept: text/event-stream, application/json" : "Accept: application/json");
-        headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip for big prompts
-        if (!key.empty()) {
-            std::string auth = "Authorization: Bearer " + key;
-            headers = curl_slist_append(headers, auth.c_str());
-            std::fill(auth.begin(), auth.end(), '\0');
-        }
-        const std::string noProxy = noProxyList();
-        curl_easy_setopt(h, CURLOPT_URL, url.c_str());
-        curl_easy_setopt(h, CURLOPT_POST, 1L);
-        curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.c_str());
-        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.size()));
-        curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-        curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-        curl_easy_setopt(h, CURLOPT_NOPROXY, noProxy.c_str());
-        curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, long(timeout * 1000));
-        curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, long(std::min(timeout, 30.0) * 1000));
-        curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);  // a stalled connection counts as a timeout
-        curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, long(std::max(1.0, std::ceil(timeout))));
-        curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, headerCallback);
-        curl_easy_setopt(h, CURLOPT_HEADERDATA, &ex);
-        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, writeCallback);
-        curl_easy_setopt(h, CURLOPT_WRITEDATA, &ex);
-        curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-        curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, progressCallback);
-        curl_easy_setopt(h, CURLOPT_XFERINFODATA, &ex);
-
-        // Driven through a multi handle so that a cancel is seen within kPollMillis, not only at
-        // curl's once-a-second progress calls.
-        Attempt at;
-        bool finished = false;
-        CURLM* multi = curl_multi_init();
-        curl_multi_add_handle(multi, h);
-        int running = 1;
-        while (running) {
-            if (curl_multi_perform(multi, &running) != CURLM_OK) break;
-            if (!running) break;
-            if (isCancelled(cancel)) {
-                at.cancelled = true;
-                break;
-            }
-            curl_multi_poll(multi, nullptr, 0, kPollMillis, nullptr);
-        }
-        if (!at.cancelled) {
-            int left = 0;
-            while (CURLMsg* msg = curl_multi_info_read(multi, &left))
-                if (msg->msg == CURLMSG_DONE && msg->easy_handle == h) {
-                    at.code = msg->data.result;
-                    finished = true;
-                }
-            if (!finished) at.code = CURLE_FAILED_INIT;  // the multi interface itself failed
-        }
-        at.curlMessage = errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(at.code));
-        curl_multi_remove_handle(multi, h);
-        curl_easy_cleanup(h);
-        curl_multi_cleanup(multi);
-        curl_slist_free_all(headers);
-
-        if (at.cancelled || isCancelled(cancel) || at.code == CURLE_ABORTED_BY_CALLBACK) return cancelled();
-        result.httpStatus = int(ex.status);
-
-        if (at.code != CURLE_OK) {
-            switch (at.code) {
-            case CURLE_OPERATION_TIMEDOUT:
-                result.timedOut = true;
-                result.error = "the request to " + url + " timed out after " + secondsText(timeout) +
-                               (ex.content.empty() ? " without an answer" : " before the answer was complete") +
-                               " (raise llm.timeout_seconds, or check that the server is not overloaded)";
-                break;
-            case CURLE_COULDNT_CONNECT:
-                result.error = "cannot connect to " + url + ": " + at.curlMessage + " (is the model server running?)";
-                break;
-            case CURLE_COULDNT_RESOLVE_HOST:
-            case CURLE_COULDNT_RESOLVE_PROXY:
-                result.error = "cannot resolve the host of " + url + ": " + at.curlMessage + " (check llm.base_url)";
-                break;
-            case CURLE_GOT_NOTHING:
-            case CURLE_RECV_ERROR:
-            case CURLE_SEND_ERROR:
-            case CURLE_PARTIAL_FILE:
-                // The connection dropped. Safe to retry only when nothing reached the caller yet.
-                if (ex.content.empty() && attempt + 1 < maxAttempts) {
-                    double delay = std::min(settings_.retryBaseSeconds * std::pow(2.0, attempt), kMaxBackoffSeconds);
-                    if (!sleepUnlessCancelled(delay, cancel)) return cancelled();
-                    continue;
-                }
-                result.error = "the connection to " + url + " broke: " + at.curlMessage;
-                break;
-            default:
-                result.error = "the request to " + url + " failed: " + at.curlMessage;
-            }
-            result.content = redact(ex.content, key);
-            result.error = redact(result.error, key);
-            return result;
-        }
-
-        if (!ex.success()) {
-            const std::string message = redact(serverMessage(ex.body), key);
-            const bool retryable = ex.status == 429 || ex.status >= 500;
-            if (retryable && attempt + 1 < maxAttempts) {
-                double delay = ex.retryAfter ? std::min(*ex.retryAfter, kMaxRetryAfterSeconds)
-                                             : std::min(settings_.retryBaseSeconds * std::pow(2.0, attempt), kMaxBackoffSeconds);
-                if (!sleepUnlessCancelled(std::max(0.0, delay), cancel)) return cancelled();
-                continue;
-            }
-            std::string what = statusText(ex.status) + " from " + url + ": " + message;
-            if (retryable) {
-                result.error = std::string(ex.status == 429 ? "the model server kept rate-limiting: "
-                                                            : "the model server kept failing: ") +
-                               what + " (after " + std::to_string(result.attempts) + " attempt" +
-                               (result.attempts == 1 ? "" : "s") + ")";
-            } else {
-                result.error = "the model server rejected the request: " + what;
-                if (ex.status == 401 || ex.status == 403)
-                    result.error += key.empty() ? " ($" + settings_.apiKeyEnv + " is not set; put the API key there)"
-                                                : " (check the API key in $" + settings_.apiKeyEnv + ")";
-                else if (ex.status == 404)
-                    result.error += " (check llm.base_url — it usually ends in /v1 — and llm.model)";
-            }
-            return result;
-        }
-
-        // 2xx
-        if (ex.mode == Exchange::Mode::Events) {
-            ex.finishEvents();
-            result.streamed = true;
-            result.content = redact(ex.content, key);
-            result.finishReason = ex.finishReason;
-            if (!ex.streamError.empty()) {
-                result.error = "the model server reported an error in the stream: " + redact(ex.streamError, key);
-                return result;
-            }
-            if (ex.content.empty()) {
-                result.error = "the model server streamed no text (" + std::to_string(ex.events) + " events" +
-                               (ex.malformedEvents ? ", " + std::to_string(ex.malformedEvents) + " malformed" : "") +
-                               (ex.done ? "" : ", no [DONE]") + ")";
-                return result;
-            }
-            result.ok = true;
-            return result;
-        }
-        json j = sage_json::parseOrDiscarded(ex.body);
-        if (j.is_discarded() || !j.is_object()) {
-            result.error = "the model server answered " + statusText(ex.status) +
-                           " with a body that is not chat-completions JSON: " + redact(oneLine(ex.body, 200), key);
-            return result;
-        }
-        if (j.contains("error") && !j["error"].is_null()) {
-            result.error = "the model server reported an error: " + redact(serverMessage(ex.body), key);
-            return result;
-        }
-        const json* choice = nullptr;
-        if (j.contains("choices") && j["choices"].is_array() && !j["choices"].empty()) choice = &j["choices"][0];
-        if (!choice || !choice->is_object()) {
-            result.error = "the model server's answer has no choices: " + redact(oneLine(ex.body, 200), key);
-            return result;
-        }
-        std::string text;
-        if (choice->contains("message") && (*choice)["message"].is_object() &&
-            (*choice)["message"].contains("content") && (*choice)["message"]["content"].is_string())
-            text = (*choice)["message"]["content"].get<std::string>();
-        else if (choice->contains("text") && (*choice)["text"].is_string())
-            text = (*choice)["text"].get<std::string>();
-        if (choice->contains("finish_reason") && (*choice)["finish_reason"].is_string())
-            result.finishReason = (*choice)["finish_reason"].get<std::string>();
-        result.content = redact(text, key);
-        if (text.empty()) {
-            result.error = "the model server's answer holds no text (finish_reason " +
-                           (result.finishReason.empty() ? std::string("unknown") : result.finishReason) + ")";
-            return result;
-        }
-        if (onToken) onToken(result.content);  // the whole answer as one piece
-        result.ok = true;
-        return result;
+        if (isCancelled(cancel)) return call.cancelled();
+        if (call.attempt(attempt, maxAttempts, stream) == Next::Done) return call.result;
     }
-    result.error = "no attempt was made (llm.max_retries is negative?)";
-    return result;
+    call.result.error = "no attempt was made (llm.max_retries is negative?)";
+    return call.result;
 }
 
 } // namespace sage::agent

@@ -21,10 +21,19 @@ namespace {
 
 // How much of an evaluation is shown: the full summary, and the compact one a tight budget uses.
 struct SummaryLimits {
-    size_t compileDiagnostics, notes, simDiagnostics, failedChecks, mismatches, hotLines;
+    size_t compileDiagnostics, notes, simDiagnostics, failedChecks, mismatches, hotLines, messageChars;
 };
-constexpr SummaryLimits kFullSummary{8, 2, 6, 3, 5, 5};
-constexpr SummaryLimits kCompactSummary{3, 1, 3, 1, 3, 3};
+constexpr SummaryLimits kFullSummary{8, 2, 6, 3, 5, 5, 2000};
+constexpr SummaryLimits kCompactSummary{3, 1, 3, 1, 3, 3, 160};
+
+// A diagnostic's message, cut at `limit` characters (compilers' template errors run to pages).
+std::string clippedMessage(const std::string& message, size_t limit) {
+    return message.size() <= limit ? message : message.substr(0, limit - 3) + "...";
+}
+
+// Experiences shown at memory priority, in compact form; the rest come after the platform card.
+constexpr size_t kTopExperiences = 3;
+constexpr size_t kMaxAdviceChars = 600;
 
 std::string fmt(double v, int precision = 3) {
     if (!std::isfinite(v)) return std::isnan(v) ? "NaN" : (v > 0 ? "Inf" : "-Inf");
@@ -121,7 +130,9 @@ void appendTask(std::ostringstream& o, const eval::Task& t) {
     o << inputRanges(t);
 }
 
-std::string experienceText(const memory::ScoredExperience& s, bool withIdiom = true) {
+// An experience in compact form: id, title, trigger, learned value and its advice (clipped), so
+// that the top entries survive a small context window. The code idiom is a separate piece.
+std::string experienceText(const memory::ScoredExperience& s) {
     std::ostringstream o;
     const auto& e = s.experience;
     o << "[E" << e.id << "] " << trim(e.title) << " (" << memory::toString(e.kind) << ", stage "
@@ -132,10 +143,15 @@ std::string experienceText(const memory::ScoredExperience& s, bool withIdiom = t
     if (!e.trigger.bottleneck.empty()) when.push_back("bottleneck " + e.trigger.bottleneck);
     for (const auto& w : when) o << "; " << w;
     o << "; value " << (s.q >= 0 ? "+" : "") << fmt(s.q, 2) << ")\n";
-    o << trim(e.content) << "\n";
-    if (withIdiom && !trim(e.codeIdiom).empty()) o << "Code idiom:\n```cpp\n" << trim(e.codeIdiom) << "\n```\n";
-    o << "\n";
+    std::string advice = trim(e.content);
+    if (advice.size() > kMaxAdviceChars) advice = advice.substr(0, kMaxAdviceChars - 3) + "...";
+    o << advice << "\n\n";
     return o.str();
+}
+
+std::string idiomText(const memory::ScoredExperience& s) {
+    const std::string idiom = trim(s.experience.codeIdiom);
+    return idiom.empty() ? std::string() : "Code idiom of E" + std::to_string(s.experience.id) + ":\n```cpp\n" + idiom + "\n```\n\n";
 }
 
 std::string cardPieceName(const CardPiece& c) {
@@ -143,47 +159,120 @@ std::string cardPieceName(const CardPiece& c) {
     return "card: " + c.section + (c.subsection.empty() ? "" : " / " + c.subsection);
 }
 
+// Within the core card, what no kernel can be written without comes first: the entry point, the
+// queues, contiguous copies, the count form of vector instructions and global tensors. The rest
+// of the core (preamble, memories, host side, tiling, unaligned copies) follows when room remains.
+int coreRank(const CardPiece& c) {
+    if (!c.section.empty() && c.subsection.empty()) return 0;  // a section's lead (its heading goes with its pieces)
+    const std::string heading = text::lower(c.section + " / " + c.subsection);
+    for (const char* essential : {"kernel entry", "tpipe", "contiguous", "count form", "global tensors"})
+        if (heading.find(essential) != std::string::npos) return 0;
+    return 1;
+}
+
 Priority priorityOf(CardNeed need) {
     switch (need) {
-    case CardNeed::Core: return Priority::Required;
+    case CardNeed::Core: return Priority::CoreCard;
     case CardNeed::Task: return Priority::TaskCard;
     case CardNeed::Optional: return Priority::OptionalCard;
     default: return Priority::Examples;
     }
 }
 
-} // namespace
-
-const char* const kReplyContract =
-    "## Reply format\n"
-    "Either (a) one fenced code block opened with ```cpp holding the COMPLETE kernel file: includes, the kernel "
-    "(extern \"C\" __global__ __aicore__ entry) and the host side in SAGE_HOST(ctx) { ... ICPU_RUN_KF(...); } that "
-    "chooses blockDim and the tiling; no line numbers, no placeholders;\n"
-    "or (b), when a parent candidate is shown, SEARCH/REPLACE blocks that edit it, each exactly:\n"
-    "<<<<<<< SEARCH\n(lines copied exactly from the parent, without line numbers)\n=======\n(the new lines)\n"
-    ">>>>>>> REPLACE\n"
-    "Then one line `ADOPTED: <ids>` with the ids of the retrieved experiences you actually applied, e.g. "
-    "`ADOPTED: E12, E7`, or `ADOPTED: none`. Then one line starting with `RATIONALE:` and one short paragraph: "
-    "what you changed and why.\n";
-
-std::string Parts::joined() const { return "### system\n" + system + "\n### user\n" + user; }
-
-std::string numbered(const std::string& source) {
-    auto lines = splitLines(source);
-    const int width = int(std::to_string(lines.size()).size());
-    std::string out;
-    char buf[16];
-    for (size_t i = 0; i < lines.size(); ++i) {
-        std::snprintf(buf, sizeof buf, "%*zu | ", width, i + 1);
-        out += buf + lines[i] + "\n";
+// Value floor, as in the built-in policy: an entry whose learned value for this stage is negative
+// has, on balance, made kernels worse when adopted. It is still shown (a model that knows what
+// failed does not rediscover it) but under "avoid", without its code idiom, so the learned value
+// decides what the model is invited to apply (issue 12). Under `similarity` values are not learned
+// and stay 0: every entry is offered. The top entries are memory priority: the last to go.
+void addExperiences(std::vector<Piece>& pieces, const std::vector<memory::ScoredExperience>& retrieved) {
+    auto add = [&](std::string name, std::string text, Priority priority, std::string group, bool head) -> Piece* {
+        if (text.empty()) return nullptr;
+        Piece p;
+        p.name = std::move(name);
+        p.text = std::move(text);
+        p.priority = priority;
+        p.group = std::move(group);
+        p.groupHead = head;
+        pieces.push_back(std::move(p));
+        return &pieces.back();
+    };
+    std::vector<const memory::ScoredExperience*> offered, distrusted;
+    for (const auto& e : retrieved) (e.q < 0.0 ? distrusted : offered).push_back(&e);
+    const std::string group = "experiences";
+    add("experiences: header",
+        retrieved.empty() ? "\n## Experiences retrieved from memory\n\n(none retrieved for this step)\n"
+        : offered.empty() ? "\n## Experiences retrieved from memory\n\n(none with a non-negative learned value for this "
+                            "step; see the experiences to avoid below)\n"
+                          : "\n## Experiences retrieved from memory\n\nLessons from earlier runs, best match first. Apply "
+                            "the ones that fit; list the ids of those you actually applied on the ADOPTED line.\n\n",
+        offered.empty() ? Priority::Required : Priority::Memory, group, true);
+    for (size_t i = 0; i < offered.size(); ++i) {
+        const auto& e = *offered[i];
+        const std::string name = "experience E" + std::to_string(e.experience.id);
+        add(name, experienceText(e), i < kTopExperiences ? Priority::Memory : Priority::MemoryDetail, group, false)
+            ->experienceId = e.experience.id;
+        if (Piece* idiom = add(name + ": code idiom", idiomText(e), Priority::MemoryDetail, group, false)) idiom->needs = name;
     }
-    return out;
+    if (distrusted.empty()) return;
+    const std::string avoid = "experiences to avoid";
+    add("experiences to avoid: header",
+        "\n## Experiences to avoid\n\nThese matched this step, but their learned value is negative: applied in earlier "
+        "runs, they made kernels slower or wrong more often than not. Do not apply them unless this kernel clearly "
+        "differs from where they failed.\n\n",
+        Priority::MemoryDetail, avoid, true);
+    for (const auto* e : distrusted) {
+        add("avoid E" + std::to_string(e->experience.id), experienceText(*e), Priority::MemoryDetail, avoid, false)
+            ->experienceId = e->experience.id;
+    }
 }
 
-std::string evaluationSummary(const eval::Evaluation& ev, const std::string& source, bool compact) {
-    const SummaryLimits& lim = compact ? kCompactSummary : kFullSummary;
-    const auto lines = splitLines(source);
-    std::ostringstream o;
+void addPiece(std::vector<Piece>& pieces, std::string name, std::string text, Priority priority, bool system) {
+    if (text.empty()) return;
+    Piece p;
+    p.name = std::move(name);
+    p.text = std::move(text);
+    p.priority = priority;
+    p.system = system;
+    pieces.push_back(std::move(p));
+}
+
+// The parent with its evaluation (repair, optimise), or the naive baseline (draft).
+void addParentOrBaseline(std::vector<Piece>& pieces, const PolicyContext& ctx) {
+    auto add = [&](std::string name, std::string text, Priority priority, bool system) {
+        addPiece(pieces, std::move(name), std::move(text), priority, system);
+    };
+    if (!ctx.parentSource.empty()) {
+        add("parent",
+            "\n## Parent candidate (line numbers added for reference; do not copy them)\n\n```cpp\n" +
+                numbered(ctx.parentSource) + "```\n",
+            Priority::Required, false);
+        // In a tight window the line numbers go (about a tenth of a kernel's tokens); the
+        // evaluation quotes every line it names.
+        pieces.back().compact = "\n## Parent candidate (without line numbers to fit the context window; the evaluation "
+                                "quotes the lines it names)\n\n```cpp\n" + ctx.parentSource +
+                                (ctx.parentSource.ends_with("\n") ? "" : "\n") + "```\n";
+        if (ctx.parentEvaluation) {
+            add("evaluation",
+                "\n## Evaluation of the parent\n\n" + evaluationSummary(*ctx.parentEvaluation, ctx.parentSource),
+                Priority::Required, false);
+            pieces.back().compact = "\n## Evaluation of the parent (condensed)\n\n" +
+                                    evaluationSummary(*ctx.parentEvaluation, ctx.parentSource, /*compact=*/true);
+        }
+    } else if (ctx.task && !ctx.task->baselineSource.empty()) {
+        // A baseline that uses a feature this device lacks would teach the wrong API.
+        const bool fits = !ctx.device || ctx.device->dataCopyPad ||
+                          ctx.task->baselineSource.find("DataCopyPad") == std::string::npos;
+        if (fits)
+            add("baseline",
+                "\n## Naive baseline (correct but slow; a starting point)\n\n```cpp\n" +
+                    trim(ctx.task->baselineSource) + "\n```\n",
+                Priority::Reference, false);
+    }
+}
+
+// Compile (and the source check that runs before it); true when the evaluation stops there.
+bool compileSection(std::ostringstream& o, const eval::Evaluation& ev, const std::vector<std::string>& lines, const SummaryLimits& lim) {
+
     // Compile (and the source check that runs before it).
     std::vector<const toolchain::Diagnostic*> errors, warnings;
     for (const auto& d : ev.compile.diagnostics) (d.severity == "error" ? errors : warnings).push_back(&d);
@@ -200,7 +289,7 @@ std::string evaluationSummary(const eval::Evaluation& ev, const std::string& sou
         size_t shown = 0;
         for (const auto* d : errors) {
             if (shown++ == lim.compileDiagnostics) break;
-            o << "- " << where(*d) << ": error: " << d->message;
+            o << "- " << where(*d) << ": error: " << clippedMessage(d->message, lim.messageChars);
             if (!d->kind.empty() && d->kind != "compile_error") o << " [" << d->kind << "]";
             o << "\n";
             if (auto text = lineText(lines, d->line); !text.empty() && (d->file.empty() || d->file == ev.kernel || d->file == "kernel.cpp"))
@@ -210,7 +299,7 @@ std::string evaluationSummary(const eval::Evaluation& ev, const std::string& sou
                 o << "    note: " << (note.line > 0 ? (note.file.empty() ? std::string("kernel.cpp") : note.file) + ":" +
                                                           std::to_string(note.line) + ": "
                                                     : "")
-                  << note.message << "\n";
+                  << clippedMessage(note.message, lim.messageChars) << "\n";
                 // An error inside a header is caused by a kernel line; the note names it, show it.
                 if (note.file.empty() || note.file == ev.kernel || note.file == "kernel.cpp")
                     if (auto text = lineText(lines, note.line); !text.empty())
@@ -219,9 +308,13 @@ std::string evaluationSummary(const eval::Evaluation& ev, const std::string& sou
         }
         if (errors.size() > lim.compileDiagnostics)
             o << "- ... and " << errors.size() - lim.compileDiagnostics << " more errors\n";
-        return o.str();
+        return true;
     }
 
+    return false;
+}
+
+void runSection(std::ostringstream& o, const eval::Evaluation& ev, const std::vector<std::string>& lines, const SummaryLimits& lim) {
     // Run on the simulator.
     o << "Run: " << ev.run.status;
     if (ev.run.status != "ok" && !ev.run.message.empty()) o << " — " << ev.run.message;
@@ -245,7 +338,7 @@ std::string evaluationSummary(const eval::Evaluation& ev, const std::string& sou
         for (size_t i = 0; i < sim.size() && i < lim.simDiagnostics; ++i) {
             const auto& d = *sim[i];
             o << "- " << where(d) << ": " << (d.severity.empty() ? "error" : d.severity) << " [" << d.kind
-              << "]: " << d.message << "\n";
+              << "]: " << clippedMessage(d.message, lim.messageChars) << "\n";
             if (auto text = lineText(lines, d.line); !text.empty()) o << "    > " << text << "\n";
             for (size_t n = 0; n < d.notes.size() && n < lim.notes; ++n) {
                 o << "    note: " << (d.notes[n].line > 0 ? "line " + std::to_string(d.notes[n].line) + ": " : "")
@@ -257,6 +350,9 @@ std::string evaluationSummary(const eval::Evaluation& ev, const std::string& sou
         if (sim.size() > lim.simDiagnostics) o << "- ... and " << sim.size() - lim.simDiagnostics << " more\n";
     }
 
+}
+
+void verifySection(std::ostringstream& o, const eval::Evaluation& ev, const SummaryLimits& lim) {
     // Verification against the reference: one block per failing case and output, seeds folded.
     if (ev.verify.ran) {
         size_t passed = 0;
@@ -302,6 +398,9 @@ std::string evaluationSummary(const eval::Evaluation& ev, const std::string& sou
         o << "Verification: not run\n";
     }
 
+}
+
+void profileSection(std::ostringstream& o, const eval::Evaluation& ev, const std::vector<std::string>& lines, const SummaryLimits& lim) {
     // Profile of the perf case, only for a kernel that ran cleanly: the timing of a run that
     // stopped on an error is meaningless and misleads a repair.
     const auto& p = ev.profile;
@@ -345,6 +444,44 @@ std::string evaluationSummary(const eval::Evaluation& ev, const std::string& sou
             }
         }
     }
+}
+
+} // namespace
+
+const char* const kReplyContract =
+    "## Reply format\n"
+    "Either (a) one fenced code block opened with ```cpp holding the COMPLETE kernel file: includes, the kernel "
+    "(extern \"C\" __global__ __aicore__ entry) and the host side in SAGE_HOST(ctx) { ... ICPU_RUN_KF(...); } that "
+    "chooses blockDim and the tiling; no line numbers, no placeholders;\n"
+    "or (b), when a parent candidate is shown, SEARCH/REPLACE blocks that edit it, each exactly:\n"
+    "<<<<<<< SEARCH\n(lines copied exactly from the parent, without line numbers)\n=======\n(the new lines)\n"
+    ">>>>>>> REPLACE\n"
+    "Then one line `ADOPTED: <ids>` with the ids of the retrieved experiences you actually applied, e.g. "
+    "`ADOPTED: E12, E7`, or `ADOPTED: none`. Then one line starting with `RATIONALE:` and one short paragraph: "
+    "what you changed and why.\n";
+
+std::string Parts::joined() const { return "### system\n" + system + "\n### user\n" + user; }
+
+std::string numbered(const std::string& source) {
+    auto lines = splitLines(source);
+    const int width = int(std::to_string(lines.size()).size());
+    std::string out;
+    char buf[16];
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::snprintf(buf, sizeof buf, "%*zu | ", width, i + 1);
+        out += buf + lines[i] + "\n";
+    }
+    return out;
+}
+
+std::string evaluationSummary(const eval::Evaluation& ev, const std::string& source, bool compact) {
+    const SummaryLimits& lim = compact ? kCompactSummary : kFullSummary;
+    const auto lines = splitLines(source);
+    std::ostringstream o;
+    if (compileSection(o, ev, lines, lim)) return o.str();
+    runSection(o, ev, lines, lim);
+    verifySection(o, ev, lim);
+    profileSection(o, ev, lines, lim);
     return o.str();
 }
 
@@ -373,7 +510,7 @@ std::string stageInstruction(const PolicyContext& ctx) {
 Parts build(const PolicyContext& ctx, const Budget& budget) {
     std::vector<Piece> pieces;
     auto add = [&](std::string name, std::string text, Priority priority, bool system) {
-        if (!text.empty()) pieces.push_back({std::move(name), std::move(text), priority, system, {}, {}, false});
+        addPiece(pieces, std::move(name), std::move(text), priority, system);
     };
     add("role",
         "You are an expert AscendC kernel engineer. You write high-performance kernels for SAGE's simulated "
@@ -385,7 +522,7 @@ Parts build(const PolicyContext& ctx, const Budget& budget) {
     if (ctx.device) add("device", deviceFacts(*ctx.device) + "\n", Priority::Required, true);
 
     // The platform card: the pieces this task, stage and device need; the rest when room remains.
-    add("card: title", "# Platform card: the kernel API of the simulated NPU\n\n", Priority::Required, true);
+    add("card: title", "# Platform card: the kernel API of the simulated NPU\n\n", Priority::CoreCard, true);
     if (ctx.platformCard.empty()) {
         add("card: missing", "(no platform card was provided; use standard AscendC)\n", Priority::Required, true);
     } else {
@@ -402,6 +539,7 @@ Parts build(const PolicyContext& ctx, const Budget& budget) {
         for (const auto& c : card) {
             if (c.need == CardNeed::Omit) continue;
             add(cardPieceName(c), c.text, priorityOf(c.need), true);
+            pieces.back().rank = c.need == CardNeed::Core ? coreRank(c) : 0;
             pieces.back().group = "card:" + c.section;
             pieces.back().groupHead = c.subsection.empty();
         }
@@ -419,28 +557,7 @@ Parts build(const PolicyContext& ctx, const Budget& budget) {
                 "\n```\n",
             Priority::Reference, false);
 
-    if (!ctx.parentSource.empty()) {
-        add("parent",
-            "\n## Parent candidate (line numbers added for reference; do not copy them)\n\n```cpp\n" +
-                numbered(ctx.parentSource) + "```\n",
-            Priority::Required, false);
-        if (ctx.parentEvaluation) {
-            add("evaluation",
-                "\n## Evaluation of the parent\n\n" + evaluationSummary(*ctx.parentEvaluation, ctx.parentSource),
-                Priority::Required, false);
-            pieces.back().compact = "\n## Evaluation of the parent (condensed)\n\n" +
-                                    evaluationSummary(*ctx.parentEvaluation, ctx.parentSource, /*compact=*/true);
-        }
-    } else if (ctx.task && !ctx.task->baselineSource.empty()) {
-        // A baseline that uses a feature this device lacks would teach the wrong API.
-        const bool fits = !ctx.device || ctx.device->dataCopyPad ||
-                          ctx.task->baselineSource.find("DataCopyPad") == std::string::npos;
-        if (fits)
-            add("baseline",
-                "\n## Naive baseline (correct but slow; a starting point)\n\n```cpp\n" +
-                    trim(ctx.task->baselineSource) + "\n```\n",
-                Priority::Reference, false);
-    }
+    addParentOrBaseline(pieces, ctx);
     if (ctx.bestEvaluation && ctx.bestEvaluation != ctx.parentEvaluation && ctx.bestEvaluation->profile.present)
         add("best so far",
             "\nBest correct candidate so far: " + std::to_string(ctx.bestEvaluation->profile.totalCycles) +
@@ -448,42 +565,7 @@ Parts build(const PolicyContext& ctx, const Budget& budget) {
             Priority::Required, false);
     if (auto h = attemptHistory(ctx.history); !h.empty()) add("history", "\n" + h, Priority::History, false);
 
-    // Value floor, as in the built-in policy: an entry whose learned value for this stage is
-    // negative has, on balance, made kernels worse when adopted. It is still shown (a model that
-    // knows what failed does not rediscover it) but under "avoid", without its code idiom, so the
-    // learned value decides what the model is invited to apply (issue 12). Under `similarity`
-    // values are not learned and stay 0: every entry is offered.
-    std::vector<const memory::ScoredExperience*> offered, distrusted;
-    for (const auto& e : ctx.retrieved) (e.q < 0.0 ? distrusted : offered).push_back(&e);
-    const std::string experiencesGroup = "experiences";
-    add("experiences: header",
-        ctx.retrieved.empty() ? "\n## Experiences retrieved from memory\n\n(none retrieved for this step)\n"
-        : offered.empty()     ? "\n## Experiences retrieved from memory\n\n(none with a non-negative learned value for "
-                                "this step; see the experiences to avoid below)\n"
-                              : "\n## Experiences retrieved from memory\n\nLessons from earlier runs, best match first. "
-                                "Apply the ones that fit; list the ids of those you actually applied on the ADOPTED "
-                                "line.\n\n",
-        offered.empty() ? Priority::Required : Priority::Experiences, false);
-    pieces.back().group = experiencesGroup;
-    pieces.back().groupHead = true;
-    for (const auto* e : offered) {
-        add("experience E" + std::to_string(e->experience.id), experienceText(*e), Priority::Experiences, false);
-        pieces.back().group = experiencesGroup;
-    }
-    if (!distrusted.empty()) {
-        const std::string avoidGroup = "experiences to avoid";
-        add("experiences to avoid: header",
-            "\n## Experiences to avoid\n\nThese matched this step, but their learned value is negative: applied in "
-            "earlier runs, they made kernels slower or wrong more often than not. Do not apply them unless this "
-            "kernel clearly differs from where they failed.\n\n",
-            Priority::Experiences, false);
-        pieces.back().group = avoidGroup;
-        pieces.back().groupHead = true;
-        for (const auto* e : distrusted) {
-            add("avoid E" + std::to_string(e->experience.id), experienceText(*e, false), Priority::Experiences, false);
-            pieces.back().group = avoidGroup;
-        }
-    }
+    addExperiences(pieces, ctx.retrieved);
 
     add("instruction",
         "\n## Your job (" + stageName(ctx.stage) + ")\n\n" + stageInstruction(ctx) + "\n\n" +

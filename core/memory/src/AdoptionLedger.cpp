@@ -187,6 +187,25 @@ std::vector<AdoptionSignal> AdoptionLedger::assess(const std::vector<ScoredExper
 
 std::vector<AdoptionSignal> AdoptionLedger::assess(const std::vector<ScoredExperience>& retrieved,
                                                    const std::vector<std::int64_t>& declaredIds,
+                                                   const CandidateChange& change,
+                                                   const std::vector<std::int64_t>& shownIds) {
+    auto shown = [&](std::int64_t id) { return std::find(shownIds.begin(), shownIds.end(), id) != shownIds.end(); };
+    std::vector<ScoredExperience> seen;
+    for (const ScoredExperience& item : retrieved)
+        if (shown(item.experience.id)) seen.push_back(item);
+    std::vector<AdoptionSignal> judged = assess(seen, declaredIds, change);
+    std::vector<AdoptionSignal> out;
+    for (const ScoredExperience& item : retrieved) {
+        const std::int64_t id = item.experience.id;
+        auto it = std::find_if(judged.begin(), judged.end(), [&](const AdoptionSignal& s) { return s.experienceId == id; });
+        if (it != judged.end()) out.push_back(*it);
+        else out.push_back({id, false, false, "not_shown", "retrieved but not shown to the policy (e.g. cut from the prompt)"});
+    }
+    return out;
+}
+
+std::vector<AdoptionSignal> AdoptionLedger::assess(const std::vector<ScoredExperience>& retrieved,
+                                                   const std::vector<std::int64_t>& declaredIds,
                                                    std::string_view parentSource, std::string_view candidateSource) {
     return assess(retrieved, declaredIds, CandidateChange::between(parentSource, candidateSource));
 }

@@ -24,6 +24,7 @@ enum class AgentEventType {
     Resumed,
     RunFinished,      // data: the run summary
     Error,            // text: what went wrong (the run continues unless it says otherwise)
+    Notice,           // text: a line for the run log (a prompt shrunk to fit, a rate-limit wait, ...)
 };
 
 const char* eventName(AgentEventType t);

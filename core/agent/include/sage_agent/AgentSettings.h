@@ -14,7 +14,11 @@ struct LlmSettings {
     double temperature = 0.2;
     int maxTokens = 4096;          // reserved for the reply (reasoning models need more)
     int contextTokens = 32768;     // the model's context window; prompts are assembled to fit it
-    double timeoutSeconds = 120;
+    double timeoutSeconds = 1800;       // total cap on one reply (a CPU model may stream for minutes)
+    double idleTimeoutSeconds = 180;    // no byte from the server for this long ends the request
+    double connectTimeoutSeconds = 10;  // to open the connection
+    double maxRetryAfterSeconds = 60;   // a server's Retry-After is honoured up to this, and said so
+    size_t maxReplyBytes = 8u << 20;    // a reply larger than this is cut off as an error
     std::string apiKeyEnv = "OPENAI_API_KEY";  // the key is read from this variable, never stored
     int maxRetries = 3;
     double retryBaseSeconds = 1.0;

@@ -11,7 +11,14 @@
 #include "sage_agent/AgentSettings.h"
 #include "sage_agent/Policy.h"
 
+#include <memory>
+
 namespace sage::agent {
+
+namespace prompt {
+class TokenCalibration;
+}
+struct ChatMessage;
 
 class LlmPolicy : public Policy {
 public:
@@ -38,8 +45,19 @@ public:
     // `parent` is the source SEARCH/REPLACE blocks and diffs apply to (empty in the draft stage).
     static ParsedReply parseReply(const std::string& reply, const std::string& parent = {});
 
+    // The characters per token the next prompt is estimated with (the measured bound, or what the
+    // server's own counts taught).
+    double charsPerToken() const;
+
 private:
+    struct ChatOutcome;
+    ChatOutcome request(const PolicyContext& ctx, const std::vector<ChatMessage>& exchange, PolicyProposal& out);
+    std::string replyProblem(const PolicyContext& ctx, const ParsedReply& parsed, const ChatOutcome& chat) const;
+    void accept(const PolicyContext& ctx, const ParsedReply& parsed, PolicyProposal& out);
+    static void note(const PolicyContext& ctx, PolicyProposal& out, const std::string& line);
+
     LlmSettings settings_;
+    std::shared_ptr<prompt::TokenCalibration> calibration_;  // per model, learned from the server's counts
 };
 
 } // namespace sage::agent

@@ -53,6 +53,7 @@ struct PolicyContext {
     double epsilon = 0.0;                          // exploration rate the run was configured with
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(const std::string&)> onToken;  // streamed reply text
+    std::function<void(const std::string&)> onNotice; // a line for the run log (shrunk prompt, rate-limit wait, ...)
 };
 
 struct PolicyProposal {
@@ -62,6 +63,11 @@ struct PolicyProposal {
     std::string source;
     std::vector<int64_t> adoptedIds;
     bool adoptionUnknown = false;  // the reply named no readable adoption: credit by code evidence only
+    // The retrieved experiences the policy actually showed to its model or considered itself; only
+    // these can be credited (issue 27). Unset: every retrieved entry was considered (built-in).
+    std::optional<std::vector<int64_t>> shownIds;
+    std::vector<int64_t> declaredNotShown;  // ids the reply declared that were not shown (e.g. E9999)
+    std::vector<std::string> notes;         // what the policy told the run log during this proposal
     std::string rationale;
     std::string move;         // a short name of what changed ("buffer_num 1 -> 2")
     nlohmann::json action;    // the structured move, for distillation (builtin)

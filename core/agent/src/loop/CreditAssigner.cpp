@@ -19,7 +19,9 @@ IterationValue valueOf(memory::Stage stage, bool correct, uint64_t parentCycles,
 std::vector<AdoptionRecord> assignCredit(memory::ExperienceStore* memory, bool learn, const AgentSettings& settings,
                                          int64_t runId, int iteration,
                                          const std::vector<memory::ScoredExperience>& retrieved,
-                                         const std::vector<int64_t>& declared, const std::string& parentSource,
+                                         const std::vector<int64_t>& declared,
+                                         const std::optional<std::vector<int64_t>>& shownIds,
+                                         const std::string& parentSource,
                                          const std::string& candidateSource,
                                          const IterationValue& value) {
     std::vector<AdoptionRecord> out;
@@ -27,7 +29,9 @@ std::vector<AdoptionRecord> assignCredit(memory::ExperienceStore* memory, bool l
         for (int64_t id : declared) out.push_back({id, true, false, std::nullopt, 0, std::nullopt, std::nullopt});
         return out;
     }
-    auto signals = memory::AdoptionLedger::assess(retrieved, declared, parentSource, candidateSource);
+    const auto change = memory::CandidateChange::between(parentSource, candidateSource);
+    auto signals = shownIds ? memory::AdoptionLedger::assess(retrieved, declared, change, *shownIds)
+                            : memory::AdoptionLedger::assess(retrieved, declared, change);
     memory::IterationOutcome outcome;
     outcome.reward = value.reward;
     outcome.success = value.success;

@@ -60,6 +60,7 @@ PolicyContext IterationRunner::contextFor(int i, const StageChoice& choice,
     const int64_t runId = journal_.runId();
     auto emit = ctx_.emit;
     c.onToken = [emit, runId, i, stage](const std::string& t) { emit({AgentEventType::Token, runId, i, stage, t, {}, {}}); };
+    c.onNotice = [emit, runId, i, stage](const std::string& t) { emit({AgentEventType::Notice, runId, i, stage, t, {}, {}}); };
     return c;
 }
 
@@ -156,6 +157,20 @@ std::optional<std::string> IterationRunner::noCandidate(IterationRecord& rec, co
     rec.status = ctx_.cancel ? "cancelled" : prop.exhausted ? "exhausted" : "policy_error";
     if (rec.move.empty()) rec.move = prop.exhausted ? "(no untried move)" : "(no candidate)";
     rec.source = parent ? parent->source : "";
+    if (!prop.exhausted && !ctx_.cancel) {
+        // The next prompt lists the lost iteration with what was wrong, so the model does not
+        // repeat the same bad reply.
+        AttemptRecord lost;
+        lost.iteration = rec.index;
+        lost.stage = rec.stage;
+        lost.parent = rec.parent;
+        lost.move = "(no usable reply)";
+        lost.status = rec.status;
+        const std::string prefix = "the model's reply breaks the contract: ";
+        lost.firstDiagnostic = prop.error.rfind(prefix, 0) == 0 ? "reply refused: " + prop.error.substr(prefix.size())
+                                                                : prop.error;
+        history_.push_back(lost);
+    }
     if (!prop.exhausted) ctx_.emit({AgentEventType::Error, rec.runId, rec.index, rec.stage, prop.error, {}, {}});
     if (!prop.exhausted && !ctx_.cancel) stop_.policyFailed(prop.error);
     store(rec);
@@ -228,7 +243,7 @@ std::optional<std::string> IterationRunner::evaluate(IterationRecord& rec, const
     if (ctx_.shuffle && ctx_.learn && !given) credited = ctx_.shuffle->draw(stage, credited);
     const bool learnHere = ctx_.learn && memory::learnsValues(ctx_.settings.memoryMode) && !given;
     rec.adoptions = assignCredit(ctx_.memory, learnHere, ctx_.settings, rec.runId, rec.index, asked.retrieved,
-                                 prop.adoptedIds, parent ? parent->source : std::string(), prop.source,
+                                 prop.adoptedIds, prop.shownIds, parent ? parent->source : std::string(), prop.source,
                                  IterationValue{credited.speedup, credited.reward, credited.success});
     if (learnHere && !asked.retrieved.empty()) {
         json credit = json::array();

@@ -31,7 +31,22 @@ constexpr size_t kMaxRegexLine = 2000;
 struct Block {
     std::string lang, content;
     bool closed = false;
+    std::string label;  // the last prose line before the block ("The original, for reference:")
 };
+
+// Fence tags name the language in many spellings: ascend_c, Ascend-C, C++.
+std::string normalisedLanguage(const std::string& info) {
+    std::string lang = lower(info.substr(0, info.find_first_of(" \t{:,")));
+    lang.erase(std::remove_if(lang.begin(), lang.end(), [](char c) { return c == '_' || c == '-'; }), lang.end());
+    return lang;
+}
+
+// A block the reply itself calls the old version, shown only for reference.
+bool labelledAsOriginal(const Block& b) {
+    static const std::regex original(R"(original|for reference|previous (version|kernel|code)|old (version|kernel|code)|before the change|unchanged parent)",
+                                     std::regex::icase);
+    return b.label.size() < kMaxRegexLine && std::regex_search(b.label, original);
+}
 
 bool isCodeLanguage(const std::string& lang) {
     static const std::set<std::string> ok = {"",    "cpp", "c++", "c",       "cc",   "cxx", "h",
@@ -49,24 +64,8 @@ bool isKernelFile(const std::string& code) { return hasKernelEntry(code) || hasH
 
 // Models sometimes copy the prompt's "  12 | " line numbers; drop them when every line has one.
 std::string stripLineNumbers(const std::string& code) {
-    static const std::regex numberedLine(R"(^\s*\d+ \| ?(.*)$)");
-    static const std::regex bareNumber(R"(^\s*\d+ \|\s*$)");
     auto lines = splitLines(code);
-    size_t numbered = 0, nonEmpty = 0;
-    for (const auto& l : lines) {
-        if (trim(l).empty()) continue;
-        if (l.size() > kMaxRegexLine) return code;
-        ++nonEmpty;
-        numbered += std::regex_match(l, numberedLine) || std::regex_match(l, bareNumber);
-    }
-    if (nonEmpty == 0 || numbered != nonEmpty) return code;
-    std::string out;
-    std::smatch m;
-    for (const auto& l : lines) {
-        if (std::regex_match(l, m, numberedLine)) out += m[1].str() + "\n";
-        else out += "\n";
-    }
-    return out;
+    return stripCopiedLineNumbers(lines) ? text::joinLines(lines) : code;
 }
 
 // Splits the text into fenced blocks and the prose between them. The info string may carry a file
@@ -74,6 +73,7 @@ std::string stripLineNumbers(const std::string& code) {
 void splitBlocks(const std::string& text, std::vector<Block>& blocks, std::vector<std::string>& prose) {
     bool inBlock = false;
     std::string fence;
+    size_t proseBefore = 0;  // prose lines that precede the previous block
     for (const auto& line : splitLines(text)) {
         std::string t = trim(line);
         if (!inBlock) {
@@ -82,7 +82,10 @@ void splitBlocks(const std::string& text, std::vector<Block>& blocks, std::vecto
                 while (n < t.size() && t[n] == t[0]) ++n;
                 fence = t.substr(0, n);
                 std::string info = trim(t.substr(n));
-                blocks.push_back({lower(info.substr(0, info.find_first_of(" \t{:,"))), "", false});
+                std::string label;
+                for (size_t k = prose.size(); k > proseBefore && label.empty(); --k) label = trim(prose[k - 1]);
+                proseBefore = prose.size();
+                blocks.push_back({normalisedLanguage(info), "", false, label});
                 inBlock = true;
             } else {
                 prose.push_back(line);
@@ -219,9 +222,89 @@ std::optional<std::string> bareKernel(const std::string& text) {
     return code;
 }
 
+struct Choice {
+    const Block* chosen = nullptr;    // the kernel file to take
+    const Block* diff = nullptr;      // a unified diff to apply
+    const Block* fragment = nullptr;  // a code block that is no kernel file
+    const Block* open = nullptr;      // a code block never closed (a cut-off reply)
+};
+
+bool sameCode(const std::string& a, const std::string& b) { return trim(a) == trim(b); }
+
+// The last closed kernel file, unless the reply labels it as the original or it is the parent
+// unchanged while another kernel file is there ("here is the new file ... and the original for
+// reference"); a diff after the last kernel file wins.
+Choice choose(const std::vector<Block>& blocks, const std::string& parent) {
+    Choice c;
+    const Block* fallback = nullptr;
+    for (auto it = blocks.rbegin(); it != blocks.rend() && !c.chosen && !c.diff; ++it) {
+        if (trim(it->content).empty()) continue;
+        const bool code = isCodeLanguage(it->lang);
+        if (!it->closed) {
+            if ((code || isDiffLanguage(it->lang)) && !fallback) c.open = &*it;
+        } else if (isDiffLanguage(it->lang) || (code && looksLikeUnifiedDiff(it->content))) {
+            if (!fallback) c.diff = &*it;
+        } else if (code && isKernelFile(it->content)) {
+            const bool old = labelledAsOriginal(*it) || (!parent.empty() && sameCode(stripLineNumbers(it->content), parent));
+            if (!old) c.chosen = &*it;
+            else if (!fallback) fallback = &*it;
+        } else if (code && !c.fragment) {
+            c.fragment = &*it;
+        }
+    }
+    if (!c.chosen && !c.diff) c.chosen = fallback;
+    return c;
+}
+
+// The first line of `source` that stands for left-out code and was not in the parent, 0 if none.
+size_t placeholderLine(const std::string& source, const std::string& parent) {
+    const auto lines = splitLines(source);
+    for (size_t i = 0; i < lines.size(); ++i)
+        if (isPlaceholderLine(lines[i]) && parent.find(trim(lines[i])) == std::string::npos) return i + 1;
+    return 0;
+}
+
 const char* kFragmentAdvice =
     "; send the COMPLETE kernel file (includes, the extern \"C\" __global__ __aicore__ entry and SAGE_HOST) in one "
     "```cpp block, or SEARCH/REPLACE blocks that edit the parent";
+
+// A candidate with a placeholder for left-out code would fail to compile, or worse compile with
+// the code missing: refused with feedback, never evaluated.
+LlmPolicy::ParsedReply& refusePlaceholders(LlmPolicy::ParsedReply& r, const std::string& parent) {
+    if (const size_t line = placeholderLine(r.source, parent)) {
+        r.error = "the code leaves part of the file out with a placeholder (line " + std::to_string(line) + ": `" +
+                  trim(splitLines(r.source)[line - 1]).substr(0, 80) +
+                  "`); it cannot be evaluated as sent. Send the complete file, or SEARCH/REPLACE blocks that change "
+                  "only the lines you change";
+        r.source.clear();
+        return r;
+    }
+    r.ok = true;
+    return r;
+}
+
+// Why no whole file could be taken ("" when a bare kernel without a fence was taken into `r`).
+std::string noFileProblem(const std::string& text, const std::vector<Block>& blocks, const Choice& c,
+                          LlmPolicy::ParsedReply& r) {
+    if (c.open)
+        return "the ```" + (c.open->lang.empty() ? std::string("cpp") : c.open->lang) +
+               " code block is not closed: the reply was cut off before the end of the code (is max_tokens too small?)";
+    if (c.fragment)
+        return std::string("the code block is a fragment: it has neither the kernel entry (extern \"C\" __global__ "
+                           "__aicore__) nor the host part (SAGE_HOST)") + kFragmentAdvice;
+    if (auto bare = blocks.empty() ? bareKernel(text) : std::nullopt) {
+        r.source = *bare;
+        r.ok = true;
+        return {};
+    }
+    for (const auto& b : blocks)
+        if (isCodeLanguage(b.lang) && trim(b.content).empty()) return std::string("the ```cpp code block is empty") + kFragmentAdvice;
+    std::string found;
+    for (const auto& b : blocks) found += (found.empty() ? "" : ", ") + ("```" + b.lang);
+    return (blocks.empty() ? std::string("no ```cpp code block in the reply")
+                           : "no usable ```cpp code block in the reply (found " + found + ")") +
+           kFragmentAdvice;
+}
 
 } // namespace
 
@@ -255,24 +338,9 @@ LlmPolicy::ParsedReply parse(const std::string& reply, const std::string& parent
         r.error = editError;
         return r;
     }
-    const Block* chosen = nullptr;
-    const Block* diff = nullptr;
-    const Block* fragment = nullptr;
-    const Block* open = nullptr;
-    if (edits.empty())
-        for (auto it = blocks.rbegin(); it != blocks.rend() && !chosen && !diff; ++it) {
-            if (trim(it->content).empty()) continue;
-            const bool code = isCodeLanguage(it->lang);
-            if (!it->closed) {
-                if (code || isDiffLanguage(it->lang)) open = &*it;
-            } else if (isDiffLanguage(it->lang) || (code && looksLikeUnifiedDiff(it->content))) {
-                diff = &*it;
-            } else if (code && isKernelFile(it->content)) {
-                chosen = &*it;
-            } else if (code && !fragment) {
-                fragment = &*it;
-            }
-        }
+    const Choice c = edits.empty() ? choose(blocks, parent) : Choice{};
+    const Block* chosen = c.chosen;
+    const Block* diff = c.diff;
     if (diff) {
         edits = editsFromUnifiedDiff(diff->content);
         if (edits.empty()) {
@@ -292,42 +360,16 @@ LlmPolicy::ParsedReply parse(const std::string& reply, const std::string& parent
             return r;
         }
         r.source = applied.source;
-        r.ok = true;
-        return r;
+        return refusePlaceholders(r, parent);
     }
 
     // 3. A whole file.
     if (!chosen) {
-        if (open && isKernelFile(open->content)) {
-            r.error = "the ```cpp code block is not closed: the reply looks cut off (is max_tokens too small?)";
-            return r;
-        }
-        if (fragment) {
-            r.error = "the code block is a fragment: it has neither the kernel entry (extern \"C\" __global__ "
-                      "__aicore__) nor the host part (SAGE_HOST)";
-            r.error += kFragmentAdvice;
-            return r;
-        }
-        if (auto bare = blocks.empty() ? bareKernel(text) : std::nullopt) {
-            r.source = *bare;
-            r.ok = true;
-            return r;
-        }
-        for (const auto& b : blocks)
-            if (isCodeLanguage(b.lang) && trim(b.content).empty()) {
-                r.error = std::string("the ```cpp code block is empty") + kFragmentAdvice;
-                return r;
-            }
-        std::string found;
-        for (const auto& b : blocks) found += (found.empty() ? "" : ", ") + ("```" + b.lang);
-        r.error = blocks.empty() ? std::string("no ```cpp code block in the reply")
-                                 : "no usable ```cpp code block in the reply (found " + found + ")";
-        r.error += kFragmentAdvice;
-        return r;
+        r.error = noFileProblem(text, blocks, c, r);
+        return r;  // ok when a bare kernel was taken
     }
     r.source = stripLineNumbers(chosen->content);
-    r.ok = true;
-    return r;
+    return refusePlaceholders(r, parent);
 }
 
 } // namespace sage::agent::reply

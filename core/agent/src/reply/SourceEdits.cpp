@@ -132,6 +132,29 @@ std::vector<SourceEdit> editsFromUnifiedDiff(const std::string& diff) {
     return edits;
 }
 
+bool stripCopiedLineNumbers(std::vector<std::string>& lines) {
+    static const std::regex numbered(R"(^\s*\d+ \|(?: (.*))?$)");
+    size_t nonBlank = 0;
+    for (const auto& l : lines) {
+        if (trim(l).empty()) continue;
+        if (l.size() > 2000 || !std::regex_match(l, numbered)) return false;
+        ++nonBlank;
+    }
+    if (nonBlank == 0) return false;
+    std::smatch m;
+    for (auto& l : lines)
+        if (std::regex_match(l, m, numbered)) l = m[1].str();
+    return true;
+}
+
+bool isPlaceholderLine(const std::string& line) {
+    const std::string t = text::lower(trim(line));
+    if (t.size() > 200 || !(t.rfind("//", 0) == 0 || t.rfind("/*", 0) == 0 || t.rfind("...", 0) == 0)) return false;
+    static const std::regex elided(
+        R"((\.\.\.|\xE2\x80\xA6).*(rest|unchanged|same as|existing|omitted|as before|remains)|(rest|remainder) of (the )?(code|kernel|file|function|class)|(unchanged|existing) code|code (is )?unchanged)");
+    return std::regex_search(t, elided);
+}
+
 EditResult applyEdits(const std::string& parent, const std::vector<SourceEdit>& edits) {
     EditResult r;
     std::string src = parent;
@@ -140,6 +163,7 @@ EditResult applyEdits(const std::string& parent, const std::vector<SourceEdit>& 
         const std::string label = "SEARCH block " + std::to_string(i + 1) + " of " + std::to_string(edits.size());
         auto search = stripBlankEdges(splitLines(edits[i].search));
         auto replace = stripBlankEdges(splitLines(edits[i].replace));
+        if (stripCopiedLineNumbers(search)) stripCopiedLineNumbers(replace);  // copied from the numbered parent
         if (search.empty()) {
             r.error = label + " is empty: put the exact lines of the parent to replace between `<<<<<<< SEARCH` and "
                               "`=======` (or send the whole file)";

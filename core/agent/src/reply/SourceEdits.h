@@ -30,6 +30,14 @@ struct EditResult {
     std::string source, error;
 };
 
+// Models copy the prompt's "  12 | " line numbers: when every non-blank line of `lines` carries
+// one, they are removed (a bare "12 |" becomes an empty line) and true is returned.
+bool stripCopiedLineNumbers(std::vector<std::string>& lines);
+
+// A line that stands for code the model left out ("// ... rest unchanged", "/* existing code */"):
+// a file holding one would not compile as sent.
+bool isPlaceholderLine(const std::string& line);
+
 // Applies every edit in order to `parent`.
 EditResult applyEdits(const std::string& parent, const std::vector<SourceEdit>& edits);
 

@@ -100,6 +100,12 @@ public:
     static std::vector<AdoptionSignal> assess(const std::vector<ScoredExperience>& retrieved,
                                               const std::vector<std::int64_t>& declaredIds, std::string_view parentSource,
                                               std::string_view candidateSource);
+    // Credit only what the policy saw: an entry not in `shownIds` (cut from the prompt by the
+    // context budget, or never shown) is neither declared nor evidenced, whatever the code matches;
+    // its basis says "not_shown". Entries shown are judged as above.
+    static std::vector<AdoptionSignal> assess(const std::vector<ScoredExperience>& retrieved,
+                                              const std::vector<std::int64_t>& declaredIds, const CandidateChange& change,
+                                              const std::vector<std::int64_t>& shownIds);
     // Only the added lines known (no removed side): constant edits then cannot show a direction
     // and count only when they set a fixed value. Prefer the overloads above.
     static std::vector<AdoptionSignal> assess(const std::vector<ScoredExperience>& retrieved,

@@ -1,0 +1,76 @@
+// `sage replay` tells declared and code-matched adoption apart (issue 30, point 5): a reply that
+// said `ADOPTED: none` whose code matched two entries shows them as code-matched, never as
+// adopted; declared ids are listed as declared, with a mark when the code shows no sign of them.
+// The stored run is written through RunStore and read back by the real CLI.
+#include "sage_agent/RunStore.h"
+#include "sage_memory/MemorySchema.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace sage;
+
+class TestReplayAdoption : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    QString replay(const QString& db, int64_t run) {
+        QProcess p;
+        p.start(QStringLiteral(SAGE_CLI_PATH), {"replay", QString::number(run), "--db", db});
+        if (!p.waitForFinished(60000)) p.kill();
+        return QString::fromUtf8(p.readAllStandardOutput()) + QString::fromUtf8(p.readAllStandardError());
+    }
+
+private slots:
+    void declaredAndCodeMatchedAreToldApart() {
+        QVERIFY(dir_.isValid());
+        const QString path = dir_.path() + "/runs.db";
+        int64_t runId = 0;
+        {
+            auto db = std::make_shared<memory::Database>(
+                path.toStdString(),
+                std::vector<memory::SchemaModule>{memory::MemorySchema::module(), agent::AgentSchema::module()});
+            agent::RunStore runs(db);
+            agent::RunRecord run;
+            run.task = "vadd";
+            run.device = "ascend910b1-sim";
+            run.policy = "llm";
+            run.memoryMode = "adoption";
+            run.status = "finished";
+            run.settings = nlohmann::json::object();
+            runId = runs.createRun(run);
+            agent::IterationRecord none;  // the reply said ADOPTED: none; the code matched #8 and #5
+            none.runId = runId;
+            none.index = 0;
+            none.stage = "optimize";
+            none.origin = "policy";
+            none.move = "tile 2048";
+            none.status = "ok";
+            none.adoptions = {{8, false, true, 0.6, 0.6, 0.1, 0.2}, {5, false, true, 0.6, 0.6, 0.0, 0.1},
+                              {44, false, false, 0.0, 0.0, 0.0, 0.0}};
+            runs.addIteration(none);
+            agent::IterationRecord declared = none;  // declared #12 (in the code) and #7 (not)
+            declared.index = 1;
+            declared.adoptions = {{12, true, true, 1.0, 1.0, 0.0, 0.3}, {7, true, false, 0.3, 0.3, 0.0, 0.1}};
+            runs.addIteration(declared);
+        }
+        const QString out = replay(path, runId);
+        const QStringList lines = out.split('\n');
+        QString first, second;
+        for (const auto& l : lines) {
+            if (l.startsWith("  0 ")) first = l;
+            if (l.startsWith("  1 ")) second = l;
+        }
+        QVERIFY2(!first.isEmpty() && !second.isEmpty(), qPrintable(out));
+        QVERIFY2(first.contains("code-matched, not declared #8 #5"), qPrintable(first));
+        QVERIFY2(!first.contains("adopted") && !first.contains(QRegularExpression("(?<!not )declared #")), qPrintable(first));
+        QVERIFY2(!first.contains("#44"), qPrintable(first));
+        QVERIFY2(second.contains("declared #12 #7 (not in the code)"), qPrintable(second));
+        QVERIFY2(!second.contains("code-matched"), qPrintable(second));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplayAdoption)
+#include "test_replay_adoption.moc"
