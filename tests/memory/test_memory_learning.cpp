@@ -244,6 +244,21 @@ private slots:
         QCOMPARE(std::string(toString(store.get(idle).status)), std::string(toString(ExperienceStatus::Trial)));
     }
 
+    // An entry the policy never saw (cut from an LLM prompt) is credited in no mode, all_retrieved
+    // included: credit is for what the policy could have acted on.
+    void anEntryNotShownIsCreditedInNoMode() {
+        ExperienceStore store(location("notshown.db"));
+        const std::int64_t seen = store.add(entry("seen", "shown and used"));
+        const std::int64_t cut = store.add(entry("cut", "retrieved, cut from the prompt"));
+        store.recordRetrievals(8, 1, Stage::Repair, shown(store, {seen, cut}));
+        const CreditReport report = store.recordOutcome(
+            8, 1, {{seen, true, true}, AdoptionSignal{cut, false, false, kNotShownBasis, "cut"}},
+            outcomeOf(1.0, MemoryMode::AllRetrieved));
+        QCOMPARE(report.records.size(), std::size_t(2));
+        QVERIFY(store.stats(seen).at(Stage::Repair).q > 0.0);
+        QCOMPARE(store.stats(cut).at(Stage::Repair).q, 0.0);
+    }
+
     void evidenceMatcher() {
         const std::string diff = "--- a/k.cpp\n+++ b/k.cpp\n@@ -1 +1,2 @@\n-old\n+++counter;\n+  DataCopy(x, y, 64);\r\n";
         QCOMPARE(EvidenceMatcher::addedLinesFromDiff(diff), std::string("++counter;\n  DataCopy(x, y, 64);"));

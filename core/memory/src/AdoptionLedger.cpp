@@ -80,7 +80,9 @@ CreditReport AdoptionLedger::recordOutcome(std::int64_t run, std::int64_t iterat
                                                                " is already recorded; each iteration is credited once");
         const AdoptionSignal signal = byId.count(record.experienceId) ? byId[record.experienceId] : AdoptionSignal{};
         const double adoption = ValueModel::adoptionWeight(signal.declared, signal.evidenced);
-        const double credit = creditWeight(outcome.mode, adoption);
+        // An entry the policy never saw (cut from the prompt) is credited in no mode, not even
+        // all_retrieved: credit is for what the policy could have acted on.
+        const double credit = signal.basis == kNotShownBasis ? 0.0 : creditWeight(outcome.mode, adoption);
         StageStats stats = repo_.stageStats(record.experienceId, record.stage);
         const double qBefore = stats.q;
         if (adoption > 0.0) {
@@ -199,7 +201,7 @@ std::vector<AdoptionSignal> AdoptionLedger::assess(const std::vector<ScoredExper
         const std::int64_t id = item.experience.id;
         auto it = std::find_if(judged.begin(), judged.end(), [&](const AdoptionSignal& s) { return s.experienceId == id; });
         if (it != judged.end()) out.push_back(*it);
-        else out.push_back({id, false, false, "not_shown", "retrieved but not shown to the policy (e.g. cut from the prompt)"});
+        else out.push_back({id, false, false, kNotShownBasis, "retrieved but not shown to the policy (e.g. cut from the prompt)"});
     }
     return out;
 }

@@ -68,6 +68,10 @@ struct RetrievalRecord {
     bool resolved() const { return adoptionWeight.has_value(); }
 };
 
+// The evidence basis of a retrieved entry the policy did not see (AdoptionLedger::assess with the
+// shown ids): it gets no credit in any memory mode.
+inline constexpr const char* kNotShownBasis = "not_shown";
+
 struct CreditReport {
     std::vector<RetrievalRecord> records;    // the iteration's retrievals, now resolved
     std::vector<std::int64_t> notRetrieved;  // adoption signals naming entries this iteration did not retrieve
