@@ -163,7 +163,8 @@ def run_case(args, project, task_dir, case, tmp):
     return {"stage": stage, "reason": reason, "host_tiling": bool(report.get("host_tiling_ran")),
             "kernel_compiled": bool((ev.get("compile") or {}).get("ok")),
             "cycles": prof.get("total_cycles") if stage == "verified" else None,
-            "time_us": prof.get("time_us") if stage == "verified" else None, "bottleneck": prof.get("bottleneck")}
+            "time_us": prof.get("time_us") if stage == "verified" else None, "bottleneck": prof.get("bottleneck"),
+            "run_cycles": prof.get("total_cycles") if stage in ("verified", "verify") else None}
 
 
 def run_project(args, project, task_dir, cases):
