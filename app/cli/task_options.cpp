@@ -7,7 +7,12 @@
 namespace sage::cli {
 
 eval::TaskSet TaskOptions::load() const {
-    std::vector<std::string> dirs = {toolchain::ToolPaths::fromEnvironment().tasksDir()};
+    if (extraOnly && extraDirs.empty()) {
+        std::cerr << "sage: error: --tasks-only needs at least one --tasks DIR\n";
+        throw CLI::RuntimeError(2);
+    }
+    std::vector<std::string> dirs;
+    if (!extraOnly) dirs.push_back(toolchain::ToolPaths::fromEnvironment().tasksDir());
     dirs.insert(dirs.end(), extraDirs.begin(), extraDirs.end());
     auto set = eval::TaskSet::load(dirs);
     for (const auto& e : set.errors) std::cerr << "sage: warning: skipped task: " << e << "\n";

@@ -1,4 +1,5 @@
-// `sage tasks [--tasks DIR] [--json]`: list the task suite.
+// `sage tasks [--tasks DIR] [--tasks-only] [--json]`: list the task suite.
+// `sage tasks --check`: run every task's reference on its own (ReferenceCheck); exit 1 if one fails.
 // `sage tasks --report [--out FILE] [--device ID] [--seeds N] [--jobs N]`: evaluate every baseline and
 // tuned kernel and write the suite report (default docs/tasks.md, relative to the working directory).
 // Exit code of --report: 0 when every kernel verifies, 1 otherwise (the report is written either way).
@@ -24,6 +25,7 @@ struct TasksOptions {
     TaskOptions tasks;
     bool json = false;
     bool report = false;
+    bool check = false;
     std::string out = "docs/tasks.md";
     std::string device = toolchain::DeviceCatalog::kDefaultDevice;
     size_t seeds = 3;
@@ -36,16 +38,47 @@ void list(const eval::TaskSet& set, bool json) {
         for (const auto& t : set.tasks) {
             nlohmann::json cases = nlohmann::json::array();
             for (const auto& c : t.cases) cases.push_back({{"name", c.name}, {"dims", c.dims}, {"perf", c.perf}});
-            out.push_back({{"name", t.name}, {"category", t.category}, {"split", t.split}, {"cases", cases},
-                           {"has_tuned", !t.tunedSource.empty()}});
+            nlohmann::json row = {{"name", t.name},       {"category", t.category},
+                                  {"split", t.split},     {"cases", cases},
+                                  {"has_tuned", !t.tunedSource.empty()}, {"has_compute", t.compute.present}};
+            if (!t.computeGap.empty()) row["compute_gap"] = t.computeGap;
+            out.push_back(row);
         }
         std::cout << out.dump(2) << "\n";
         return;
     }
-    for (const auto& t : set.tasks)
-        std::cout << std::left << std::setw(24) << t.name << std::setw(15) << t.category << std::setw(6) << t.split
-                  << t.cases.size() << " cases" << (t.tunedSource.empty() ? "" : ", tuned kernel") << "\n";
-    std::cout << set.tasks.size() << " tasks\n";
+    size_t gaps = 0, width = 24;
+    for (const auto& t : set.tasks) width = std::max(width, t.name.size() + 2);
+    for (const auto& t : set.tasks) {
+        std::cout << std::left << std::setw(int(width)) << t.name << std::setw(15) << t.category << std::setw(6) << t.split
+                  << t.cases.size() << " cases" << (t.tunedSource.empty() ? "" : ", tuned kernel");
+        if (!t.compute.present) {
+            ++gaps;
+            std::cout << ", no compute spec" << (t.computeGap.empty() ? "" : ": " + t.computeGap);
+        }
+        std::cout << "\n";
+    }
+    std::cout << set.tasks.size() << " tasks";
+    if (gaps) std::cout << " (" << gaps << " without a compute spec: they load and evaluate with their reference)";
+    std::cout << "\n";
+}
+
+// Every task's reference on its own: compiles, runs on every case, gives finite, varying outputs.
+void check(const eval::TaskSet& set, const TasksOptions& o) {
+    eval::Evaluator evaluator = eval::Evaluator::fromEnvironment();
+    eval::EvalRequest req;
+    req.deviceId = o.device;
+    size_t failed = 0;
+    for (const auto& t : set.tasks) {
+        const eval::ReferenceCheck r = evaluator.checkReference(t, req);
+        std::cout << "  " << std::left << std::setw(44) << t.name << (r.ok ? "ok" : "FAIL: " + r.problem) << std::endl;
+        failed += r.ok ? 0 : 1;
+    }
+    std::cout << set.tasks.size() - failed << " of " << set.tasks.size() << " references pass the self-check\n";
+    if (failed) {
+        std::cerr << "sage: error: " << failed << " reference(s) failed: fix reference.cpp of each (see above)\n";
+        throw CLI::RuntimeError(1);
+    }
 }
 
 void report(const eval::TaskSet& set, const TasksOptions& o) {
@@ -89,6 +122,9 @@ void registerTasksCommand(CLI::App& app) {
     cmd->add_flag("--json", o->json, "Print a JSON array of {name, category, split, cases, has_tuned}");
     cmd->add_flag("--report", o->report,
                   "Evaluate every baseline and tuned kernel and write the suite report (markdown)");
+    cmd->add_flag("--check", o->check,
+                  "Run every task's reference on each case (first seed): it must compile, run and give finite, "
+                  "non-constant outputs");
     cmd->add_option("--out", o->out, "Report file (default docs/tasks.md, relative to the working directory)");
     cmd->add_option("--device", o->device, "Device profile id for --report (see `sage devices`)");
     cmd->add_option("--seeds", o->seeds, "Input seeds verified per case for --report (default 3)");
@@ -96,6 +132,7 @@ void registerTasksCommand(CLI::App& app) {
     cmd->callback([o] {
         auto set = o->tasks.load();
         if (o->report) report(set, *o);
+        else if (o->check) check(set, *o);
         else list(set, o->json);
         if (!set.errors.empty()) {  // the warnings above name each folder and what is wrong
             std::cerr << "sage: error: " << set.errors.size()

@@ -119,7 +119,7 @@ private slots:
         QCOMPARE(out[0], in[1]);
         QCOMPARE(out[1], 7.0f);
         QCOMPARE(out[2], 1.0f);
-        QCOMPARE(out[3], float(sage::npu::DeviceProfile{}.ubUsableBytes - 512));  // after two 256-byte buffers
+        QCOMPARE(out[3], float(sage::npu::DeviceProfile{}.ubBytes - 512));  // after two 256-byte buffers (TPipe has the whole UB)
         QCOMPARE(out[4], 64.0f);
         for (int i = 0; i < 64; ++i) QCOMPARE(out[8 + i], in[i] + 1.0f);
     }

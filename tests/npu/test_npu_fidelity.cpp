@@ -44,16 +44,19 @@ private slots:
         QVERIFY(d->message.find("cmatrixInitVal = false") != std::string::npos);
     }
 
-    void ubBudgetEqualsTheHostPlatformValue() {
+    // Changed for issue 25's evidence: the TPipe limit was the host value (196352); a real 910B ran
+    // EvoKernel's ReluCustom, which allocates exactly 196608 B, so TPipe now gets the whole UB.
+    void ubBudgetIsTheWholeUbWhileTheHostSeesLess() {
         sage::npu::DeviceProfile p;
         QCOMPARE(p.ubUsableBytes, 196352u);  // GetCoreMemSize(UB) on a real 910B
+        QCOMPARE(p.ubBytes, 196608u);        // ub_size of the platform ini
         {
             NpuHarness h;
-            ICPU_RUN_KF(fid::ub_budget_kernel, 1, (GM_ADDR) nullptr, 196352u);
+            ICPU_RUN_KF(fid::ub_budget_kernel, 1, (GM_ADDR) nullptr, 196608u);
             QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
         }
         NpuHarness h;
-        ICPU_RUN_KF(fid::ub_budget_kernel, 1, (GM_ADDR) nullptr, 196352u + 32u);
+        ICPU_RUN_KF(fid::ub_budget_kernel, 1, (GM_ADDR) nullptr, 196608u + 32u);
         QVERIFY2(h.find("capacity_exceeded"), h.describe().c_str());
         QVERIFY(h.last().aborted);
     }

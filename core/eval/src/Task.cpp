@@ -206,6 +206,11 @@ Task loadTaskFolder(const std::string& dirPath) {
             throw TaskError(file + ": " + e.what());
         }
     }
+    if (j.contains("compute_gap")) {
+        t.computeGap = f.text(j, "compute_gap", "compute_gap");
+        if (t.compute.present)
+            f.fail("compute_gap", "a task with a \"compute\" spec has no gap: remove one of the two");
+    }
     if (j.contains("tolerance")) {
         const json& tol = j["tolerance"];
         Tolerance x;

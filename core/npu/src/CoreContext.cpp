@@ -50,7 +50,9 @@ PipeId consumerPipe(Pos p, bool) {
 }
 
 CoreContext::CoreContext(Simulation::Impl& s, const DeviceProfile& p) : sim(s), prof(p) {
-    capacity[size_t(Mem::UB)] = p.ubUsableBytes;
+    // TPipe may use the whole UB: a real 910B ran a kernel allocating exactly ub_size (196608 B,
+    // EvoKernel's ReluCustom); the host is told 256 B less (ubUsableBytes), as the real platform does.
+    capacity[size_t(Mem::UB)] = p.ubBytes;
     capacity[size_t(Mem::L1)] = p.l1Bytes;
     capacity[size_t(Mem::L0A)] = p.l0aBytes;
     capacity[size_t(Mem::L0B)] = p.l0bBytes;

@@ -47,7 +47,7 @@ std::optional<std::string> missingTemplateArgument(const std::string& s, const n
 std::optional<std::string> oversizedTile(const std::string& s, const npu::DeviceProfile* device, std::string& why) {
     auto knobs = transforms::knobsWithRole(s, "tile");
     if (knobs.empty()) return why = "no tile knob", std::nullopt;
-    const long long ub = device ? device->ubUsableBytes : 196352;
+    const long long ub = device ? device->ubBytes : 196608;  // what TPipe::InitBuffer enforces
     for (long long v = knobs.front().value * 2; v > 0 && v <= (1ll << 24); v *= 2) {
         std::string out = setTunable(s, knobs.front(), v);
         auto bytes = kernel::ubBytes(out);

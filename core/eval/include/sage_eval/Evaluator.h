@@ -39,6 +39,14 @@ struct EvalRequest {
     std::map<std::string, nlohmann::json> caseLaunch;
 };
 
+// A task's reference checked on its own (`sage tasks --check`): it compiles, runs on every case
+// with the task's first seed, and every output is finite and, where it has more than one element,
+// not constant (a reference that ignores its inputs would make every kernel look right or wrong).
+struct ReferenceCheck {
+    bool ok = false;
+    std::string problem;  // what failed and where ("case 'tail', output 'y': NaN at element 12")
+};
+
 class Evaluator {
 public:
     Evaluator(toolchain::ToolPaths paths, toolchain::DeviceCatalog devices);
@@ -50,6 +58,7 @@ public:
     // whether a binary is now cached. The agent uses it on the core a compile leaves idle: it
     // runs at the lowest CPU priority and stops when req.cancel becomes true.
     bool precompile(const Task& task, const EvalRequest& req) const;
+    ReferenceCheck checkReference(const Task& task, const EvalRequest& req) const;
     const toolchain::DeviceCatalog& devices() const { return devices_; }
     const toolchain::ToolPaths& paths() const { return paths_; }
 

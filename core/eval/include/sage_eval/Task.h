@@ -51,6 +51,9 @@ struct Task {
     toolchain::LaunchSpec launch;
     std::string tilingStruct;  // struct name for GET_TILING_DATA when the kernel file has no host side
     ComputeSpec compute;       // what the task computes (task.json "compute"); present = false when absent
+    // Why the task has no compute spec (task.json "compute_gap"): what the spec language cannot say
+    // yet. Such a task still loads and evaluates with its reference; the built-in policy needs a baseline.
+    std::string computeGap;
     std::string referenceSource, baselineSource, tunedSource;  // baseline and tuned may be empty
     std::string taskJsonText;  // for cache keys
 

@@ -21,8 +21,8 @@ struct DeviceProfile {
     bool splitArch = true;
 
     // Local memories (bytes).
-    uint32_t ubBytes = 196608;
-    uint32_t ubUsableBytes = 196352;  // UB available to TPipe::InitBuffer = host GetCoreMemSize(UB)
+    uint32_t ubBytes = 196608;        // the TPipe::InitBuffer limit: the whole UB (see docs/device-model.md)
+    uint32_t ubUsableBytes = 196352;  // what the host's GetCoreMemSize(UB) reports: 256 B less
     uint32_t l1Bytes = 524288;
     uint32_t l0aBytes = 65536;
     uint32_t l0bBytes = 65536;
