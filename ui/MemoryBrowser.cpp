@@ -5,6 +5,7 @@
 #include "ui/ExperienceFilterProxy.h"
 #include "ui/ExperienceTableModel.h"
 #include "ui/MemoryService.h"
+#include "ui/ReviewQueue.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -48,7 +49,7 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     pendingButton_->setObjectName(QStringLiteral("pendingQueueButton"));
     pendingButton_->setCheckable(true);
     pendingButton_->setText(tr("Review queue (0)"));
-    pendingButton_->setToolTip(tr("Show only entries waiting for review"));
+    pendingButton_->setToolTip(tr("Show only entries waiting for review (%1)").arg(reviewQueueStatuses().join(QStringLiteral(", "))));
     status_ = filterCombo<memory::ExperienceStatus>(tr("any status"), this);
     stage_ = filterCombo<memory::Stage>(tr("any stage"), this);
     kind_ = filterCombo<memory::ExperienceKind>(tr("any kind"), this);
@@ -147,7 +148,8 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     });
 
     connect(service_, &MemoryService::listed, this, [this](ExperienceList entries, int pending, int flagged) {
-        const qint64 keep = wanted_ ? wanted_ : selectedId();
+        const qint64 keep = selectedId();
+        const int keepRow = view_->selectionModel()->currentIndex().row();
         model_->setEntries(entries);
         const QString cat = category_->currentData().toString();
         {
@@ -166,7 +168,15 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
                                               : QString());
         summary_->setText(tr("%1 entries · %2 pending review · %3 flagged (retrieved often, rarely adopted) · %4")
                               .arg(entries ? entries->size() : 0).arg(pending).arg(flagged).arg(service_->path()));
-        if (keep && selectExperience(keep)) wanted_ = 0;
+        if (wanted_) {
+            if (selectExperience(wanted_)) wanted_ = 0;
+        } else if (keep && !selectIfVisible(keep)) {
+            // The entry left the filter (approved or rejected in the review queue): the filter
+            // stays and the entry that took its row is next.
+            selectRow(std::min(keepRow, proxy_->rowCount() - 1));
+        } else if (!keep && reviewQueueShown()) {
+            selectRow(0);
+        }
         updateButtons();
     });
     connect(service_, &MemoryService::detailLoaded, this, [this](qint64 id, std::shared_ptr<const ExperienceDetail> d) {
@@ -207,6 +217,21 @@ qint64 MemoryBrowser::selectedId() const {
     return i.isValid() ? i.data(ExperienceTableModel::IdRole).toLongLong() : 0;
 }
 
+bool MemoryBrowser::selectIfVisible(qint64 id) {
+    const int row = model_->rowOf(id);
+    if (row < 0) return false;
+    const QModelIndex i = proxy_->mapFromSource(model_->index(row, 0));
+    if (i.isValid()) selectRow(i.row());
+    return i.isValid();
+}
+
+void MemoryBrowser::selectRow(int row) {
+    const QModelIndex i = proxy_->index(row, 0);
+    if (!i.isValid()) return;
+    view_->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    view_->scrollTo(i);
+}
+
 bool MemoryBrowser::selectExperience(qint64 id) {
     const int row = model_->rowOf(id);
     if (row < 0) {
@@ -238,7 +263,7 @@ void MemoryBrowser::connectFilter(QComboBox* box, std::function<void(const QStri
         set(value);
         if (box == status_) {
             QSignalBlocker block(pendingButton_);
-            pendingButton_->setChecked(value == QLatin1String("pending"));
+            pendingButton_->setChecked(false);
         }
     });
 }
@@ -250,8 +275,15 @@ void MemoryBrowser::showPendingQueue(bool on) {
         QSignalBlocker block(pendingButton_);
         pendingButton_->setChecked(on);
     }
-    setStatusFilter(on ? QStringLiteral("pending") : QString());
+    {
+        QSignalBlocker block(status_);  // the queue is a set of statuses, not one of the combo's
+        status_->setCurrentIndex(0);
+    }
+    proxy_->setStatuses(on ? reviewQueueStatuses() : QStringList());
+    if (on) selectRow(0);
 }
+
+bool MemoryBrowser::reviewQueueShown() const { return pendingButton_->isChecked(); }
 
 void MemoryBrowser::updateButtons() {
     const qint64 id = selectedId();
