@@ -343,7 +343,7 @@ ChatResult OpenAiClient::complete(const std::vector<ChatMessage>& messages, bool
     ChatResult result;
     const std::string url = endpoint();
     const char* keyVar = settings_.apiKeyEnv.empty() ? nullptr : std::getenv(settings_.apiKeyEnv.c_str());
-    const std::string key = keyVar ? std::string(keyVar) : std::string();
+    const std::string key = keyVar && *keyVar ? std::string(keyVar) : settings_.apiKey;
 
     json request = {{"model", settings_.model}, {"temperature", settings_.temperature}, {"stream", stream}};
     if (settings_.maxTokens > 0) request["max_tokens"] = settings_.maxTokens;

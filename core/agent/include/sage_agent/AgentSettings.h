@@ -16,6 +16,9 @@ struct LlmSettings {
     int contextTokens = 32768;     // the model's context window; prompts are assembled to fit it
     double timeoutSeconds = 120;
     std::string apiKeyEnv = "OPENAI_API_KEY";  // the key is read from this variable, never stored
+    // The key from the workbench's desktop keychain, used when the variable is not set. Held in
+    // memory only: toJson leaves it out, so it reaches no database, log or report.
+    std::string apiKey;
     int maxRetries = 3;
     double retryBaseSeconds = 1.0;
 };
