@@ -68,12 +68,15 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
     form->setColumnStretch(5, 1);
     layout->addLayout(form);
 
-    auto* buttons = new QHBoxLayout;
-    auto button = [this, buttons](const QString& text, const char* name, const QString& tip) {
+    // Two rows of four, so that the dock can be narrow (it sets the editor's width in the default layout).
+    auto* buttons = new QGridLayout;
+    int placed = 0;
+    auto button = [this, buttons, &placed](const QString& text, const char* name, const QString& tip) {
         auto* b = new QPushButton(text, this);
         b->setObjectName(QString::fromLatin1(name));
         b->setToolTip(tip);
-        buttons->addWidget(b);
+        buttons->addWidget(b, placed / 4, placed % 4);
+        ++placed;
         return b;
     };
     start_ = button(tr("Start"), "agentStart",
@@ -87,7 +90,7 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
                      tr("While paused: the editor's text becomes the next iteration; the run continues from it"));
     goToBest_ = button(tr("Go to best"), "agentGoToBest",
                        tr("Load the best correct iteration (★, the fewest cycles) into the editor and the panels"));
-    buttons->addStretch(1);
+    buttons->setColumnStretch(4, 1);
     layout->addLayout(buttons);
     state_ = new QLabel(tr("Idle."), this);
     state_->setTextFormat(Qt::RichText);

@@ -114,6 +114,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     buildPanels();
     buildActions();
     connect(editor_, &KernelEditor::revisionChanged, this, &MainWindow::updateTitle);
+    buildDefaultLayout();
     resizeWithDefaultLayout(QSize(1600, 1000));
     if (options_.restoreLayout) {
         QSettings s;
@@ -310,7 +311,7 @@ void MainWindow::resizeWithDefaultLayout(const QSize& wanted) {
     if (screen && QGuiApplication::platformName() != QLatin1String("offscreen"))
         size = size.boundedTo(screen->availableGeometry().size());  // never larger than the desktop
     resize(size);
-    buildDefaultLayout();
+    sizeDocks();
     defaultState_ = saveState();
 }
 
@@ -328,6 +329,9 @@ void MainWindow::buildDefaultLayout() {
         tabifyDockWidget(a, dock(QStringLiteral("memory")));
         a->raise();
     }
+}
+
+void MainWindow::sizeDocks() {
     // Proportions rather than pixels, so that the editor keeps most of the room at 1366 x 768
     // as at 1600 x 1000: tasks 12 %, agent 26 % of the width; the bottom docks 30 % of the height.
     const int w = width(), h = height();

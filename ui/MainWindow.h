@@ -118,7 +118,8 @@ protected:
 private:
     void buildPanels();
     void buildActions();
-    void buildDefaultLayout();
+    void buildDefaultLayout();  // where the docks go (once)
+    void sizeDocks();           // how large they are, in proportions of the window
     QDockWidget* addDock(const QString& name, const QString& title, QWidget* widget, Qt::DockWidgetArea area);
     quint64 startJob(EvaluationKind kind);
     void onEvaluationFinished(const EvaluationResultPtr& r);

@@ -9,6 +9,7 @@
 
 #include <QComboBox>
 #include <QFileDialog>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -60,12 +61,13 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     text_->setPlaceholderText(tr("Search title, trigger and content"));
     text_->setClearButtonEnabled(true);
     filters->addWidget(pendingButton_);
-    filters->addWidget(status_);
-    filters->addWidget(stage_);
-    filters->addWidget(kind_);
-    filters->addWidget(category_);
-    filters->addWidget(text_, 1);
+    for (QComboBox* box : {status_, stage_, kind_, category_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);  // the dock may be narrow
+        box->setMinimumContentsLength(7);
+        filters->addWidget(box);
+    }
     layout->addLayout(filters);
+    layout->addWidget(text_);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     view_ = new QTableView(split);
@@ -91,12 +93,15 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     split->setSizes({500, 500});
     layout->addWidget(split, 1);
 
-    auto* actions = new QHBoxLayout;
-    auto button = [this, actions](const QString& text, const char* name, const QString& tip, bool perEntry) {
+    // Two rows of five, so that the dock can be narrow.
+    auto* actions = new QGridLayout;
+    int placed = 0;
+    auto button = [this, actions, &placed](const QString& text, const char* name, const QString& tip, bool perEntry) {
         auto* b = new QPushButton(text, this);
         b->setObjectName(QString::fromLatin1(name));
         b->setToolTip(tip);
-        actions->addWidget(b);
+        actions->addWidget(b, placed / 5, placed % 5);
+        ++placed;
         if (perEntry) entryButtons_ << b;
         return b;
     };
@@ -107,7 +112,6 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     auto* archive = button(tr("Archive"), "archiveButton", tr("Retire the entry"), true);
     pinButton_ = button(tr("Pin"), "pinButton", tr("Pinned entries are always retrieved when they match"), true);
     auto* remove = button(tr("Delete"), "deleteButton", tr("Delete the entry and its history (cannot be undone)"), true);
-    actions->addStretch(1);
     auto* import = button(tr("Import…"), "importButton", tr("Import a JSON Lines file"), false);
     auto* exportB = button(tr("Export…"), "exportButton", tr("Export every entry as JSON Lines"), false);
     auto* refresh = button(tr("Refresh"), "refreshButton", tr("Reload from the database"), false);

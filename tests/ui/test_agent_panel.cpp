@@ -54,7 +54,7 @@ private slots:
         AgentPanel panel(&controller);
         QAbstractItemModelTester tester(panel.iterations(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy selected(&panel, &AgentPanel::iterationSelected);
-        emit controller.eventArrived(std::make_shared<agent::AgentEvent>(agent::AgentEvent{agent::AgentEventType::RunStarted, 7}));
+        emit controller.eventArrived(std::make_shared<agent::AgentEvent>(agent::AgentEvent{agent::AgentEventType::RunStarted, 7, 0, "", "vadd", {}, {}}));
         emit controller.eventArrived(finished(0, true, 18000));
         emit controller.eventArrived(finished(1, true, 16455));
         emit controller.eventArrived(finished(2, false, 9000, "sim_error"));  // fast but wrong: never the best
@@ -69,7 +69,7 @@ private slots:
         QVERIFY(goToBest && goToBest->isEnabled());
 
         selected.clear();
-        agent::AgentEvent end{agent::AgentEventType::RunFinished, 7, 4, "", "no improvement", {{"best", {{"iteration", 1}}}}};
+        agent::AgentEvent end{agent::AgentEventType::RunFinished, 7, 4, "", "no improvement", {{"best", {{"iteration", 1}}}}, {}};
         emit controller.eventArrived(std::make_shared<agent::AgentEvent>(end));
         QCOMPARE(panel.iterationView()->currentIndex().row(), 1);
         QCOMPARE(selected.count(), 1);

@@ -170,7 +170,7 @@ private slots:
         w->editor()->setText("// thrown away\n");
         QVERIFY(w->openTask("vadd_tiny"));
         QVERIFY(!w->editor()->text().contains("thrown away"));
-        QCOMPARE(asked.size(), 2);
+        QCOMPARE(asked.size(), 3);  // cancel, save, discard
         QFile::remove(KernelDocument::draftPath("vadd"));  // the other tests expect baseline.cpp
     }
 
@@ -190,7 +190,8 @@ private slots:
         QVERIFY(r->evaluation->verify.pass);
         QVERIFY(r->timeline);
         size_t traceFlags = 0;
-        for (const auto& e : eval::chromeTrace(*r->evaluation)["traceEvents"])
+        const nlohmann::json trace = eval::chromeTrace(*r->evaluation);
+        for (const auto& e : trace["traceEvents"])
             traceFlags += e["ph"] == "s" && e["cat"] == "SetFlag->WaitFlag";
         QVERIFY(traceFlags > 0);
         QCOMPARE(r->timeline->flagLinkCount(), traceFlags);
@@ -467,10 +468,11 @@ private slots:
         w->resizeWithDefaultLayout(QSize(1366, 768));
         QVERIFY(QTest::qWaitForWindowExposed(w.get()));
         QTRY_COMPARE(w->size(), QSize(1366, 768));
-        QVERIFY2(w->editor()->width() > 1366 / 2, qPrintable(QString::number(w->editor()->width())));
-        QVERIFY2(w->editor()->height() > 768 / 2, qPrintable(QString::number(w->editor()->height())));
-        w->resize(900, 600);
-        QTRY_COMPARE(w->size(), QSize(900, 600));
+        // Before: the agent and memory docks' buttons in one row forced ~860 px, leaving the editor 333.
+        QVERIFY2(w->editor()->width() > 1366 * 2 / 5, qPrintable(QString::number(w->editor()->width())));
+        QVERIFY2(w->editor()->height() > 768 * 2 / 5, qPrintable(QString::number(w->editor()->height())));
+        w->resize(900, 600);  // smaller than the docks allow: the window stops at their minimum sizes
+        QTRY_VERIFY(w->width() < 1366 && w->height() < 768);
         w->resize(1366, 768);
         QTRY_COMPARE(w->size(), QSize(1366, 768));
         for (const char* name : {"diagnostics", "timeline", "agent", "tasks"}) {

@@ -150,17 +150,17 @@ private slots:
         std::vector<int64_t> pendingIds;
         {
             memory::ExperienceStore store(path.toStdString());
-            memory::Experience a;
-            a.title = "Already approved";
-            a.content = "x";
-            a.status = memory::ExperienceStatus::Approved;
-            store.add(a);
-            for (const char* title : {"Lesson one", "Lesson two", "Lesson three"}) {
-                memory::Experience p;
-                p.title = title;
-                p.content = std::string(title) + " content";
-                pendingIds.push_back(store.add(p));
-            }
+            // Fields from std::string, not string literals: GCC 12 warns falsely (-Wrestrict) on the latter here.
+            auto entry = [](std::string title, memory::ExperienceStatus status) {
+                memory::Experience e;
+                e.content = title + ": what to do";
+                e.title = std::move(title);
+                e.status = status;
+                return e;
+            };
+            store.add(entry(std::string("Already approved"), memory::ExperienceStatus::Approved));
+            for (int i = 1; i <= 3; ++i)
+                pendingIds.push_back(store.add(entry("Lesson " + std::to_string(i), memory::ExperienceStatus::Pending)));
         }
         QVERIFY(awaitsReview(memory::ExperienceStatus::Pending));
         QVERIFY(!awaitsReview(memory::ExperienceStatus::Approved));
