@@ -9,6 +9,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QTimer>
 
 #include <cstdio>
 #include <string>
@@ -95,8 +96,11 @@ int main(int argc, char** argv) {
         if (cli.isSet(screenshot)) {
             const QString file = cli.value(screenshot);
             QObject::connect(&window, &sage::ui::MainWindow::opProjectFinished, &window, [&window, file](bool) {
-                window.grab().save(file);
-                QApplication::exit(0);
+                // After the panels' queued replots, so the timeline is in the picture.
+                QTimer::singleShot(500, &window, [&window, file]() {
+                    window.grab().save(file);
+                    QApplication::exit(0);
+                });
             });
         }
         if (!window.openOpProject(cli.value(op)) && cli.isSet(screenshot)) {
