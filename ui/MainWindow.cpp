@@ -78,24 +78,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     tasks_ = eval::TaskSet::load(dirs);
 
     memory_ = new MemoryService(this);
-    apiKeys_ = new ApiKeyStore(this);
-    connect(apiKeys_, &ApiKeyStore::written, this, [this](const QString& error) {
-        setMessage(error.isEmpty() ? tr("The API key is stored in the desktop keychain.")
-                                   : tr("The API key was not stored: %1. It is used for this session only; for "
-                                        "headless runs set $%2.").arg(error, settings_.apiKeyEnv), 0);
-    });
-    connect(apiKeys_, &ApiKeyStore::removed, this, [this](const QString& error) {
-        setMessage(error.isEmpty() ? tr("The API key was removed from the desktop keychain.")
-                                   : tr("The API key was not removed: %1").arg(error), 0);
-    });
-    connect(apiKeys_, &ApiKeyStore::keyRead, this, [this](const QString& key, const QString& error) {
-        keychainKey_ = key;
-        if (!error.isEmpty() || key.isEmpty())
-            setMessage(tr("No API key from the desktop keychain%1: set $%2, or store the key in File → Settings.")
-                           .arg(error.isEmpty() ? QString() : QStringLiteral(" (") + error + QStringLiteral(")"),
-                                settings_.apiKeyEnv), 0);
-        if (auto start = std::exchange(deferredAgentStart_, std::nullopt)) startAgent(start->first, start->second);
-    });
+    connectApiKeys();
     if (evaluator_) {
         service_ = new EvaluationService(evaluator_, this);
         baselineService_ = new EvaluationService(evaluator_, this);
@@ -140,6 +123,27 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
                        .arg(QString::fromStdString(tasks_.errors.front())), 15000);
     else
         statusBar()->showMessage(tr("Ready"));
+}
+
+void MainWindow::connectApiKeys() {
+    apiKeys_ = new ApiKeyStore(this);
+    connect(apiKeys_, &ApiKeyStore::written, this, [this](const QString& error) {
+        setMessage(error.isEmpty() ? tr("The API key is stored in the desktop keychain.")
+                                   : tr("The API key was not stored: %1. It is used for this session only; for "
+                                        "headless runs set $%2.").arg(error, settings_.apiKeyEnv), 0);
+    });
+    connect(apiKeys_, &ApiKeyStore::removed, this, [this](const QString& error) {
+        setMessage(error.isEmpty() ? tr("The API key was removed from the desktop keychain.")
+                                   : tr("The API key was not removed: %1").arg(error), 0);
+    });
+    connect(apiKeys_, &ApiKeyStore::keyRead, this, [this](const QString& key, const QString& error) {
+        keychainKey_ = key;
+        if (!error.isEmpty() || key.isEmpty())
+            setMessage(tr("No API key from the desktop keychain%1: set $%2, or store the key in File → Settings.")
+                           .arg(error.isEmpty() ? QString() : QStringLiteral(" (") + error + QStringLiteral(")"),
+                                settings_.apiKeyEnv), 0);
+        if (auto start = std::exchange(deferredAgentStart_, std::nullopt)) startAgent(start->first, start->second);
+    });
 }
 
 MainWindow::~MainWindow() {

@@ -118,6 +118,7 @@ protected:
 private:
     void buildPanels();
     void buildActions();
+    void connectApiKeys();  // the keychain's answers: stored, removed, read (then a deferred agent start)
     void buildDefaultLayout();  // where the docks go (once)
     void sizeDocks();           // how large they are, in proportions of the window
     QDockWidget* addDock(const QString& name, const QString& title, QWidget* widget, Qt::DockWidgetArea area);
