@@ -9,7 +9,9 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QTimer>
 
+#include <cstdio>
 #include <string>
 
 namespace {
@@ -23,6 +25,8 @@ struct Options {
     QCommandLineOption panel{"panel", "With --screenshot: main, diagnostics, verification, timeline, agent, memory, diff.",
                              "name", "main"};
     QCommandLineOption freshLayout{"default-layout", "Ignore the saved window layout."};
+    QCommandLineOption size{"size", "The window size, e.g. 1366x768, with the default layout for it (default 1600x1000).",
+                            "WxH"};
     QCommandLineOption op{"op", "Open this op project (File → Open op project…); with --screenshot, the PNG is saved "
                                 "when its run has finished.", "dir"};
 
@@ -30,7 +34,7 @@ struct Options {
         cli.setApplicationDescription("SAGE Kernel Workbench: edit, evaluate and tune NPU kernels with an agent.");
         cli.addHelpOption();
         cli.addVersionOption();
-        cli.addOptions({task, kernel, db, tasksDir, screenshot, panel, freshLayout, op});
+        cli.addOptions({task, kernel, db, tasksDir, screenshot, panel, freshLayout, size, op});
     }
 };
 
@@ -68,13 +72,23 @@ int main(int argc, char** argv) {
     Options o;
     o.addTo(cli);
     cli.process(app);
-    auto& [task, kernel, db, tasksDir, screenshot, panel, freshLayout, op] = o;
+    auto& [task, kernel, db, tasksDir, screenshot, panel, freshLayout, size, op] = o;
 
     sage::ui::MainWindowOptions options;
     options.taskDirs = cli.values(tasksDir);
     options.dbPath = cli.value(db);
     options.restoreLayout = !cli.isSet(screenshot) && !cli.isSet(freshLayout);
     sage::ui::MainWindow window(options);
+    if (cli.isSet(size)) {
+        const QStringList wh = cli.value(size).split(QLatin1Char('x'));
+        const int w = wh.size() == 2 ? wh[0].toInt() : 0, h = wh.size() == 2 ? wh[1].toInt() : 0;
+        if (w < 640 || h < 480) {
+            std::fprintf(stderr, "sage-workbench: --size %s: give WIDTHxHEIGHT, at least 640x480 (e.g. 1366x768)\n",
+                         qPrintable(cli.value(size)));
+            return 2;
+        }
+        window.resizeWithDefaultLayout(QSize(w, h));
+    }
     window.show();
 
     if (cli.isSet(op)) {
@@ -82,8 +96,11 @@ int main(int argc, char** argv) {
         if (cli.isSet(screenshot)) {
             const QString file = cli.value(screenshot);
             QObject::connect(&window, &sage::ui::MainWindow::opProjectFinished, &window, [&window, file](bool) {
-                window.grab().save(file);
-                QApplication::exit(0);
+                // After the panels' queued replots, so the timeline is in the picture.
+                QTimer::singleShot(500, &window, [&window, file]() {
+                    window.grab().save(file);
+                    QApplication::exit(0);
+                });
             });
         }
         if (!window.openOpProject(cli.value(op)) && cli.isSet(screenshot)) {

@@ -5,6 +5,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev libqscintilla2-qt6-dev libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev libxkbcommon-dev
+  qtkeychain-qt6-dev  # the workbench keeps the LLM API key in the desktop keychain, never in its settings
   nlohmann-json3-dev libsqlite3-dev libcurl4-openssl-dev libcli11-dev libdtl-dev libcpp-httplib-dev
   libre2-dev  # memory evidence patterns: RE2 matches in linear time (docs/memory.md)
   libseccomp-dev xvfb xauth imagemagick x11-apps

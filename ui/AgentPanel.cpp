@@ -68,12 +68,15 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
     form->setColumnStretch(5, 1);
     layout->addLayout(form);
 
-    auto* buttons = new QHBoxLayout;
-    auto button = [this, buttons](const QString& text, const char* name, const QString& tip) {
+    // Two rows of four, so that the dock can be narrow (it sets the editor's width in the default layout).
+    auto* buttons = new QGridLayout;
+    int placed = 0;
+    auto button = [this, buttons, &placed](const QString& text, const char* name, const QString& tip) {
         auto* b = new QPushButton(text, this);
         b->setObjectName(QString::fromLatin1(name));
         b->setToolTip(tip);
-        buttons->addWidget(b);
+        buttons->addWidget(b, placed / 4, placed % 4);
+        ++placed;
         return b;
     };
     start_ = button(tr("Start"), "agentStart",
@@ -85,12 +88,21 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
     stop_ = button(tr("Stop"), "agentStop", tr("Cancel the run (the running evaluation is killed)"));
     submit_ = button(tr("Use my edit"), "agentSubmitEdit",
                      tr("While paused: the editor's text becomes the next iteration; the run continues from it"));
-    buttons->addStretch(1);
+    goToBest_ = button(tr("Go to best"), "agentGoToBest",
+                       tr("Load the best correct iteration (★, the fewest cycles) into the editor and the panels"));
+    buttons->setColumnStretch(4, 1);
     layout->addLayout(buttons);
     state_ = new QLabel(tr("Idle."), this);
     state_->setTextFormat(Qt::RichText);
     state_->setWordWrap(true);
     layout->addWidget(state_);
+    problem_ = new QLabel(this);
+    problem_->setObjectName(QStringLiteral("agentProblem"));
+    problem_->setWordWrap(true);
+    problem_->setStyleSheet(QStringLiteral("color: #c62828"));
+    problem_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    problem_->hide();
+    layout->addWidget(problem_);
 
     auto* split = new QSplitter(Qt::Vertical, this);
     view_ = new QTableView(split);
@@ -101,7 +113,7 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
     view_->verticalHeader()->hide();
     view_->verticalHeader()->setDefaultSectionSize(20);
     view_->horizontalHeader()->setStretchLastSection(true);
-    view_->setColumnWidth(IterationListModel::IndexColumn, 28);
+    view_->setColumnWidth(IterationListModel::IndexColumn, 36);
     view_->setColumnWidth(IterationListModel::StageColumn, 62);
     view_->setColumnWidth(IterationListModel::OriginColumn, 50);
     view_->setColumnWidth(IterationListModel::StatusColumn, 78);
@@ -141,6 +153,10 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
     connect(resume_, &QPushButton::clicked, controller_, &AgentController::resume);
     connect(stop_, &QPushButton::clicked, controller_, &AgentController::stop);
     connect(submit_, &QPushButton::clicked, this, &AgentPanel::submitEditRequested);
+    connect(goToBest_, &QPushButton::clicked, this, &AgentPanel::goToBest);
+    auto bestKnown = [this]() { goToBest_->setEnabled(iterations_->bestIteration() >= 0); };
+    connect(iterations_, &QAbstractItemModel::dataChanged, this, bestKnown);
+    connect(iterations_, &QAbstractItemModel::modelReset, this, bestKnown);
     connect(policySettings, &QToolButton::clicked, this, &AgentPanel::settingsRequested);
     connect(controller_, &AgentController::stateChanged, this, &AgentPanel::updateControls);
     connect(controller_, &AgentController::eventArrived, this, &AgentPanel::onEvent);
@@ -186,6 +202,7 @@ void AgentPanel::updateControls() {
     resume_->setEnabled(s == S::Paused || s == S::Pausing);
     stop_->setEnabled(active);
     submit_->setEnabled(s == S::Paused);
+    goToBest_->setEnabled(iterations_->bestIteration() >= 0);
     for (QWidget* w : std::initializer_list<QWidget*>{policy_, memoryMode_, budget_, includePending_}) w->setEnabled(!active);
     const int it = controller_->currentIteration();
     const QString run = controller_->runId() ? tr("run %1").arg(controller_->runId()) : QString();
@@ -198,7 +215,13 @@ void AgentPanel::updateControls() {
                            "press <i>Use my edit</i>, or Step / Resume")
                             .arg(run).arg(it + 1));
         break;
-    case S::Finished: state_->setText(tr("<b>Finished</b> %1").arg(run)); break;
+    case S::Finished: {
+        const auto best = iterations_->record(iterations_->bestRow());
+        state_->setText(best ? tr("<b>Finished</b> %1 · best: iteration %2, %3 cycles (★, loaded)")
+                                   .arg(run).arg(best->index).arg(best->cycles)
+                             : tr("<b>Finished</b> %1 · no correct iteration").arg(run));
+        break;
+    }
     }
 }
 
@@ -206,6 +229,7 @@ void AgentPanel::onEvent(const AgentEventPtr& e) {
     using T = agent::AgentEventType;
     switch (e->type) {
     case T::RunStarted:
+        problem_->hide();
         iterations_->clear();
         retrievals_->clear();
         response_->clear();
@@ -236,6 +260,7 @@ void AgentPanel::onEvent(const AgentEventPtr& e) {
         if (!e->record) break;
         IterationRecordPtr record = e->record;
         iterations_->iterationFinished(record);
+        showProblem(*record);
         if (follow_) {
             const int row = iterations_->rowOf(e->iteration);
             view_->selectRow(row);
@@ -245,13 +270,31 @@ void AgentPanel::onEvent(const AgentEventPtr& e) {
     }
     case T::Error: emit message(tr("Agent: %1").arg(QString::fromStdString(e->text))); break;
     case T::Notice: emit message(tr("Agent note: %1").arg(QString::fromStdString(e->text))); break;
-    case T::RunFinished:
+    case T::RunFinished: {
         emit message(tr("Agent run %1 finished: %2").arg(e->runId).arg(QString::fromStdString(e->text)));
+        // The run's result is its best iteration, not its last: load that one.
+        const int best = e->data.contains("best") ? e->data["best"].value("iteration", -1) : -1;
+        loadIteration(best >= 0 ? best : iterations_->bestIteration());
         emit runFinished(e->runId);
         break;
+    }
     default: break;
     }
     updateControls();
+}
+
+void AgentPanel::showProblem(const agent::IterationRecord& r) {
+    // An unreachable model server or a refused key must be seen where the run is watched, not
+    // only in the Rationale tab of the iteration.
+    if (r.status != "policy_error" || r.error.empty()) {
+        problem_->hide();
+        return;
+    }
+    const QString text = tr("Iteration %1 (%2): %3").arg(r.index).arg(QString::fromStdString(r.status),
+                                                                       QString::fromStdString(r.error));
+    problem_->setText(text);
+    problem_->show();
+    emit message(tr("Agent: %1").arg(text));
 }
 
 void AgentPanel::showRecord(const IterationRecordPtr& r) {
@@ -276,13 +319,38 @@ void AgentPanel::selectIteration(int iteration) {
     if (row >= 0) view_->selectRow(row);
 }
 
+bool AgentPanel::loadIteration(int iteration) {
+    const int row = iterations_->rowOf(iteration);
+    if (row < 0 || !iterations_->record(row)) return false;
+    if (view_->selectionModel()->currentIndex().row() == row) showRecord(iterations_->record(row));  // shown again, now settled
+    else view_->selectRow(row);
+    return true;
+}
+
+bool AgentPanel::goToBest() { return loadIteration(iterations_->bestIteration()); }
+
 void AgentPanel::showRecords(qint64 runId, const std::vector<IterationRecordPtr>& records) {
     if (controller_->active()) return;  // the live run owns the list
     iterations_->setRecords(records);
     state_->setText(tr("Stored run %1: %n iteration(s)", nullptr, int(records.size())).arg(runId));
 }
 
+void AgentPanel::clearRun(const QString& task) {
+    if (controller_->active()) return;  // the live run owns the panel
+    iterations_->clear();
+    retrievals_->clear();
+    response_->clear();
+    prompt_->clear();
+    notes_->clear();
+    problem_->hide();
+    shownIteration_ = streamingIteration_ = -1;
+    follow_ = true;
+    state_->setText(tr("No run of %1 here yet: Start runs the agent on it; its stored runs are under it in the "
+                       "Tasks panel.").arg(task.toHtmlEscaped()));
+}
+
 QString AgentPanel::responseText() const { return response_->toPlainText(); }
+QString AgentPanel::problemText() const { return problem_->isHidden() ? QString() : problem_->text(); }
 
 void AgentPanel::showTab(const QString& name) {
     static const QStringList names = {QStringLiteral("response"), QStringLiteral("prompt"), QStringLiteral("experiences"),

@@ -37,8 +37,14 @@ public:
     agent::AgentSettings settings(agent::AgentSettings base) const;
     void setDefaults(const QString& policy, int budget, const QString& memoryMode, bool includePending);
     void selectIteration(int iteration);
+    // Selects the iteration and shows it in the other panels, also when it is already selected
+    // (a finished or paused run re-runs it for its timeline). False when it is not in the list.
+    bool loadIteration(int iteration);
+    bool goToBest();
     void showRecords(qint64 runId, const std::vector<IterationRecordPtr>& records);  // a stored run
+    void clearRun(const QString& task);  // another task was opened: nothing of the last one's run stays
     QString responseText() const;
+    QString problemText() const;  // the last failed policy call's reason, while it is shown
     void showTab(const QString& name);  // response, prompt, experiences, rationale
 
 signals:
@@ -54,14 +60,15 @@ private:
     void onEvent(const AgentEventPtr& e);
     void updateControls();
     void showRecord(const IterationRecordPtr& r);
+    void showProblem(const agent::IterationRecord& r);
     AgentController* controller_;
     IterationListModel* iterations_;
     RetrievalModel* retrievals_;
     QComboBox *policy_, *memoryMode_;
     QSpinBox* budget_;
     QCheckBox* includePending_;
-    QPushButton *start_, *pause_, *step_, *resume_, *stop_, *submit_;
-    QLabel* state_;
+    QPushButton *start_, *pause_, *step_, *resume_, *stop_, *submit_, *goToBest_;
+    QLabel *state_, *problem_;
     QTableView* view_;
     QTabWidget* tabs_;
     QPlainTextEdit *prompt_, *response_, *notes_;

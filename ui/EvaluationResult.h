@@ -4,6 +4,7 @@
 #pragma once
 
 #include "sage_eval/Evaluation.h"
+#include "sage_eval/Task.h"
 #include "ui/TimelineData.h"
 
 #include <QMetaType>
@@ -20,6 +21,7 @@ struct EvaluationResult {
     quint64 revision = 0;  // the editor revision whose text was evaluated
     EvaluationKind kind = EvaluationKind::Evaluate;
     QString taskName;
+    std::shared_ptr<const eval::Task> task;  // an op project's spec (what it is verified against); else null
     QString source;        // the text that was evaluated
     std::shared_ptr<const eval::Evaluation> evaluation;
     std::shared_ptr<const TimelineData> timeline;

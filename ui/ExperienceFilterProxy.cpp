@@ -9,7 +9,10 @@ ExperienceFilterProxy::ExperienceFilterProxy(QObject* parent) : QSortFilterProxy
 }
 
 void ExperienceFilterProxy::setStatus(const QString& status) {
-    status_ = status;
+    setStatuses(status.isEmpty() ? QStringList() : QStringList{status});
+}
+void ExperienceFilterProxy::setStatuses(const QStringList& statuses) {
+    statuses_ = statuses;
     invalidateFilter();
 }
 void ExperienceFilterProxy::setStage(const QString& stage) {
@@ -37,7 +40,8 @@ void ExperienceFilterProxy::setTextMatches(const QSet<qint64>& ids) {
 bool ExperienceFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
     const QModelIndex i = sourceModel()->index(sourceRow, 0, sourceParent);
     auto is = [&](int role, const QString& want) { return want.isEmpty() || i.data(role).toString() == want; };
-    if (!is(ExperienceTableModel::StatusRole, status_) || !is(ExperienceTableModel::StageRole, stage_) ||
+    if (!statuses_.isEmpty() && !statuses_.contains(i.data(ExperienceTableModel::StatusRole).toString())) return false;
+    if (!is(ExperienceTableModel::StageRole, stage_) ||
         !is(ExperienceTableModel::KindRole, kind_) || !is(ExperienceTableModel::CategoryRole, category_))
         return false;
     if (words_.isEmpty() || textMatches_.contains(i.data(ExperienceTableModel::IdRole).toLongLong())) return true;

@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFont>
 #include <QStringList>
 
 namespace sage::ui {
@@ -11,7 +12,21 @@ IterationListModel::IterationListModel(QObject* parent) : QAbstractTableModel(pa
 void IterationListModel::clear() {
     beginResetModel();
     rows_.clear();
+    best_ = -1;
     endResetModel();
+}
+
+void IterationListModel::updateBest() {
+    const int before = best_;
+    const agent::IterationRecord* best = nullptr;
+    for (const auto& row : rows_) {
+        const auto* r = row.record.get();
+        if (r && r->correct && r->cycles > 0 && (!best || r->cycles < best->cycles)) best = r;
+    }
+    best_ = best ? best->index : -1;
+    if (best_ == before) return;
+    for (int iteration : {before, best_})
+        if (int row = rowOf(iteration); row >= 0) emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 
 int IterationListModel::rowOf(int iteration) const {
@@ -44,11 +59,12 @@ void IterationListModel::iterationFinished(IterationRecordPtr record) {
     if (int row = rowOf(index); row >= 0) {
         rows_[size_t(row)] = {index, stage, std::move(record)};
         emit dataChanged(this->index(row, 0), this->index(row, ColumnCount - 1));
-        return;
+    } else {
+        beginInsertRows({}, int(rows_.size()), int(rows_.size()));
+        rows_.push_back({index, stage, std::move(record)});
+        endInsertRows();
     }
-    beginInsertRows({}, int(rows_.size()), int(rows_.size()));
-    rows_.push_back({index, stage, std::move(record)});
-    endInsertRows();
+    updateBest();
 }
 
 void IterationListModel::setRecords(const std::vector<IterationRecordPtr>& records) {
@@ -56,7 +72,9 @@ void IterationListModel::setRecords(const std::vector<IterationRecordPtr>& recor
     rows_.clear();
     for (const auto& r : records)
         if (r) rows_.push_back({r->index, QString::fromStdString(r->stage), r});
+    best_ = -1;
     endResetModel();
+    updateBest();
 }
 
 IterationRecordPtr IterationListModel::record(int row) const {
@@ -74,6 +92,14 @@ QVariant IterationListModel::data(const QModelIndex& index, int role) const {
     if (role == IterationRole) return row.index;
     if (role == CorrectRole) return correct;
     if (role == FinishedRole) return r != nullptr;
+    const bool best = r && row.index == best_;
+    if (role == BestRole) return best;
+    if (role == Qt::BackgroundRole && best) return QBrush(QColor(0xe8, 0xf5, 0xe9));
+    if (role == Qt::FontRole && best) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
     if (role == Qt::ForegroundRole && index.column() == StatusColumn) {
         if (!r) return QBrush(QColor(0x15, 0x65, 0xc0));
         return QBrush(correct ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
@@ -82,13 +108,14 @@ QVariant IterationListModel::data(const QModelIndex& index, int role) const {
         (index.column() == RewardColumn || index.column() == CyclesColumn || index.column() == RooflineColumn))
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && r) {
-        QString tip = QString::fromStdString(r->rationale);
+        QString tip = best ? tr("The best correct iteration: the fewest cycles so far.\n") : QString();
+        tip += QString::fromStdString(r->rationale);
         if (!r->error.empty()) tip += QStringLiteral("\n") + QString::fromStdString(r->error);
         return tip.isEmpty() ? QVariant() : tip;
     }
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
-    case IndexColumn: return row.index;
+    case IndexColumn: return best ? QStringLiteral("★%1").arg(row.index) : QString::number(row.index);
     case StageColumn: return row.stage;
     case OriginColumn: return r ? QString::fromStdString(r->origin) : QString();
     case StatusColumn:

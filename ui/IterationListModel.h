@@ -1,6 +1,8 @@
 // The agent's iterations as they happen: index, stage, origin, status, reward, cycles, roofline
 // fraction, adopted experiences and the move. A row appears when an iteration starts ("running")
-// and is completed from the stored iteration record when it finishes.
+// and is completed from the stored iteration record when it finishes. The best iteration (the
+// correct one with the fewest cycles; the earliest on a tie, as the loop's frontier counts it)
+// is marked with a star and a green row.
 #pragma once
 
 #include "sage_agent/RunStore.h"
@@ -21,7 +23,7 @@ public:
         IndexColumn, StageColumn, OriginColumn, StatusColumn, RewardColumn, CyclesColumn, RooflineColumn,
         AdoptedColumn, MoveColumn, ColumnCount
     };
-    enum Role { IterationRole = Qt::UserRole + 1, CorrectRole, FinishedRole };
+    enum Role { IterationRole = Qt::UserRole + 1, CorrectRole, FinishedRole, BestRole };
 
     explicit IterationListModel(QObject* parent = nullptr);
     void clear();
@@ -31,6 +33,8 @@ public:
     IterationRecordPtr record(int row) const;
     int rowOf(int iteration) const;
     int finishedCount() const;
+    int bestIteration() const { return best_; }  // -1: no correct iteration yet
+    int bestRow() const { return best_ < 0 ? -1 : rowOf(best_); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -43,7 +47,9 @@ private:
         QString stage;
         IterationRecordPtr record;  // null while running
     };
+    void updateBest();
     std::vector<Row> rows_;
+    int best_ = -1;
 };
 
 } // namespace sage::ui

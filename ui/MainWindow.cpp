@@ -5,6 +5,7 @@
 #include "sage_eval/TraceExport.h"
 #include "ui/AgentController.h"
 #include "ui/AgentPanel.h"
+#include "ui/ApiKeyStore.h"
 #include "ui/CandidateDiffView.h"
 #include "ui/DiagnosticsModel.h"
 #include "ui/DiagnosticsPanel.h"
@@ -30,6 +31,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
@@ -37,6 +39,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -75,6 +78,7 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
     tasks_ = eval::TaskSet::load(dirs);
 
     memory_ = new MemoryService(this);
+    connectApiKeys();
     if (evaluator_) {
         service_ = new EvaluationService(evaluator_, this);
         baselineService_ = new EvaluationService(evaluator_, this);
@@ -86,12 +90,15 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
             setMessage(pass ? tr("Op project: PASS") : tr("Op project: FAIL (see the Op project panel)"), 15000);
             emit opProjectFinished(pass);
         });
+        connect(opService_, &OpProjectService::evaluated, this, [this](const EvaluationResultPtr& r) {
+            if (!opDir_.isEmpty()) presentResult(r, r->task, tr("op project %1").arg(QFileInfo(opDir_).fileName()));
+        });
     }
     buildPanels();
     buildActions();
+    connect(editor_, &KernelEditor::revisionChanged, this, &MainWindow::updateTitle);
     buildDefaultLayout();
-    resize(1600, 1000);
-    defaultState_ = saveState();
+    resizeWithDefaultLayout(QSize(1600, 1000));
     if (options_.restoreLayout) {
         QSettings s;
         restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
@@ -116,6 +123,27 @@ MainWindow::MainWindow(const MainWindowOptions& options, QWidget* parent)
                        .arg(QString::fromStdString(tasks_.errors.front())), 15000);
     else
         statusBar()->showMessage(tr("Ready"));
+}
+
+void MainWindow::connectApiKeys() {
+    apiKeys_ = new ApiKeyStore(this);
+    connect(apiKeys_, &ApiKeyStore::written, this, [this](const QString& error) {
+        setMessage(error.isEmpty() ? tr("The API key is stored in the desktop keychain.")
+                                   : tr("The API key was not stored: %1. It is used for this session only; for "
+                                        "headless runs set $%2.").arg(error, settings_.apiKeyEnv), 0);
+    });
+    connect(apiKeys_, &ApiKeyStore::removed, this, [this](const QString& error) {
+        setMessage(error.isEmpty() ? tr("The API key was removed from the desktop keychain.")
+                                   : tr("The API key was not removed: %1").arg(error), 0);
+    });
+    connect(apiKeys_, &ApiKeyStore::keyRead, this, [this](const QString& key, const QString& error) {
+        keychainKey_ = key;
+        if (!error.isEmpty() || key.isEmpty())
+            setMessage(tr("No API key from the desktop keychain%1: set $%2, or store the key in File → Settings.")
+                           .arg(error.isEmpty() ? QString() : QStringLiteral(" (") + error + QStringLiteral(")"),
+                                settings_.apiKeyEnv), 0);
+        if (auto start = std::exchange(deferredAgentStart_, std::nullopt)) startAgent(start->first, start->second);
+    });
 }
 
 MainWindow::~MainWindow() {
@@ -274,23 +302,48 @@ void MainWindow::buildPanels() {
             if (e->type == agent::AgentEventType::Paused && stepWhenPaused_) {
                 stepWhenPaused_ = false;
                 agent_->step();
+            } else if (e->type == agent::AgentEventType::Paused) {
+                rerunShownIterationForTimeline();
             }
         });
     }
 }
 
+void MainWindow::resizeWithDefaultLayout(const QSize& wanted) {
+    QSize size = wanted;
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    if (screen && QGuiApplication::platformName() != QLatin1String("offscreen"))
+        size = size.boundedTo(screen->availableGeometry().size());  // never larger than the desktop
+    resize(size);
+    sizeDocks();
+    defaultState_ = saveState();
+}
+
 void MainWindow::buildDefaultLayout() {
+    // The docks never shrink to nothing when the window does (they collapsed after a resize).
+    for (const char* name : {"diagnostics", "verification", "timeline", "op"}) dock(QString::fromLatin1(name))->setMinimumHeight(140);
+    for (const char* name : {"agent", "memory"})
+        if (auto* d = dock(QString::fromLatin1(name))) d->setMinimumWidth(300);
+    dock(QStringLiteral("tasks"))->setMinimumWidth(130);
     splitDockWidget(dock(QStringLiteral("diagnostics")), dock(QStringLiteral("timeline")), Qt::Horizontal);
     tabifyDockWidget(dock(QStringLiteral("diagnostics")), dock(QStringLiteral("verification")));
+    tabifyDockWidget(dock(QStringLiteral("diagnostics")), dock(QStringLiteral("op")));
     dock(QStringLiteral("diagnostics"))->raise();
     if (auto* a = dock(QStringLiteral("agent"))) {
         tabifyDockWidget(a, dock(QStringLiteral("memory")));
         a->raise();
     }
-    resizeDocks({dock(QStringLiteral("tasks"))}, {200}, Qt::Horizontal);
-    resizeDocks({dock(QStringLiteral("diagnostics")), dock(QStringLiteral("timeline"))}, {560, 900}, Qt::Horizontal);
-    resizeDocks({dock(QStringLiteral("diagnostics"))}, {380}, Qt::Vertical);
-    if (auto* a = dock(QStringLiteral("agent"))) resizeDocks({a}, {430}, Qt::Horizontal);
+}
+
+void MainWindow::sizeDocks() {
+    // Proportions rather than pixels, so that the editor keeps most of the room at 1366 x 768
+    // as at 1600 x 1000: tasks 12 %, agent 26 % of the width; the bottom docks 30 % of the height.
+    const int w = width(), h = height();
+    resizeDocks({dock(QStringLiteral("tasks"))}, {std::max(130, w * 12 / 100)}, Qt::Horizontal);
+    resizeDocks({dock(QStringLiteral("diagnostics")), dock(QStringLiteral("timeline"))}, {w * 38 / 100, w * 62 / 100},
+                Qt::Horizontal);
+    resizeDocks({dock(QStringLiteral("diagnostics"))}, {std::max(180, h * 30 / 100)}, Qt::Vertical);
+    if (auto* a = dock(QStringLiteral("agent"))) resizeDocks({a}, {std::max(300, w * 26 / 100)}, Qt::Horizontal);
 }
 
 void MainWindow::restoreDefaultLayout() {
@@ -312,119 +365,21 @@ void MainWindow::showPanel(const QString& name) {
     }
 }
 
-void MainWindow::buildActions() {
-    auto* file = menuBar()->addMenu(tr("&File"));
-    auto* openKernel = file->addAction(tr("&Open kernel…"), this, [this]() {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Open kernel"), QString(), tr("C++ (*.cpp *.cc *.h);;All (*)"));
-        if (!f.isEmpty()) loadKernelFile(f);
-    });
-    openKernel->setShortcut(QKeySequence::Open);
-    file->addAction(tr("Open op &project…"), this, [this]() {
-        const QString d = QFileDialog::getExistingDirectory(this, tr("Open op project (the folder with op_host/ and op_kernel/)"));
-        if (!d.isEmpty()) openOpProject(d);
-    });
-    file->addAction(tr("&Save kernel as…"), this, [this]() {
-        const QString f = QFileDialog::getSaveFileName(this, tr("Save kernel"), QStringLiteral("kernel.cpp"), tr("C++ (*.cpp)"));
-        QFile out(f);
-        if (!f.isEmpty() && out.open(QIODevice::WriteOnly)) out.write(editor_->text().toUtf8());
-    })->setShortcut(QKeySequence::SaveAs);
-    file->addAction(tr("Open in e&xternal editor"), this, [this]() {
-        static QTemporaryDir dir;
-        const QString f = dir.filePath(QStringLiteral("kernel.cpp"));
-        QFile out(f);
-        if (out.open(QIODevice::WriteOnly)) out.write(editor_->text().toUtf8());
-        out.close();
-        QDesktopServices::openUrl(QUrl::fromLocalFile(f));
-        setMessage(tr("Wrote %1; reload it with File → Open kernel").arg(f));
-    });
-    auto* exportAction = file->addAction(tr("&Export trace…"), this, [this]() {
-        const QString f = QFileDialog::getSaveFileName(this, tr("Export trace"), QStringLiteral("trace.json"),
-                                                       tr("Chrome trace (*.json);;Op summary CSV (*.csv)"));
-        if (!f.isEmpty()) exportTrace(f);
-    });
-    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    file->addSeparator();
-    file->addAction(tr("&Settings…"), this, &MainWindow::openSettings)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
-    file->addSeparator();
-    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
-
-    auto* edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(tr("&Find…"), findBar_, &FindReplaceBar::showFind)->setShortcut(QKeySequence::Find);
-    edit->addAction(tr("&Replace…"), findBar_, &FindReplaceBar::showReplace)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
-    edit->addAction(tr("Find &next"), findBar_, [this]() { findBar_->findNext(true); })->setShortcut(QKeySequence::FindNext);
-    edit->addAction(tr("&Go to line…"), this, &MainWindow::goToLine)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
-
-    auto* build = menuBar()->addMenu(tr("&Build"));
-    auto* checkAction = build->addAction(tr("&Check / compile"), this, [this]() { check(); });
-    checkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
-    auto* evalAction = build->addAction(tr("&Evaluate"), this, [this]() { evaluate(); });
-    evalAction->setShortcut(QKeySequence(Qt::Key_F5));
-    evalAction->setToolTip(tr("Compile, run, verify and profile (F5)"));
-    auto* cancelAction = build->addAction(tr("&Cancel evaluation"), this, &MainWindow::cancelEvaluation);
-    cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
-    build->addSeparator();
-    build->addAction(tr("Next diagnostic"), diagnosticsPanel_, &DiagnosticsPanel::next)->setShortcut(QKeySequence(Qt::Key_F8));
-    build->addAction(tr("Previous diagnostic"), diagnosticsPanel_, &DiagnosticsPanel::previous)
-        ->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
-    build->addAction(tr("Reload task baseline"), this, [this]() {
-        if (task_) editor_->setSource(QString::fromStdString(task_->baselineSource));
-    });
-
-    auto* view = menuBar()->addMenu(tr("&View"));
-    for (const char* name : {"tasks", "diagnostics", "verification", "timeline", "agent", "memory"})
-        if (auto* d = dock(QString::fromLatin1(name))) view->addAction(d->toggleViewAction());
-    view->addSeparator();
-    view->addAction(tr("Candidate &diff"), this, [this]() { centralTabs_->setCurrentIndex(1); });
-    view->addAction(tr("&Restore default layout"), this, &MainWindow::restoreDefaultLayout);
-
-    auto* bar = addToolBar(tr("Main"));
-    bar->setObjectName(QStringLiteral("mainToolBar"));
-    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    bar->addAction(checkAction);
-    bar->addAction(evalAction);
-    bar->addSeparator();
-    bar->addWidget(new QLabel(tr(" Device "), bar));
-    device_ = new QComboBox(bar);
-    device_->setObjectName(QStringLiteral("deviceSelector"));
-    if (evaluator_)
-        for (const auto& p : evaluator_->devices().profiles())
-            device_->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(p.id), QString::fromStdString(p.name)),
-                             QString::fromStdString(p.id));
-    const QString wanted = settings_.device.isEmpty() ? QString::fromLatin1(toolchain::DeviceCatalog::kDefaultDevice)
-                                                      : settings_.device;
-    device_->setCurrentIndex(std::max(0, device_->findData(wanted)));
-    bar->addWidget(device_);
-    bar->addSeparator();
-    bar->addAction(exportAction);
-
-    progress_ = new QProgressBar(this);
-    progress_->setRange(0, 0);
-    progress_->setMaximumWidth(160);
-    progress_->setMaximumHeight(16);
-    progress_->hide();
-    cancel_ = new QToolButton(this);
-    cancel_->setText(tr("Cancel"));
-    cancel_->hide();
-    connect(cancel_, &QToolButton::clicked, this, &MainWindow::cancelEvaluation);
-    resultLabel_ = new QLabel(this);
-    statusBar()->addPermanentWidget(resultLabel_);
-    statusBar()->addPermanentWidget(progress_);
-    statusBar()->addPermanentWidget(cancel_);
-    if (!evaluator_)
-        for (auto* a : {checkAction, evalAction, cancelAction}) a->setEnabled(false);
-}
-
 bool MainWindow::openTask(const QString& name) {
     const eval::Task* t = tasks_.find(name.toStdString());
     if (!t) {
         setMessage(tr("No task named %1").arg(name));
         return false;
     }
+    if (!confirmUnsavedEdits(tr("open %1").arg(name))) return false;
     if (service_) service_->cancel();
+    const bool otherTask = !task_ || task_->name != t->name;
+    opDir_.clear();
     task_ = std::make_shared<const eval::Task>(*t);
     candidates_.clear();
-    setWindowTitle(tr("SAGE Kernel Workbench — %1").arg(name));
-    editor_->setSource(QString::fromStdString(task_->baselineSource));
+    const QString draft = KernelDocument::readDraft(name);
+    showSource(draft.isEmpty() ? QString::fromStdString(task_->baselineSource) : draft);
+    if (otherTask && agentPanel_ && !agent_->active()) agentPanel_->clearRun(name);  // the last task's run is not this one's
     presenter_->clear();
     timelinePanel_->setBaseline(nullptr, {});
     updateCandidates();
@@ -432,18 +387,30 @@ bool MainWindow::openTask(const QString& name) {
     taskView_->setCurrentIndex(i);
     taskView_->scrollTo(i);
     loadRuns(name);
-    setMessage(tr("Opened %1 (%2): %3").arg(name, QString::fromStdString(task_->category),
-                                            QString::fromStdString(task_->description)), 10000);
+    setMessage(draft.isEmpty() ? tr("Opened %1 (%2): %3").arg(name, QString::fromStdString(task_->category),
+                                                             QString::fromStdString(task_->description))
+                               : tr("Opened %1 with your saved draft %2 (Build → Reload task baseline for baseline.cpp)")
+                                     .arg(name, KernelDocument::draftPath(name)),
+               10000);
     return true;
+}
+
+bool MainWindow::hasUnsavedEdits() const { return document_.modified(editor_->text()); }
+
+void MainWindow::showSource(const QString& text, const QString& file) {
+    editor_->setSource(text);
+    document_.loaded(text, task_ ? QString::fromStdString(task_->name) : QString(), file);
+    updateTitle();
 }
 
 bool MainWindow::loadKernelFile(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        setMessage(tr("Cannot read %1").arg(path));
+        setMessage(tr("Cannot read %1: %2").arg(path, f.errorString()));
         return false;
     }
-    editor_->setSource(QString::fromUtf8(f.readAll()));
+    if (!confirmUnsavedEdits(tr("open %1").arg(QFileInfo(path).fileName()))) return false;
+    showSource(QString::fromUtf8(f.readAll()), QFileInfo(path).absoluteFilePath());
     presenter_->clear();
     updateCandidates();
     setMessage(tr("Loaded %1").arg(path));
@@ -461,6 +428,7 @@ void MainWindow::cancelEvaluation() {
 }
 
 quint64 MainWindow::startJob(EvaluationKind kind) {
+    if (!opDir_.isEmpty()) return runOpProject() ? 1 : 0;  // F5 / Ctrl+B on an op project run the project
     if (!service_) {
         setMessage(tr("The evaluation pipeline is unavailable: %1").arg(evaluatorError_));
         return 0;
@@ -498,7 +466,11 @@ void MainWindow::onEvaluationFinished(const EvaluationResultPtr& r) {
         return;
     }
     if (!task_ || r->taskName != QString::fromStdString(task_->name)) return;  // another task is open now
-    presenter_->present(r, task_);
+    presentResult(r, task_);
+}
+
+void MainWindow::presentResult(const EvaluationResultPtr& r, std::shared_ptr<const eval::Task> task, const QString& origin) {
+    presenter_->present(r, std::move(task), origin);
     resultLabel_->setText(presenter_->stale() ? tr("stale result (the text changed)") : presenter_->statusLine());
     setMessage(presenter_->stale() ? tr("The result is for an older text and was not applied to the editor: press F5.")
                                    : presenter_->statusLine());
@@ -542,7 +514,16 @@ bool MainWindow::startAgent(bool paused, bool stepOnce) {
         setMessage(tr("The agent starts as soon as the memory database is open…"));
         return true;
     }
+    // The LLM's key: $<variable> when set (headless runs), else the desktop keychain, read once.
+    const bool needsKey = agentPanel_->settings({}).policy == "llm" && qEnvironmentVariableIsEmpty(qPrintable(settings_.apiKeyEnv));
+    if (needsKey && !keychainKey_) {
+        deferredAgentStart_ = {paused, stepOnce};
+        setMessage(tr("Reading the API key from the desktop keychain…"));
+        apiKeys_->read();
+        return true;
+    }
     agent::AgentSettings base;
+    if (needsKey) base.llm.apiKey = keychainKey_->toStdString();
     base.device = device_->currentData().toString().toStdString();
     base.seeds = size_t(settings_.seeds);
     base.evalTimeoutSeconds = settings_.evalTimeoutSeconds;
@@ -574,7 +555,15 @@ void MainWindow::onIterationSelected(const IterationRecordPtr& record) {
     candidates_[index] = record;
     const std::string& source = record->source;
     if (source.empty()) return;
-    editor_->setSource(QString::fromStdString(source));
+    if (hasUnsavedEdits() && !isCandidate(editor_->text())) {  // an iteration replaces the text without asking: keep the edits
+        QString error;
+        if (document_.keepAsDraft(editor_->text(), &error))
+            setMessage(tr("Your unsaved edits were kept in %1 (opening the task loads them).")
+                           .arg(KernelDocument::draftPath(document_.task())), 15000);
+        else
+            setMessage(tr("Your edits could not be kept: %1").arg(error), 0);
+    }
+    showSource(QString::fromStdString(source));
     const auto& evJson = record->evaluation;
     if (evJson.is_object()) {
         auto r = std::make_shared<EvaluationResult>();
@@ -583,17 +572,16 @@ void MainWindow::onIterationSelected(const IterationRecordPtr& record) {
         r->taskName = QString::fromStdString(task_->name);
         r->source = QString::fromStdString(source);
         r->evaluation = std::make_shared<const eval::Evaluation>(eval::Evaluation::fromJson(evJson));
-        presenter_->present(r, task_, tr("run %1, iteration %2 (stored; F5 re-runs it for the timeline)")
+        presenter_->present(r, task_, tr("run %1, iteration %2 (stored; re-run for its timeline once the agent pauses or ends)")
                                           .arg(record->runId).arg(index));
     } else {
         presenter_->clear(tr("Iteration %1 has no evaluation (%2).")
                               .arg(index).arg(QString::fromStdString(record->status)));
     }
     updateCandidates();
-    // Not while the loop runs (it would compete for the cores): re-run the candidate for its timeline.
-    // The compile is cached from the agent's own evaluation.
-    if (service_ && agent_ && (!agent_->active() || agent_->state() == AgentController::State::Paused) && evJson.is_object())
-        evaluate();
+    // Not while the loop runs (it would compete for the cores): re-run the candidate for its
+    // timeline once the loop pauses or finishes. The compile is cached from the agent's own evaluation.
+    if (agent_ && (!agent_->active() || agent_->state() == AgentController::State::Paused)) rerunShownIterationForTimeline();
     // The diff: this iteration against its parent (or the task's baseline for the draft).
     const int parent = record->parent;
     NamedSource right{tr("iteration %1").arg(index), QString::fromStdString(source)};
@@ -602,6 +590,20 @@ void MainWindow::onIterationSelected(const IterationRecordPtr& record) {
         diffView_->compare({tr("iteration %1").arg(parent), QString::fromStdString(it->second->source)}, right);
     else
         diffView_->compare({QStringLiteral("baseline.cpp"), QString::fromStdString(task_->baselineSource)}, right);
+}
+
+void MainWindow::rerunShownIterationForTimeline() {
+    // A stored evaluation keeps its profile's figures but not its events.
+    const auto r = presenter_->current();
+    if (service_ && r && !r->timeline && r->evaluation && r->evaluation->profile.present && !presenter_->stale())
+        evaluate();
+}
+
+bool MainWindow::isCandidate(const QString& text) const {
+    const std::string source = text.toStdString();
+    for (const auto& [_, r] : candidates_)
+        if (r && r->source == source) return true;  // "Use my edit" made it an iteration: it is stored
+    return false;
 }
 
 void MainWindow::updateCandidates() {
@@ -666,42 +668,19 @@ void MainWindow::loadIterations(qint64 runId, int select) {
             if (agentPanel_) {
                 agentPanel_->showRecords(runId, records);
                 if (select >= 0) agentPanel_->selectIteration(select);
+                else if (!agent_->active()) agentPanel_->goToBest();  // a stored run is its best iteration
             }
             updateCandidates();
         });
 }
 
-void MainWindow::goToLine() {
-    bool ok = false;
-    const int line = QInputDialog::getInt(this, tr("Go to line"), tr("Line (1–%1):").arg(editor_->lines()),
-                                          editor_->cursorLine(), 1, std::max(1, editor_->lines()), 1, &ok);
-    if (ok) {
-        centralTabs_->setCurrentIndex(0);
-        editor_->goToLine(line);
-        editor_->setFocus();
-    }
-}
-
-void MainWindow::openSettings() {
-    QStringList devices;
-    if (evaluator_)
-        for (const auto& p : evaluator_->devices().profiles()) devices << QString::fromStdString(p.id);
-    SettingsDialog dialog(settings_, devices, this);
-    if (dialog.exec() != QDialog::Accepted) return;
-    const WorkbenchSettings old = settings_;
-    settings_ = dialog.settings();
-    settings_.save();
-    if (!settings_.device.isEmpty()) device_->setCurrentIndex(std::max(0, device_->findData(settings_.device)));
-    if (agentPanel_) agentPanel_->setDefaults(settings_.policy, settings_.budget, settings_.memoryMode, settings_.includePending);
-    if (options_.dbPath.isEmpty() && old.effectiveDbPath() != settings_.effectiveDbPath()) {
-        memoryState_ = MemoryState::Opening;
-        memory_->open(dbPath());
-    }
-}
-
 void MainWindow::setMessage(const QString& text, int ms) { statusBar()->showMessage(text, ms); }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmUnsavedEdits(tr("quit"))) {
+        event->ignore();
+        return;
+    }
     if (options_.restoreLayout) {
         QSettings s;
         s.setValue(QStringLiteral("window/geometry"), saveGeometry());
@@ -721,22 +700,38 @@ bool MainWindow::openOpProject(const QString& dir) {
         showPanel(QStringLiteral("op"));
         return false;
     }
-    loadKernelFile(QString::fromStdString(project.kernelFile));
-    const QString spec = OpProjectService::specFor(dir, QString::fromStdString(evaluator_->paths().resources));
+    if (!loadKernelFile(QString::fromStdString(project.kernelFile))) return false;  // asked about unsaved edits
+    // From here on the editor holds the op's kernel: F5 runs the op project, never the last task.
+    if (service_) service_->cancel();
+    task_.reset();
+    candidates_.clear();
+    if (agentPanel_ && !agent_->active()) agentPanel_->clearRun(QString::fromStdString(project.name));
+    opDir_ = QFileInfo(dir).absoluteFilePath();
+    updateTitle();
+    return runOpProject();
+}
+
+bool MainWindow::runOpProject() {
+    const QString spec = OpProjectService::specFor(opDir_, QString::fromStdString(evaluator_->paths().resources));
+    const QString name = QFileInfo(opDir_).fileName();
     if (spec.isEmpty()) {
-        opReport_->setPlainText(tr("No spec for op '%1': write one with `sage op init %2`, or add resources/op-specs/<category>/%1.")
-                                    .arg(QString::fromStdString(project.name), dir));
+        opReport_->setPlainText(tr("No spec for op '%1': write one with `sage op init %2` (it goes to %2/sage-spec), keep "
+                                   "it in %2/spec, or add resources/op-specs/<category>/%1.")
+                                    .arg(name, opDir_));
         showPanel(QStringLiteral("op"));
         return false;
     }
-    if (!opService_->start(dir, spec, device_->currentData().toString())) {
-        setMessage(tr("An op project is still running"));
+    if (opService_->busy()) {
+        setMessage(tr("The op project is still running"));
         return false;
     }
-    opReport_->setPlainText(tr("Running %1 with spec %2: host tiling, compile, run, verify…").arg(dir, spec));
+    // The project is built from its files: the editor's text goes to the kernel file first.
+    if (hasUnsavedEdits() && !saveKernel()) return false;
+    opService_->start(opDir_, spec, device_->currentData().toString(), editor_->revision(), editor_->text());
+    opReport_->setPlainText(tr("Running %1 with spec %2: host tiling, compile, run, verify, profile…").arg(opDir_, spec));
+    setMessage(tr("Op project %1: host tiling → compile → run → verify → profile…").arg(name), 0);
     showPanel(QStringLiteral("op"));
     return true;
 }
 
 } // namespace sage::ui
-

@@ -8,10 +8,13 @@
 #include "sage_eval/Evaluator.h"
 #include "ui/EvaluationResult.h"
 #include "ui/IterationListModel.h"
+#include "ui/KernelDocument.h"
 #include "ui/WorkbenchSettings.h"
 
 #include <QMainWindow>
+#include <QMessageBox>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -57,11 +60,23 @@ public:
     explicit MainWindow(const MainWindowOptions& options, QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // Opens the task: its saved draft if there is one, else its baseline.cpp. Unsaved edits in
+    // the editor are asked about first (save / discard / cancel); false when cancelled.
     bool openTask(const QString& name);
+    // File → Save: to `file` (then tracked), the tracked file, or the task's draft.
+    bool saveKernel(const QString& file = {});
+    bool hasUnsavedEdits() const;
+    const KernelDocument& document() const { return document_; }
+    // The question asked before unsaved edits would be replaced; tests answer it themselves.
+    using UnsavedEditsPrompt = std::function<QMessageBox::StandardButton(const QString& action)>;
+    void setUnsavedEditsPrompt(UnsavedEditsPrompt prompt) { unsavedPrompt_ = std::move(prompt); }
     std::shared_ptr<const eval::Task> currentTask() const { return task_; }
+    QString opProjectDir() const { return opDir_; }
     bool loadKernelFile(const QString& path);
     // File → Open op project…: shows op_kernel/<op>.cpp and runs the project from its own host
-    // tiling against its spec off the GUI thread; the report lands in the "op" dock.
+    // tiling against its spec off the GUI thread; the report lands in the "op" dock, and one
+    // configuration's evaluation in Diagnostics, Verification and Timeline. Until a task is
+    // opened again, F5 runs the op project (saving the editor's text to the kernel file first).
     bool openOpProject(const QString& dir);
     quint64 evaluate();  // F5: compile, run, verify, profile; returns the job id (0: nothing started)
     quint64 check();     // Ctrl+B: compile only
@@ -72,6 +87,8 @@ public:
     bool startAgent(bool paused = false, bool stepOnce = false);
     bool exportTrace(const QString& path);  // Chrome-trace JSON, or op-summary CSV for *.csv (runs off the GUI thread)
     void restoreDefaultLayout();
+    // Resizes the window (to at most the desktop's free area) and lays the docks out for that size.
+    void resizeWithDefaultLayout(const QSize& size);
     void showPanel(const QString& name);    // raises a dock: tasks, diagnostics, verification, timeline, agent, memory
 
     KernelEditor* editor() const { return editor_; }
@@ -101,19 +118,30 @@ protected:
 private:
     void buildPanels();
     void buildActions();
-    void buildDefaultLayout();
+    void connectApiKeys();  // the keychain's answers: stored, removed, read (then a deferred agent start)
+    void buildDefaultLayout();  // where the docks go (once)
+    void sizeDocks();           // how large they are, in proportions of the window
     QDockWidget* addDock(const QString& name, const QString& title, QWidget* widget, Qt::DockWidgetArea area);
     quint64 startJob(EvaluationKind kind);
     void onEvaluationFinished(const EvaluationResultPtr& r);
+    void presentResult(const EvaluationResultPtr& r, std::shared_ptr<const eval::Task> task, const QString& origin = {});
+    bool runOpProject();  // the open op project, from its files (the editor's text saved to its kernel first)
     void onBusyChanged(bool busy);
     void onIterationSelected(const IterationRecordPtr& record);
     void onTaskActivated(const QModelIndex& index);
     void loadRuns(const QString& task);
     void loadIterations(qint64 runId, int select = -1);
     void updateCandidates();
+    bool isCandidate(const QString& text) const;  // the text of an iteration of the shown run
+    void rerunShownIterationForTimeline();  // a stored iteration has no events: evaluate it again
     void goToLine();
     void openSettings();
     void setMessage(const QString& text, int ms = 6000);
+    bool confirmUnsavedEdits(const QString& action);
+    // Replaces the editor's text with one that is saved (a task's file, an iteration): the
+    // document tracks `file`, or the task's draft when empty.
+    void showSource(const QString& text, const QString& file = {});
+    void updateTitle();
 
     MainWindowOptions options_;
     WorkbenchSettings settings_;
@@ -122,6 +150,11 @@ private:
     eval::TaskSet tasks_;
     std::shared_ptr<const eval::Task> task_;
     std::map<int, IterationRecordPtr> candidates_;  // agent iterations shown in the diff pickers
+    KernelDocument document_;
+    QString opDir_;  // the open op project (F5 runs it); empty while a task is open
+    UnsavedEditsPrompt unsavedPrompt_;
+    class ApiKeyStore* apiKeys_ = nullptr;
+    std::optional<QString> keychainKey_;  // read once per session when the LLM policy needs it; memory only
 
     EvaluationService* service_ = nullptr;
     EvaluationService* baselineService_ = nullptr;

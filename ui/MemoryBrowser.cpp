@@ -5,9 +5,11 @@
 #include "ui/ExperienceFilterProxy.h"
 #include "ui/ExperienceTableModel.h"
 #include "ui/MemoryService.h"
+#include "ui/ReviewQueue.h"
 
 #include <QComboBox>
 #include <QFileDialog>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -48,7 +50,7 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     pendingButton_->setObjectName(QStringLiteral("pendingQueueButton"));
     pendingButton_->setCheckable(true);
     pendingButton_->setText(tr("Review queue (0)"));
-    pendingButton_->setToolTip(tr("Show only entries waiting for review"));
+    pendingButton_->setToolTip(tr("Show only entries waiting for review (%1)").arg(reviewQueueStatuses().join(QStringLiteral(", "))));
     status_ = filterCombo<memory::ExperienceStatus>(tr("any status"), this);
     stage_ = filterCombo<memory::Stage>(tr("any stage"), this);
     kind_ = filterCombo<memory::ExperienceKind>(tr("any kind"), this);
@@ -59,12 +61,13 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     text_->setPlaceholderText(tr("Search title, trigger and content"));
     text_->setClearButtonEnabled(true);
     filters->addWidget(pendingButton_);
-    filters->addWidget(status_);
-    filters->addWidget(stage_);
-    filters->addWidget(kind_);
-    filters->addWidget(category_);
-    filters->addWidget(text_, 1);
+    for (QComboBox* box : {status_, stage_, kind_, category_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);  // the dock may be narrow
+        box->setMinimumContentsLength(7);
+        filters->addWidget(box);
+    }
     layout->addLayout(filters);
+    layout->addWidget(text_);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     view_ = new QTableView(split);
@@ -90,12 +93,15 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     split->setSizes({500, 500});
     layout->addWidget(split, 1);
 
-    auto* actions = new QHBoxLayout;
-    auto button = [this, actions](const QString& text, const char* name, const QString& tip, bool perEntry) {
+    // Two rows of five, so that the dock can be narrow.
+    auto* actions = new QGridLayout;
+    int placed = 0;
+    auto button = [this, actions, &placed](const QString& text, const char* name, const QString& tip, bool perEntry) {
         auto* b = new QPushButton(text, this);
         b->setObjectName(QString::fromLatin1(name));
         b->setToolTip(tip);
-        actions->addWidget(b);
+        actions->addWidget(b, placed / 5, placed % 5);
+        ++placed;
         if (perEntry) entryButtons_ << b;
         return b;
     };
@@ -106,7 +112,6 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     auto* archive = button(tr("Archive"), "archiveButton", tr("Retire the entry"), true);
     pinButton_ = button(tr("Pin"), "pinButton", tr("Pinned entries are always retrieved when they match"), true);
     auto* remove = button(tr("Delete"), "deleteButton", tr("Delete the entry and its history (cannot be undone)"), true);
-    actions->addStretch(1);
     auto* import = button(tr("Import…"), "importButton", tr("Import a JSON Lines file"), false);
     auto* exportB = button(tr("Export…"), "exportButton", tr("Export every entry as JSON Lines"), false);
     auto* refresh = button(tr("Refresh"), "refreshButton", tr("Reload from the database"), false);
@@ -147,7 +152,8 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     });
 
     connect(service_, &MemoryService::listed, this, [this](ExperienceList entries, int pending, int flagged) {
-        const qint64 keep = wanted_ ? wanted_ : selectedId();
+        const qint64 keep = selectedId();
+        const int keepRow = view_->selectionModel()->currentIndex().row();
         model_->setEntries(entries);
         const QString cat = category_->currentData().toString();
         {
@@ -166,7 +172,15 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
                                               : QString());
         summary_->setText(tr("%1 entries · %2 pending review · %3 flagged (retrieved often, rarely adopted) · %4")
                               .arg(entries ? entries->size() : 0).arg(pending).arg(flagged).arg(service_->path()));
-        if (keep && selectExperience(keep)) wanted_ = 0;
+        if (wanted_) {
+            if (selectExperience(wanted_)) wanted_ = 0;
+        } else if (keep && !selectIfVisible(keep)) {
+            // The entry left the filter (approved or rejected in the review queue): the filter
+            // stays and the entry that took its row is next.
+            selectRow(std::min(keepRow, proxy_->rowCount() - 1));
+        } else if (!keep && reviewQueueShown()) {
+            selectRow(0);
+        }
         updateButtons();
     });
     connect(service_, &MemoryService::detailLoaded, this, [this](qint64 id, std::shared_ptr<const ExperienceDetail> d) {
@@ -207,6 +221,21 @@ qint64 MemoryBrowser::selectedId() const {
     return i.isValid() ? i.data(ExperienceTableModel::IdRole).toLongLong() : 0;
 }
 
+bool MemoryBrowser::selectIfVisible(qint64 id) {
+    const int row = model_->rowOf(id);
+    if (row < 0) return false;
+    const QModelIndex i = proxy_->mapFromSource(model_->index(row, 0));
+    if (i.isValid()) selectRow(i.row());
+    return i.isValid();
+}
+
+void MemoryBrowser::selectRow(int row) {
+    const QModelIndex i = proxy_->index(row, 0);
+    if (!i.isValid()) return;
+    view_->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    view_->scrollTo(i);
+}
+
 bool MemoryBrowser::selectExperience(qint64 id) {
     const int row = model_->rowOf(id);
     if (row < 0) {
@@ -238,7 +267,7 @@ void MemoryBrowser::connectFilter(QComboBox* box, std::function<void(const QStri
         set(value);
         if (box == status_) {
             QSignalBlocker block(pendingButton_);
-            pendingButton_->setChecked(value == QLatin1String("pending"));
+            pendingButton_->setChecked(false);
         }
     });
 }
@@ -250,8 +279,15 @@ void MemoryBrowser::showPendingQueue(bool on) {
         QSignalBlocker block(pendingButton_);
         pendingButton_->setChecked(on);
     }
-    setStatusFilter(on ? QStringLiteral("pending") : QString());
+    {
+        QSignalBlocker block(status_);  // the queue is a set of statuses, not one of the combo's
+        status_->setCurrentIndex(0);
+    }
+    proxy_->setStatuses(on ? reviewQueueStatuses() : QStringList());
+    if (on) selectRow(0);
 }
+
+bool MemoryBrowser::reviewQueueShown() const { return pendingButton_->isChecked(); }
 
 void MemoryBrowser::updateButtons() {
     const qint64 id = selectedId();

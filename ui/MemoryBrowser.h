@@ -34,7 +34,10 @@ public:
     int pendingCount() const { return pending_; }
     qint64 selectedId() const;
     bool selectExperience(qint64 id);
+    // The review queue: entries whose status awaits review (ReviewQueue.h), the first selected.
+    // Approving or rejecting one keeps the queue and selects the entry that takes its row.
     void showPendingQueue(bool on);
+    bool reviewQueueShown() const;
     void setStatusFilter(const QString& status);  // "" for any
 
 public slots:
@@ -55,6 +58,8 @@ signals:
 
 private:
     void updateButtons();
+    bool selectIfVisible(qint64 id);  // false when the id is unknown or filtered out
+    void selectRow(int proxyRow);
     void connectFilter(QComboBox* box, std::function<void(const QString&)> set);
     MemoryService* service_;
     ExperienceTableModel* model_;

@@ -1,5 +1,7 @@
 #include "ui/MemoryService.h"
 
+#include "ui/ReviewQueue.h"
+
 #include "sage_memory/MemoryError.h"
 
 #include "sage_memory/DatabaseLocation.h"
@@ -152,7 +154,7 @@ void MemoryService::refresh() {
         auto all = std::make_shared<std::vector<memory::ExperienceSummary>>(store.list());
         int pending = 0, flagged = 0;
         for (const auto& e : *all) {
-            pending += e.status == memory::ExperienceStatus::Pending;
+            pending += awaitsReview(e.status);
             flagged += e.flagged();
         }
         ExperienceList list = all;

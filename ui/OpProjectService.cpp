@@ -13,33 +13,70 @@ OpProjectService::OpProjectService(std::shared_ptr<const eval::Evaluator> evalua
     : QObject(parent), evaluator_(std::move(evaluator)) {}
 
 QString OpProjectService::specFor(const QString& dir, const QString& resourcesDir) {
-    const std::string own = eval::ownOpSpecDir(dir.toStdString());
-    if (QFileInfo::exists(QString::fromStdString(own + "/task.json"))) return QString::fromStdString(own);
+    // `sage op init` writes DIR/sage-spec; projects also keep their spec in DIR/spec.
+    for (const QString& own : {QString::fromStdString(eval::ownOpSpecDir(dir.toStdString())), QDir(dir).filePath(QStringLiteral("spec"))})
+        if (QFileInfo::exists(own + QStringLiteral("/task.json"))) return own;
     const std::string found =
         eval::findOpSpec(QDir(resourcesDir).filePath(QStringLiteral("op-specs")).toStdString(), dir.toStdString());
     return QString::fromStdString(found);
 }
 
-bool OpProjectService::start(const QString& dir, const QString& specDir, const QString& deviceId) {
+namespace {
+struct OpOutcome {
+    QString report;
+    bool pass = false;
+    EvaluationResultPtr result;  // null when no configuration got as far as an evaluation
+};
+
+// The configuration the panels show: the first that did not succeed, else the first.
+EvaluationResultPtr panelResult(const eval::OpRunReport& report, const eval::OpSpec& spec, quint64 revision,
+                                const QString& source) {
+    const eval::OpConfigResult* shown = nullptr;
+    for (const auto& c : report.configs)
+        if (c.hostOk && (!shown || (shown->evaluation.success() && !c.evaluation.success()))) shown = &c;
+    if (!shown) return nullptr;
+    auto r = std::make_shared<EvaluationResult>();
+    r->revision = revision;
+    r->kind = EvaluationKind::Evaluate;
+    r->task = std::make_shared<const eval::Task>(spec.task);
+    r->taskName = QString::fromStdString(spec.task.name);
+    r->source = source;
+    auto ev = std::make_shared<eval::Evaluation>(shown->evaluation);
+    if (ev->profile.present) r->timeline = std::make_shared<TimelineData>(TimelineData::fromProfile(ev->profile));
+    r->evaluation = std::move(ev);
+    return r;
+}
+} // namespace
+
+bool OpProjectService::start(const QString& dir, const QString& specDir, const QString& deviceId, quint64 revision,
+                             const QString& source) {
     if (busy_ || !evaluator_) return false;
     busy_ = true;
     auto evaluator = evaluator_;
-    auto work = [evaluator, d = dir.toStdString(), s = specDir.toStdString(), dev = deviceId.toStdString()]() {
+    auto work = [evaluator, d = dir.toStdString(), s = specDir.toStdString(), dev = deviceId.toStdString(), revision,
+                 source]() {
+        OpOutcome out;
         try {
             eval::OpRunOptions o;
             o.deviceId = dev;
-            auto report = eval::OpRunner(*evaluator).run(eval::OpProject::open(d), eval::OpSpec::loadDirectory(s), o);
-            return std::make_pair(QString::fromStdString(report.toText()), report.pass());
+            o.profile = true;  // the timeline panel shows the op like any kernel
+            const eval::OpSpec spec = eval::OpSpec::loadDirectory(s);
+            const auto report = eval::OpRunner(*evaluator).run(eval::OpProject::open(d), spec, o);
+            out.report = QString::fromStdString(report.toText());
+            out.pass = report.pass();
+            out.result = panelResult(report, spec, revision, source);
         } catch (const std::exception& e) {
-            return std::make_pair(QStringLiteral("error: ") + QString::fromStdString(e.what()), false);
+            out.report = QStringLiteral("error: ") + QString::fromStdString(e.what());
         }
+        return out;
     };
-    auto* watcher = new QFutureWatcher<std::pair<QString, bool>>(this);
+    auto* watcher = new QFutureWatcher<OpOutcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher]() {
-        const auto result = watcher->result();
+        const OpOutcome out = watcher->result();
         watcher->deleteLater();
         busy_ = false;
-        emit finished(result.first, result.second);
+        if (out.result) emit evaluated(out.result);
+        emit finished(out.report, out.pass);
     });
     watcher->setFuture(QtConcurrent::run(work));
     return true;

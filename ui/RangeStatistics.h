@@ -22,7 +22,9 @@ struct RangeSummary {
     uint64_t t0 = 0, t1 = 0;
     uint64_t events = 0;
     uint64_t cycles = 0;                 // summed full durations of the overlapping events
-    std::array<uint64_t, 7> pipeBusy{};  // busy cycles clipped to the range, summed over cores
+    // Per pipe: the cycles of the range in which the pipe was busy on a core, summed over cores.
+    // Overlapping events of one lane count once, so each core adds at most span().
+    std::array<uint64_t, 7> pipeBusy{};
     std::vector<OpRangeStats> ops;       // by total cycles, largest first
     uint64_t span() const { return t1 > t0 ? t1 - t0 : 0; }
 };

@@ -109,6 +109,8 @@ void ScreenshotRunner::arrange() {
             window_->resizeDocks({d, window_->dock(QStringLiteral("timeline"))},
                                  {int(window_->width() * 0.66), int(window_->width() * 0.22)}, Qt::Horizontal);
         }
+    } else if (panel == QLatin1String("timeline")) {
+        arrangeTimeline();
     } else if (!panel.isEmpty() && panel != QLatin1String("main")) {
         window_->showPanel(panel);
     } else {
@@ -124,6 +126,26 @@ void ScreenshotRunner::arrange() {
         }
         if (line > 0) window_->editor()->setFirstVisibleLine(std::max(0, line - 3));
     }
+}
+
+void ScreenshotRunner::arrangeTimeline() {
+    // The timeline large, and zoomed to its first synchronisation links when it has any, so that
+    // the flag arrows can be read.
+    window_->showPanel(QStringLiteral("timeline"));
+    if (auto* d = window_->dock(QStringLiteral("timeline"))) {
+        window_->resizeDocks({d}, {int(window_->height() * 0.55)}, Qt::Vertical);
+        window_->resizeDocks({window_->dock(QStringLiteral("diagnostics")), d},
+                             {int(window_->width() * 0.2), int(window_->width() * 0.6)}, Qt::Horizontal);
+    }
+    TimelinePlot* plot = window_->timelinePanel()->plot();
+    const TimelineData* data = plot->timeline();
+    if (!data || data->flagLinkCount() == 0) return;
+    size_t flags = 0;
+    uint64_t until = 0;
+    for (const auto& link : data->links())
+        if (!link.queue && ++flags <= 10) until = std::max(until, link.hi());
+    plot->xAxis->setRange(0, double(until) * 1.15);
+    plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ScreenshotRunner::grabAndQuit() {

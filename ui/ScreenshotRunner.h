@@ -29,6 +29,7 @@ public:
 private:
     void afterEvaluation();
     void arrange();
+    void arrangeTimeline();
     void grabAndQuit();
     void fail(const QString& why);
     MainWindow* window_;

@@ -33,7 +33,17 @@ SettingsDialog::SettingsDialog(const WorkbenchSettings& s, const QStringList& de
     llmForm->addRow(tr("Endpoint"), baseUrl_);
     llmForm->addRow(tr("Model"), model_);
     llmForm->addRow(tr("API key variable"), keyEnv_);
-    llmForm->addRow(QString(), new QLabel(keySet ? tr("<i>the variable is set</i>") : tr("<i>the variable is not set</i>"), llm));
+    llmForm->addRow(QString(), new QLabel(keySet ? tr("<i>the variable is set: it is used</i>")
+                                                 : tr("<i>the variable is not set: the keychain's key is used</i>"), llm));
+    apiKey_ = new QLineEdit(llm);
+    apiKey_->setObjectName(QStringLiteral("apiKeyField"));
+    apiKey_->setEchoMode(QLineEdit::Password);
+    apiKey_->setPlaceholderText(tr("type a key to store it in the desktop keychain"));
+    apiKey_->setToolTip(tr("Stored in the desktop keychain (Secret Service / KWallet), never in the settings, the\n"
+                           "database or a log. The environment variable above wins when it is set (headless runs)."));
+    forgetKey_ = new QCheckBox(tr("forget the key stored in the keychain"), llm);
+    llmForm->addRow(tr("API key"), apiKey_);
+    llmForm->addRow(QString(), forgetKey_);
     contextTokens_ = new QSpinBox(llm);
     contextTokens_->setRange(2048, 10'000'000);
     contextTokens_->setSingleStep(1024);
@@ -66,6 +76,7 @@ SettingsDialog::SettingsDialog(const WorkbenchSettings& s, const QStringList& de
     dbPath_ = new QLineEdit(s.dbPath, general);
     dbPath_->setPlaceholderText(WorkbenchSettings::defaultDbPath());
     auto* browse = new QPushButton(tr("…"), general);
+    browse->setObjectName(QStringLiteral("browseDatabase"));
     dbRow->addWidget(dbPath_, 1);
     dbRow->addWidget(browse);
     seeds_ = new QSpinBox(general);
@@ -77,6 +88,12 @@ SettingsDialog::SettingsDialog(const WorkbenchSettings& s, const QStringList& de
     timeout_->setValue(s.evalTimeoutSeconds);
     form->addRow(tr("Device"), device_);
     form->addRow(tr("Memory database"), dbRow);
+    dbInUse_ = new QLabel(general);
+    dbInUse_->setObjectName(QStringLiteral("databaseInUse"));
+    dbInUse_->setWordWrap(true);
+    dbInUse_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    dbInUse_->hide();
+    form->addRow(QString(), dbInUse_);
     form->addRow(tr("Seeds per case"), seeds_);
     form->addRow(tr("Evaluation timeout"), timeout_);
     layout->addWidget(general);
@@ -132,7 +149,7 @@ WorkbenchSettings SettingsDialog::settings() const {
     s.llmMaxTokens = std::min(maxTokens_->value(), contextTokens_->value() * 3 / 4);
     s.llmTemperature = temperature_->value();
     s.device = device_->currentData().toString();
-    s.dbPath = dbPath_->text().trimmed();
+    if (!dbFromCommandLine_) s.dbPath = dbPath_->text().trimmed();
     s.seeds = seeds_->value();
     s.evalTimeoutSeconds = timeout_->value();
     s.policy = policy_->currentText();
@@ -143,5 +160,22 @@ WorkbenchSettings SettingsDialog::settings() const {
     s.includePending = includePending_->isChecked();
     return s;
 }
+
+void SettingsDialog::setDatabaseInUse(const QString& path, bool fromCommandLine) {
+    dbFromCommandLine_ = fromCommandLine;
+    if (fromCommandLine) {
+        dbPath_->setText(path);
+        dbPath_->setEnabled(false);
+        if (auto* browse = findChild<QPushButton*>(QStringLiteral("browseDatabase"))) browse->setEnabled(false);
+        dbInUse_->setText(tr("In use: %1, from --db on the command line. The setting applies when the workbench "
+                             "starts without --db.").arg(path));
+    } else {
+        dbInUse_->setText(tr("In use: %1").arg(path));
+    }
+    dbInUse_->show();
+}
+
+QString SettingsDialog::newApiKey() const { return apiKey_->text().trimmed(); }
+bool SettingsDialog::removeApiKey() const { return forgetKey_->isChecked(); }
 
 } // namespace sage::ui

@@ -6,6 +6,7 @@
 #include "ui/RangeStatsModel.h"
 #include "ui/TimelinePlot.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -50,6 +51,11 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     undo_ = tool(tr("Undo zoom (0)"), tr("Backspace: back to the previous range"));
     auto* toSelection = tool(tr("Zoom to selection"), tr("Select a range with Shift+drag first"));
     auto* fit = tool(tr("Fit"), tr("Show the whole run"));
+    groupCores_ = new QCheckBox(tr("Group cores"), this);
+    groupCores_->setObjectName(QStringLiteral("groupCores"));
+    groupCores_->setToolTip(tr("One lane per pipe for a group of neighbouring cores, so that a many-core run fits the "
+                               "view; on by itself when the lanes would not fit"));
+    bar->addWidget(groupCores_);
     hint_ = new QLabel(tr("wheel/W/S zoom · drag/A/D pan · Shift+drag select · click → source line"), this);
     hint_->setStyleSheet(QStringLiteral("color: gray"));
     hint_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // never widens the dock
@@ -131,6 +137,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
         const auto& e = plot_->timeline()->event(lane, size_t(event));
         if (e.line > 0) emit lineActivated(int(e.line));
     });
+    connect(groupCores_, &QCheckBox::toggled, this, [this]() { showTimeline(); });
     connect(fromCurrent, &QPushButton::clicked, this, &TimelinePanel::baselineFromCurrentRequested);
     connect(fromTask, &QPushButton::clicked, this, &TimelinePanel::baselineFromTaskRequested);
 }
@@ -143,6 +150,7 @@ void TimelinePanel::showTab(const QString& name) {
 void TimelinePanel::clear(const QString& message) {
     evaluation_.reset();
     timeline_.reset();
+    shown_.reset();
     plot_->setTimeline(nullptr, message.isEmpty() ? QString() : tr("No timeline"));
     rangeModel_->clear();
     summary_->setText(message.isEmpty() ? tr("No profile yet: evaluate (F5).") : message);
@@ -153,15 +161,30 @@ void TimelinePanel::setEvaluation(std::shared_ptr<const eval::Evaluation> evalua
                                   std::shared_ptr<const TimelineData> timeline) {
     evaluation_ = std::move(evaluation);
     timeline_ = std::move(timeline);
-    QString empty;
-    if (evaluation_ && evaluation_->profile.present) empty = tr("The stored evaluation has no timeline: evaluate (F5) to record one");
-    else if (evaluation_) empty = tr("No profile: the kernel did not run to completion");
-    plot_->setTimeline(timeline_, empty);
+    const uint32_t group = timeline_ ? TimelineData::coresPerGroupFor(*timeline_, TimelinePlot::kMaxVisibleLanes) : 1;
+    {
+        QSignalBlocker block(groupCores_);
+        groupCores_->setChecked(group > 1);
+        groupCores_->setEnabled(timeline_ && timeline_->coreCount() > 1);
+    }
+    showTimeline();
     rangeModel_->clear();
     rangeLabel_->setText(tr("Shift+drag on the timeline to select a range."));
     updateSummary();
     compareModel_->setProfiles(baseline_ ? &baseline_->profile : nullptr,
                                evaluation_ ? &evaluation_->profile : nullptr);
+}
+
+void TimelinePanel::showTimeline() {
+    QString empty;
+    if (evaluation_ && evaluation_->profile.present) empty = tr("The stored evaluation has no timeline: it is re-run when the agent pauses or ends (or press F5)");
+    else if (evaluation_) empty = tr("No profile: the kernel did not run to completion");
+    shown_ = timeline_;
+    if (timeline_ && groupCores_->isChecked()) {
+        const uint32_t group = std::max<uint32_t>(2, TimelineData::coresPerGroupFor(*timeline_, TimelinePlot::kMaxVisibleLanes));
+        shown_ = std::make_shared<const TimelineData>(TimelineData::groupCores(*timeline_, group));
+    }
+    plot_->setTimeline(shown_, empty);
 }
 
 void TimelinePanel::setBaseline(std::shared_ptr<const eval::Evaluation> baseline, const QString& name) {
@@ -219,8 +242,11 @@ void TimelinePanel::updateSummary() {
     }
     html += QStringLiteral("</table>");
     if (timeline_)
-        html += tr("<p style='color:gray'>%1 events on %2 lanes (core × pipe)</p>")
-                    .arg(timeline_->eventCount()).arg(timeline_->laneCount());
+        html += tr("<p style='color:gray'>%1 events on %2 lanes (core × pipe); %3 SetFlag → WaitFlag links drawn "
+                   "as purple arrows</p>")
+                    .arg(timeline_->eventCount()).arg(timeline_->laneCount()).arg(timeline_->flagLinkCount());
+    if (evaluation_->run.status == "race")
+        html += tr("<p style='color:#c62828'>A race: %1</p>").arg(QString::fromStdString(evaluation_->run.message).toHtmlEscaped());
     summary_->setText(html);
 }
 
@@ -232,7 +258,7 @@ void TimelinePanel::updateRange(double t0, double t1) {
     for (int pipe = 0; pipe < PipePalette::kPipeCount; ++pipe)
         if (s.pipeBusy[size_t(pipe)])
             busy << QStringLiteral("%1 %2").arg(PipePalette::name(pipe)).arg(s.pipeBusy[size_t(pipe)]);
-    rangeLabel_->setText(tr("Cycles %1 – %2 (%3 cycles): %4 events, %5 busy cycles. Busy per pipe: %6")
+    rangeLabel_->setText(tr("Cycles %1 – %2 (%3 cycles): %4 events, %5 busy cycles. Busy per pipe (summed over cores): %6")
                              .arg(s.t0).arg(s.t1).arg(s.span()).arg(s.events).arg(s.cycles)
                              .arg(busy.isEmpty() ? tr("none") : busy.join(QStringLiteral(", "))));
     tabs_->setCurrentIndex(1);

@@ -10,6 +10,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QLabel;
 class QTabWidget;
 class QTableView;
@@ -29,6 +30,7 @@ public:
     void setBaseline(std::shared_ptr<const eval::Evaluation> baseline, const QString& name);
     void clear(const QString& message = {});
     TimelinePlot* plot() const { return plot_; }
+    QCheckBox* groupCoresBox() const { return groupCores_; }
     RangeStatsModel* rangeModel() const { return rangeModel_; }
     ProfileCompareModel* compareModel() const { return compareModel_; }
     std::shared_ptr<const eval::Evaluation> evaluation() const { return evaluation_; }
@@ -42,13 +44,16 @@ signals:
 
 private:
     void updateSummary();
+    void showTimeline();  // the plot shows the timeline, or its cores grouped (Group cores)
     void updateRange(double t0, double t1);
     std::shared_ptr<const eval::Evaluation> evaluation_, baseline_;
-    std::shared_ptr<const TimelineData> timeline_;
+    std::shared_ptr<const TimelineData> timeline_;  // one lane per core and pipe: range statistics use it
+    std::shared_ptr<const TimelineData> shown_;     // what the plot draws
     QString baselineName_;
     TimelinePlot* plot_;
     QLabel *summary_, *rangeLabel_, *baselineLabel_, *hint_;
     QToolButton* undo_;
+    QCheckBox* groupCores_;
     QTabWidget* tabs_;
     RangeStatsModel* rangeModel_;
     ProfileCompareModel* compareModel_;

@@ -3,17 +3,13 @@
 #include "ui/CompactAxisTicker.h"
 #include "ui/PipePalette.h"
 #include "ui/TimelineBarsPlottable.h"
+#include "ui/TimelineLinksPlottable.h"
 
 #include <QToolTip>
 
 #include <cmath>
 
 namespace sage::ui {
-
-namespace {
-constexpr int kMaxVisibleLanes = 28;
-
-} // namespace
 
 TimelinePlot::TimelinePlot(QWidget* parent) : QCustomPlot(parent) {
     setFocusPolicy(Qt::StrongFocus);
@@ -36,6 +32,7 @@ TimelinePlot::TimelinePlot(QWidget* parent) : QCustomPlot(parent) {
     yAxis->setTickLabelFont(f);
     xAxis->setLabelFont(f);
     bars_ = new TimelineBarsPlottable(xAxis, yAxis);
+    links_ = new TimelineLinksPlottable(xAxis, yAxis);
     selectionItem_ = new QCPItemRect(this);
     selectionItem_->setPen(QPen(QColor(0x30, 0x30, 0x90), 1, Qt::DashLine));
     selectionItem_->setBrush(QColor(0x30, 0x60, 0xc0, 40));
@@ -66,12 +63,14 @@ TimelinePlot::TimelinePlot(QWidget* parent) : QCustomPlot(parent) {
 }
 
 size_t TimelinePlot::lastBarCount() const { return bars_->lastBarCount(); }
+size_t TimelinePlot::lastFlagLinkCount() const { return links_->lastFlagLinks(); }
 
 void TimelinePlot::setTimeline(std::shared_ptr<const TimelineData> data, const QString& emptyMessage) {
     data_ = std::move(data);
     emptyText_->setVisible(!data_ || data_->empty());
     emptyText_->setText(emptyMessage.isEmpty() ? tr("No timeline yet: evaluate (F5)") : emptyMessage);
     bars_->setTimeline(data_);
+    links_->setTimeline(data_);
     history_.clear();
     emit zoomDepthChanged(0);
     selection_.reset();

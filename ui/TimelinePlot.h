@@ -16,15 +16,19 @@
 namespace sage::ui {
 
 class TimelineBarsPlottable;
+class TimelineLinksPlottable;
 
 class TimelinePlot : public QCustomPlot {
     Q_OBJECT
 public:
+    static constexpr int kMaxVisibleLanes = 28;  // Fit shows at most this many; drag vertically for more
+
     explicit TimelinePlot(QWidget* parent = nullptr);
     void setTimeline(std::shared_ptr<const TimelineData> data, const QString& emptyMessage = {});
     const TimelineData* timeline() const { return data_.get(); }
     int laneCount() const { return data_ ? data_->laneCount() : 0; }
     size_t lastBarCount() const;
+    size_t lastFlagLinkCount() const;  // SetFlag -> WaitFlag arrows drawn in the last replot
 
     void zoomBy(double factor, std::optional<double> center = std::nullopt);  // factor < 1 zooms in
     void panBy(double fraction);
@@ -60,6 +64,7 @@ private:
 
     std::shared_ptr<const TimelineData> data_;
     TimelineBarsPlottable* bars_;
+    TimelineLinksPlottable* links_;
     QCPItemRect* selectionItem_;
     QCPItemRect* highlightItem_;
     QCPItemText* emptyText_;

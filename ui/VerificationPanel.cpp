@@ -6,6 +6,10 @@
 
 #include <qcustomplot.h>
 
+#include <QFontMetrics>
+
+#include <cmath>
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -137,7 +141,12 @@ VerificationPanel::VerificationPanel(QWidget* parent) : QWidget(parent) {
     histogram_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     histogram_->yAxis->setLabel(tr("elements"));
     histogram_->xAxis->setLabel(tr("abs error (bin upper edge)"));
-    histogram_->xAxis->setTickLabelRotation(50);
+    histogram_->xAxis->setTickLabelRotation(90);
+    connect(histogram_, &QCustomPlot::afterLayout, this, [this]() {
+        const int before = histogramStride_;
+        labelHistogram();
+        if (histogramStride_ != before) histogram_->replot(QCustomPlot::rpQueuedReplot);
+    });
 
     connect(cases_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& i) { showOutput(i); });
@@ -237,16 +246,15 @@ void VerificationPanel::showOutput(const QModelIndex& index) {
             keys << double(b + 1);
             counts << double(o->histogram[b]);
             maxCount = std::max(maxCount, double(o->histogram[b]));
-            if (b < edges.size()) labels << (edges[b] == 0 ? QStringLiteral("0") : QStringLiteral("≤%1").arg(edges[b]));
+            if (b < edges.size()) labels << (edges[b] == 0 ? QStringLiteral("0") : QStringLiteral("≤%1").arg(edges[b], 0, 'g', 1));
             else if (b == edges.size()) labels << QStringLiteral(">%1").arg(edges.back());
             else labels << QStringLiteral("NaN/Inf");
         }
     }
     bars->setData(keys, counts, true);
-    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-    ticker->addTicks(keys, labels);
-    histogram_->xAxis->setTicker(ticker);
+    histogramLabels_ = labels;
     histogram_->xAxis->setRange(0.3, std::max<double>(1, double(keys.size())) + 0.7);
+    labelHistogram();
     histogram_->yAxis->setRange(0.7, maxCount * 3);
     histogram_->replot(QCustomPlot::rpQueuedReplot);
     if (mismatchModel_->rowCount() > 0) mismatchView_->selectRow(0);
@@ -257,12 +265,40 @@ void VerificationPanel::highlightMismatch(int row) {
     g->data()->clear();
     if (row >= 0 && row < mismatchModel_->rowCount()) {
         const double x = double(mismatchModel_->flatIndex(row));
-        g->addData(x, floorError(mismatchModel_->mismatch(row).absError));
+        const double y = floorError(mismatchModel_->mismatch(row).absError);
+        g->addData(x, y);
         // Keep the point in view.
         const auto range = errorPlot_->xAxis->range();
         if (x < range.lower || x > range.upper) errorPlot_->xAxis->setRange(x - range.size() / 2, x + range.size() / 2);
+        moveLegendAwayFrom(x, y);
     }
     errorPlot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void VerificationPanel::moveLegendAwayFrom(double x, double y) {
+    // The legend takes the corner diagonally opposite the selected mismatch, so it never covers it.
+    const QRect area = errorPlot_->axisRect()->rect();
+    const double px = errorPlot_->xAxis->coordToPixel(x), py = errorPlot_->yAxis->coordToPixel(y);
+    const Qt::Alignment horizontal = px < area.center().x() ? Qt::AlignRight : Qt::AlignLeft;
+    const Qt::Alignment vertical = py < area.center().y() ? Qt::AlignBottom : Qt::AlignTop;
+    errorPlot_->axisRect()->insetLayout()->setInsetAlignment(0, horizontal | vertical);
+}
+
+Qt::Alignment VerificationPanel::legendCorner() const {
+    return errorPlot_->axisRect()->insetLayout()->insetAlignment(0);
+}
+
+void VerificationPanel::labelHistogram() {
+    // Rotated labels need about a line of height each: show every n-th when the bars are narrower.
+    const int bars = int(histogramLabels_.size());
+    if (bars == 0) return;
+    const double perBar = std::abs(histogram_->xAxis->coordToPixel(2) - histogram_->xAxis->coordToPixel(1));
+    const int needed = QFontMetrics(histogram_->xAxis->tickLabelFont()).height() + 2;
+    const int stride = std::max(1, int(std::ceil(needed / std::max(1.0, perBar))));
+    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+    for (int b = 0; b < bars; b += stride) ticker->addTick(b + 1, histogramLabels_[b]);
+    histogram_->xAxis->setTicker(ticker);
+    histogramStride_ = stride;
 }
 
 void VerificationPanel::nextMismatch(bool forward) {

@@ -6,6 +6,7 @@
 #include "sage_eval/Evaluation.h"
 #include "sage_eval/Task.h"
 
+#include <QVector>
 #include <QWidget>
 
 #include <memory>
@@ -34,10 +35,14 @@ public:
     QCustomPlot* errorPlot() const { return errorPlot_; }
     QCustomPlot* histogramPlot() const { return histogram_; }
     void nextMismatch(bool forward = true);
+    Qt::Alignment legendCorner() const;  // the error plot's legend: away from the selected mismatch
+    int histogramLabelStride() const { return histogramStride_; }  // every n-th bin is labelled
 
 private:
     void showOutput(const QModelIndex& index);
     void highlightMismatch(int row);
+    void moveLegendAwayFrom(double x, double y);
+    void labelHistogram();
     std::shared_ptr<const eval::Evaluation> evaluation_;
     std::shared_ptr<const eval::Task> task_;
     VerificationModel* model_;
@@ -46,6 +51,8 @@ private:
     QTreeView* cases_;
     QTableView* mismatchView_;
     QCustomPlot *errorPlot_, *histogram_;
+    QVector<QString> histogramLabels_;
+    int histogramStride_ = 1;
 };
 
 } // namespace sage::ui

@@ -57,6 +57,8 @@ inline std::unique_ptr<sage::ui::MainWindow> window(const QTemporaryDir& root,
     o.restoreLayout = restoreLayout;
     o.evaluator = std::move(ev);
     auto w = std::make_unique<sage::ui::MainWindow>(o);
+    // No modal question in a test: edits are discarded unless a test answers otherwise.
+    w->setUnsavedEditsPrompt([](const QString&) { return QMessageBox::Discard; });
     w->resize(1500, 950);
     w->show();
     return w;

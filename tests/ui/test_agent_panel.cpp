@@ -11,7 +11,9 @@
 #include "ui/MemoryService.h"
 #include "ui/TaskTreeModel.h"
 
+#include <QAbstractItemModelTester>
 #include <QPushButton>
+#include <QTableView>
 
 using namespace sage;
 using namespace sage::ui;
@@ -21,11 +23,92 @@ class TestAgentPanel : public QObject {
     QTemporaryDir root_;
     std::shared_ptr<const eval::Evaluator> evaluator_;
 
+    // A finished iteration as the loop reports it.
+    static AgentEventPtr finished(int index, bool correct, uint64_t cycles, const std::string& status = "ok",
+                                  const std::string& error = "") {
+        auto r = std::make_shared<agent::IterationRecord>();
+        r->runId = 7;
+        r->index = index;
+        r->stage = index == 0 ? "draft" : "optimize";
+        r->origin = "policy";
+        r->source = "// candidate " + std::to_string(index) + "\n";
+        r->status = status;
+        r->correct = correct;
+        r->cycles = cycles;
+        r->error = error;
+        auto e = std::make_shared<agent::AgentEvent>(agent::AgentEvent{agent::AgentEventType::IterationFinished, 7, index,
+                                                                        r->stage, "", {}, r});
+        return e;
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(root_.isValid());
         uitest::isolate(root_);
         evaluator_ = uitest::evaluator();
+    }
+
+    // The run ends on a worse candidate than its best: the best is marked, selected and shown.
+    void aFinishedRunLoadsItsBestIterationNotItsLast() {
+        AgentController controller(evaluator_);
+        AgentPanel panel(&controller);
+        QAbstractItemModelTester tester(panel.iterations(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy selected(&panel, &AgentPanel::iterationSelected);
+        emit controller.eventArrived(std::make_shared<agent::AgentEvent>(agent::AgentEvent{agent::AgentEventType::RunStarted, 7, 0, "", "vadd", {}, {}}));
+        emit controller.eventArrived(finished(0, true, 18000));
+        emit controller.eventArrived(finished(1, true, 16455));
+        emit controller.eventArrived(finished(2, false, 9000, "sim_error"));  // fast but wrong: never the best
+        emit controller.eventArrived(finished(3, true, 18376));              // the last one
+        IterationListModel* model = panel.iterations();
+        QCOMPARE(model->bestIteration(), 1);
+        QVERIFY(model->index(1, 0).data(IterationListModel::BestRole).toBool());
+        QVERIFY(!model->index(3, 0).data(IterationListModel::BestRole).toBool());
+        QVERIFY(model->index(1, IterationListModel::IndexColumn).data().toString().contains(QStringLiteral("★")));
+        QCOMPARE(panel.iterationView()->currentIndex().row(), 3);  // following the live run
+        auto* goToBest = panel.findChild<QPushButton*>("agentGoToBest");
+        QVERIFY(goToBest && goToBest->isEnabled());
+
+        selected.clear();
+        agent::AgentEvent end{agent::AgentEventType::RunFinished, 7, 4, "", "no improvement", {{"best", {{"iteration", 1}}}}, {}};
+        emit controller.eventArrived(std::make_shared<agent::AgentEvent>(end));
+        QCOMPARE(panel.iterationView()->currentIndex().row(), 1);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.first().at(0).value<IterationRecordPtr>()->index, 1);
+
+        // Go to best reloads it even when it is already selected (e.g. after the editor changed).
+        selected.clear();
+        QTest::mouseClick(goToBest, Qt::LeftButton);
+        QCOMPARE(selected.count(), 1);
+        panel.selectIteration(3);
+        QTest::mouseClick(goToBest, Qt::LeftButton);
+        QCOMPARE(panel.iterationView()->currentIndex().row(), 1);
+    }
+
+    // A model server that cannot be reached is said where the run is watched, and in the status bar.
+    void aFailedPolicyCallIsShownInThePanel() {
+        AgentController controller(evaluator_);
+        AgentPanel panel(&controller);
+        QSignalSpy messages(&panel, &AgentPanel::message);
+        emit controller.eventArrived(finished(0, false, 0, "policy_error",
+                                              "cannot reach the model server at http://127.0.0.1:9/v1: Connection refused"));
+        QVERIFY(panel.problemText().contains("Connection refused"));
+        bool said = false;
+        for (const auto& m : messages) said |= m.at(0).toString().contains("Connection refused");
+        QVERIFY(said);
+        emit controller.eventArrived(finished(1, true, 500));  // the server answered again
+        QVERIFY(panel.problemText().isEmpty());
+    }
+
+    // Opening another task empties the panel: nothing of the last task's run stays.
+    void theAgentPanelBelongsToTheOpenTask() {
+        auto w = uitest::window(root_, evaluator_, "pertask.db");
+        QVERIFY(w->openTask("vadd"));
+        AgentController* agent = w->agentController();
+        emit agent->eventArrived(finished(0, true, 1000));
+        QCOMPARE(w->agentPanel()->iterations()->rowCount(), 1);
+        QVERIFY(w->openTask("vadd_tiny"));
+        QCOMPARE(w->agentPanel()->iterations()->rowCount(), 0);
+        QVERIFY(w->agentPanel()->responseText().isEmpty());
     }
 
     void stepsPausesAcceptsAnEditAndResumes() {

@@ -7,6 +7,7 @@
 #include "ui/DiagnosticsPanel.h"
 #include "ui/EvaluationPresenter.h"
 #include "ui/EvaluationService.h"
+#include "ui/KernelDocument.h"
 #include "ui/KernelEditor.h"
 #include "ui/MismatchModel.h"
 #include "ui/ProfileCompareModel.h"
@@ -16,7 +17,10 @@
 #include "ui/VerificationModel.h"
 #include "ui/VerificationPanel.h"
 
+#include "sage_eval/TraceExport.h"
+
 #include <QDockWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -76,6 +80,145 @@ private slots:
         std::filesystem::remove_all(dir.toStdString() + "/op_host");
         QVERIFY(!w->openOpProject(dir));
         QVERIFY2(report->toPlainText().contains("no host source"), qPrintable(report->toPlainText()));
+    }
+
+    // Point 5 of the working day: the op's result reaches Diagnostics, Verification and the
+    // Timeline; its spec may live in spec/; F5 afterwards runs the op, never the last task.
+    void anOpProjectFeedsThePanelsAndF5RunsIt() {
+        auto w = uitest::window(root_, evaluator_);
+        QVERIFY(w->openTask("vadd"));  // a task was open before
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath("tiny_scale_add");
+        std::filesystem::copy(uitest::evalData("ops/tiny_scale_add").toStdString(), dir.toStdString(),
+                              std::filesystem::copy_options::recursive);
+        QVERIFY(QFileInfo::exists(dir + "/spec/task.json"));  // the project keeps its spec in spec/
+        QSignalSpy presented(w.get(), &MainWindow::evaluationPresented);
+        QSignalSpy finished(w.get(), &MainWindow::opProjectFinished);
+        QVERIFY(w->openOpProject(dir));
+        QVERIFY(!w->currentTask());
+        QVERIFY(w->windowTitle().contains("op project tiny_scale_add"));
+        QVERIFY(presented.wait(300000));
+        auto r = presented.takeFirst().at(0).value<EvaluationResultPtr>();
+        QVERIFY(r->evaluation && r->evaluation->compile.ok);
+        QVERIFY(r->evaluation->verify.ran && r->evaluation->verify.pass);
+        QCOMPARE(w->verificationPanel()->model()->rowCount() > 0, true);
+        QVERIFY(w->timelinePanel()->evaluation() == r->evaluation);
+        QVERIFY(w->timelinePanel()->plot()->laneCount() > 0);
+        QCOMPARE(w->diagnosticsModel()->errorCount(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+        QVERIFY(finished.takeFirst().at(0).toBool());
+
+        // F5: the edited op kernel is saved to its file and the op project runs again.
+        const QString kernelFile = w->document().file();
+        QVERIFY(kernelFile.endsWith("op_kernel/tiny_scale_add.cpp"));
+        w->editor()->setText(w->editor()->text() + "\n// tuned by hand\n");
+        QVERIFY(w->evaluate());
+        QVERIFY(uitest::readFile(kernelFile).contains("// tuned by hand"));
+        QVERIFY(presented.wait(300000));
+        r = presented.takeFirst().at(0).value<EvaluationResultPtr>();
+        QVERIFY2(r->evaluation->compile.ok, "compiled as the op's kernel, not against the last task");
+        QVERIFY(!w->presenter()->stale());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 300000);
+
+        // Opening a task leaves the op project: F5 evaluates the task again.
+        QVERIFY(w->openTask("vadd"));
+        QVERIFY(w->opProjectDir().isEmpty());
+    }
+
+    // Unsaved edits are never replaced silently: cancel keeps them, save writes the task's draft
+    // (loaded when the task is opened again) or the file the editor tracks, discard drops them.
+    void unsavedEditsAreAskedAboutBeforeTheyAreReplaced() {
+        auto w = uitest::window(root_, evaluator_, "drafts.db");
+        QVERIFY(w->openTask("vadd"));
+        QStringList asked;
+        QMessageBox::StandardButton answer = QMessageBox::Cancel;
+        w->setUnsavedEditsPrompt([&](const QString& action) {
+            asked << action;
+            return answer;
+        });
+        QVERIFY(w->openTask("vadd_tiny"));  // nothing edited: no question
+        QVERIFY(asked.isEmpty());
+        QVERIFY(w->openTask("vadd"));
+        const QString edited = w->editor()->text() + "\n// my edit\n";
+        w->editor()->setText(edited);
+        QVERIFY(w->hasUnsavedEdits());
+        QVERIFY(w->windowTitle().endsWith("*"));
+
+        QVERIFY(!w->openTask("vadd_tiny"));  // cancel
+        QCOMPARE(asked.size(), 1);
+        QVERIFY(asked.first().contains("vadd_tiny"));
+        QCOMPARE(w->currentTask()->name, std::string("vadd"));
+        QCOMPARE(w->editor()->text(), edited);
+
+        answer = QMessageBox::Save;  // save to the task's draft
+        QVERIFY(w->openTask("vadd_tiny"));
+        QCOMPARE(w->currentTask()->name, std::string("vadd_tiny"));
+        QCOMPARE(uitest::readFile(KernelDocument::draftPath("vadd")), edited);
+        QVERIFY(w->openTask("vadd"));
+        QCOMPARE(w->editor()->text(), edited);  // the draft comes back with the task
+        QVERIFY(!w->hasUnsavedEdits());
+
+        // A file the editor tracks: Save writes it.
+        QTemporaryDir tmp;
+        const QString file = tmp.filePath("mine.cpp");
+        QVERIFY(w->saveKernel(file));
+        w->editor()->setText(edited + "// second edit\n");
+        QVERIFY(w->saveKernel());
+        QCOMPARE(uitest::readFile(file), edited + "// second edit\n");
+
+        answer = QMessageBox::Discard;
+        w->editor()->setText("// thrown away\n");
+        QVERIFY(w->openTask("vadd_tiny"));
+        QVERIFY(!w->editor()->text().contains("thrown away"));
+        QCOMPARE(asked.size(), 3);  // cancel, save, discard
+        QFile::remove(KernelDocument::draftPath("vadd"));  // the other tests expect baseline.cpp
+    }
+
+    // A kernel synchronised by hand: every SetFlag -> WaitFlag of the Chrome trace is a link of
+    // the timeline, and the plot draws them. With one flag left out the kernel races, and its
+    // timeline is still shown (that is where the unsynchronised pipes are seen).
+    void handSynchronisedKernelShowsItsFlagLinksAndARaceKeepsItsTimeline() {
+        auto w = uitest::window(root_, evaluator_);
+        QVERIFY(w->openTask("vadd"));
+        const QString kernel = QStringLiteral(SAGE_SOURCE_DIR "/tests/ui/data/vadd_flags.cpp");
+        QVERIFY(w->loadKernelFile(kernel));
+        QSignalSpy presented(w.get(), &MainWindow::evaluationPresented);
+        QVERIFY(w->evaluate());
+        QVERIFY(presented.wait(120000));
+        auto r = presented.takeFirst().at(0).value<EvaluationResultPtr>();
+        QCOMPARE(r->evaluation->run.status, std::string("ok"));
+        QVERIFY(r->evaluation->verify.pass);
+        QVERIFY(r->timeline);
+        size_t traceFlags = 0;
+        const nlohmann::json trace = eval::chromeTrace(*r->evaluation);
+        for (const auto& e : trace["traceEvents"])
+            traceFlags += e["ph"] == "s" && e["cat"] == "SetFlag->WaitFlag";
+        QVERIFY(traceFlags > 0);
+        QCOMPARE(r->timeline->flagLinkCount(), traceFlags);
+        for (const auto& l : r->timeline->links()) {
+            if (l.queue) continue;
+            QVERIFY(l.to >= l.from);  // a wait never begins before its flag was set
+            QVERIFY(r->timeline->lane(l.fromLane).pipe != r->timeline->lane(l.toLane).pipe);
+        }
+        TimelinePlot* plot = w->timelinePanel()->plot();
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(plot->lastFlagLinkCount() > 0);
+
+        // The same kernel without the MTE2 -> V flags: a race, and still a timeline.
+        QTemporaryDir tmp;
+        const QString racy = tmp.filePath("vadd_race.cpp");
+        QFile f(racy);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(("#define RACE_ON_INPUT 1\n" + uitest::readFile(kernel)).toUtf8());
+        f.close();
+        QVERIFY(w->loadKernelFile(racy));
+        QVERIFY(w->evaluate());
+        QVERIFY(presented.wait(120000));
+        r = presented.takeFirst().at(0).value<EvaluationResultPtr>();
+        QCOMPARE(r->evaluation->run.status, std::string("race"));
+        QVERIFY(r->timeline && !r->timeline->empty());
+        QVERIFY(plot->laneCount() > 0);
+        QVERIFY(w->diagnosticsModel()->errorCount() >= 1);  // the race, at its source line
     }
 
     void opensWithTitleAndDocks() {
@@ -155,6 +298,17 @@ private slots:
         QVERIFY(v->errorPlot()->graph(0)->dataCount() > 0);   // sampled error
         QVERIFY(v->histogramPlot()->plottable(0)->interface1D()->dataCount() > 0);
         QCOMPARE(v->mismatchView()->currentIndex().row(), 0);
+        // The legend sits in the corner opposite the selected (circled) mismatch.
+        v->errorPlot()->replot(QCustomPlot::rpImmediateRefresh);
+        const auto selected = v->errorPlot()->graph(2)->data()->constBegin();
+        const QPointF at(v->errorPlot()->xAxis->coordToPixel(selected->key), v->errorPlot()->yAxis->coordToPixel(selected->value));
+        const QRect area = v->errorPlot()->axisRect()->rect();
+        QCOMPARE(bool(v->legendCorner() & Qt::AlignLeft), at.x() >= area.center().x());
+        QCOMPARE(bool(v->legendCorner() & Qt::AlignTop), at.y() >= area.center().y());
+        // A narrow histogram labels every n-th bin so the labels never overlap.
+        v->histogramPlot()->resize(120, 200);
+        v->histogramPlot()->replot(QCustomPlot::rpImmediateRefresh);
+        QVERIFY(v->histogramLabelStride() > 1);
         if (v->mismatches()->rowCount() > 1) {
             v->nextMismatch(true);
             QCOMPARE(v->mismatchView()->currentIndex().row(), 1);
@@ -305,6 +459,26 @@ private slots:
         w->restoreDefaultLayout();
         QVERIFY(w->dock("timeline")->isVisible());
         w->close();
+    }
+
+    // The default layout at a laptop's 1366 x 768 leaves the editor most of the window, and no
+    // dock collapses when the window is made small and large again.
+    void theDefaultLayoutGivesTheEditorRoomAndSurvivesResizing() {
+        auto w = uitest::window(root_, evaluator_);
+        w->resizeWithDefaultLayout(QSize(1366, 768));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QTRY_COMPARE(w->size(), QSize(1366, 768));
+        // Before: the agent and memory docks' buttons in one row forced ~860 px, leaving the editor 333.
+        QVERIFY2(w->editor()->width() > 1366 * 2 / 5, qPrintable(QString::number(w->editor()->width())));
+        QVERIFY2(w->editor()->height() > 768 * 2 / 5, qPrintable(QString::number(w->editor()->height())));
+        w->resize(900, 600);  // smaller than the docks allow: the window stops at their minimum sizes
+        QTRY_VERIFY(w->width() < 1366 && w->height() < 768);
+        w->resize(1366, 768);
+        QTRY_COMPARE(w->size(), QSize(1366, 768));
+        for (const char* name : {"diagnostics", "timeline", "agent", "tasks"}) {
+            QVERIFY2(w->dock(name)->isVisible(), name);
+            QVERIFY2(w->dock(name)->height() >= 140 && w->dock(name)->width() >= 130, name);
+        }
     }
 
     void restoreDefaultLayoutBringsDocksBack() {

@@ -8,6 +8,9 @@
 #include "ui/ExperienceTableModel.h"
 #include "ui/MemoryBrowser.h"
 #include "ui/MemoryService.h"
+#include "ui/ReviewQueue.h"
+
+#include <QAbstractItemModelTester>
 
 #include <QLineEdit>
 #include <QPushButton>
@@ -180,6 +183,68 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(browser.proxy()->rowCount(), 1, 30000);  // ... but in the content
         search->clear();
         QCOMPARE(browser.proxy()->rowCount(), 2);
+    }
+
+    // Three entries to review and one approved; the queue is opened, then worked through.
+    void reviewQueueAdvancesAfterApproveAndReject() {
+        const QString path = root_.path() + "/queue.db";
+        std::vector<int64_t> pendingIds;
+        {
+            memory::ExperienceStore store(path.toStdString());
+            // Fields from std::string, not string literals: GCC 12 warns falsely (-Wrestrict) on the latter here.
+            auto entry = [](std::string title, memory::ExperienceStatus status) {
+                memory::Experience e;
+                e.content = title + ": what to do";
+                e.title = std::move(title);
+                e.status = status;
+                return e;
+            };
+            store.add(entry(std::string("Already approved"), memory::ExperienceStatus::Approved));
+            for (int i = 1; i <= 3; ++i)
+                pendingIds.push_back(store.add(entry("Lesson " + std::to_string(i), memory::ExperienceStatus::Pending)));
+        }
+        QVERIFY(awaitsReview(memory::ExperienceStatus::Pending));
+        QVERIFY(!awaitsReview(memory::ExperienceStatus::Approved));
+        QVERIFY(reviewQueueStatuses().contains("trial"));  // agent-learned lessons on trial are reviewed too
+        MemoryService service;
+        MemoryBrowser browser(&service);
+        QAbstractItemModelTester tester(browser.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        browser.resize(1200, 700);
+        browser.show();
+        service.open(path);
+        QTRY_COMPARE_WITH_TIMEOUT(browser.model()->rowCount(), 4, 30000);
+        QCOMPARE(browser.pendingCount(), 3);
+
+        // Opening the queue selects its first entry.
+        auto* queue = browser.findChild<QToolButton*>("pendingQueueButton");
+        QTest::mouseClick(queue, Qt::LeftButton);
+        QVERIFY(browser.reviewQueueShown());
+        QCOMPARE(browser.proxy()->rowCount(), 3);
+        QCOMPARE(browser.selectedId(), qint64(pendingIds[0]));
+
+        // Approve: the queue stays, the next entry is selected.
+        QTest::mouseClick(browser.findChild<QPushButton*>("approveButton"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(browser.pendingCount(), 2, 30000);
+        QVERIFY(browser.reviewQueueShown());
+        QCOMPARE(browser.proxy()->rowCount(), 2);
+        QCOMPARE(browser.selectedId(), qint64(pendingIds[1]));
+
+        // Reject: the same.
+        QTest::mouseClick(browser.findChild<QPushButton*>("rejectButton"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(browser.pendingCount(), 1, 30000);
+        QVERIFY(browser.reviewQueueShown());
+        QCOMPARE(browser.proxy()->rowCount(), 1);
+        QCOMPARE(browser.selectedId(), qint64(pendingIds[2]));
+
+        // The last one: the queue is empty, nothing is selected, and the filter is still the queue.
+        QTest::mouseClick(browser.findChild<QPushButton*>("approveButton"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(browser.pendingCount(), 0, 30000);
+        QCOMPARE(browser.proxy()->rowCount(), 0);
+        QCOMPARE(browser.selectedId(), qint64(0));
+        QVERIFY(browser.reviewQueueShown());
+        memory::ExperienceStore check(path.toStdString());
+        QCOMPARE(int(check.get(pendingIds[1]).status), int(memory::ExperienceStatus::Rejected));
+        QCOMPARE(int(check.get(pendingIds[2]).status), int(memory::ExperienceStatus::Approved));
     }
 
     void aBadFileIsReportedNotFatal() {

@@ -8,6 +8,13 @@
 #include "ui/TimelineData.h"
 #include "ui/ZoomHistory.h"
 
+#include "sage_eval/TraceExport.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
 #include <QtTest>
 
 using namespace sage::ui;
@@ -165,6 +172,103 @@ private slots:
         QCOMPARE(s.pipeBusy[1], uint64_t(100 + 150));   // 150..250 on core 0, 500..650 on core 1
         auto empty = RangeStatistics::compute(d, 5000, 6000);
         QCOMPARE(empty.events, uint64_t(0));
+    }
+
+    // A transfer's GM latency may overlap the next transfer on its pipe (docs/device-model.md):
+    // the range's busy time counts the overlap once, so one core's pipe is never busier than the range.
+    void rangeBusyCountsOverlappingEventsOfALaneOnce() {
+        std::vector<TimelineInput> ev = {{0, 4, 0, 400, 0, 1, 64, 0},     // issued at 0, data visible at 400
+                                         {0, 4, 100, 500, 0, 2, 64, 0},   // next transfer starts at 100
+                                         {0, 4, 200, 600, 0, 3, 64, 0},
+                                         {0, 4, 900, 1000, 0, 4, 64, 0},  // after a gap
+                                         {1, 4, 0, 1000, 0, 5, 64, 0}};   // another core: adds its own
+        auto d = TimelineData::build(ev, {"DataCopy"});
+        auto s = RangeStatistics::compute(d, 50, 950);
+        QCOMPARE(s.span(), uint64_t(900));
+        QCOMPARE(s.pipeBusy[4], uint64_t((600 - 50) + (950 - 900) + 900));  // core 0: 50..600, 900..950; core 1: all
+        QCOMPARE(s.cycles, uint64_t(400 + 400 + 400 + 100 + 1000));          // the events' own durations, unchanged
+        for (uint64_t t0 : {0, 150, 450}) {
+            auto one = RangeStatistics::compute(d, t0, t0 + 300);
+            QVERIFY(one.pipeBusy[4] <= 2 * one.span());  // two cores
+        }
+    }
+
+    // The timeline's links are the Chrome trace's flow arrows: same pairs, same lanes, same times.
+    void linksAreTheTracesFlowEvents() {
+        sage::eval::Evaluation ev;
+        ev.profile.present = true;
+        ev.profile.clockMhz = 1000;  // 1 cycle = 1 ns: trace timestamps in µs are cycles / 1000
+        for (int launch = 0; launch < 2; ++launch) {
+            sage::toolchain::LaunchResult l;
+            l.ops = {"DataCopy", "SetFlag", "WaitFlag", "Add", "EnQue", "DeQue"};
+            l.totalCycles = 1000;
+            l.launchOverheadCycles = 10;
+            using R = sage::toolchain::EventRecord;
+            l.events = {R{0, 4, 0, 100, 0, 256, 0, 3, -1, 0},  R{0, 4, 100, 101, 1, 0, 0, 4, 7, 1},   // MTE2 sets flag 7
+                        R{0, 1, 20, 120, 2, 0, 0, 5, 7, 2},    R{0, 1, 120, 200, 3, 0, 8, 6, -1, 0},  // V waits on it
+                        R{1, 4, 0, 50, 4, 0, 0, 9, 3, 1},      R{1, 1, 60, 61, 5, 0, 0, 10, 3, 2},    // a queue hand-over
+                        R{0, 1, 300, 301, 2, 0, 0, 5, 99, 2}};                                        // a wait with no set
+            ev.profile.launches.push_back(l);
+        }
+        const auto d = TimelineData::fromProfile(ev.profile);
+        QCOMPARE(d.links().size(), size_t(4));
+        QCOMPARE(d.flagLinkCount(), size_t(2));
+        std::multiset<std::tuple<int, int, uint64_t, int, int, uint64_t, bool>> fromTimeline, fromTrace;
+        for (const auto& l : d.links()) {
+            const auto& a = d.lane(l.fromLane);
+            const auto& b = d.lane(l.toLane);
+            fromTimeline.insert({int(a.core), a.pipe, l.from, int(b.core), b.pipe, l.to, l.queue});
+        }
+        const auto trace = sage::eval::chromeTrace(ev);
+        std::map<int64_t, nlohmann::json> starts;
+        for (const auto& e : trace["traceEvents"])
+            if (e["ph"] == "s") starts[e["id"].get<int64_t>()] = e;
+        for (const auto& e : trace["traceEvents"]) {
+            if (e["ph"] != "f") continue;
+            const auto& s = starts.at(e["id"].get<int64_t>());
+            auto cycles = [](const nlohmann::json& x) { return uint64_t(std::llround(x["ts"].get<double>() * 1000)); };
+            fromTrace.insert({s["pid"].get<int>(), s["tid"].get<int>(), cycles(s), e["pid"].get<int>(), e["tid"].get<int>(),
+                              cycles(e), e["cat"] == "EnQue->DeQue"});
+        }
+        QCOMPARE(fromTimeline, fromTrace);
+        // The second launch follows the first: its links are shifted by the first launch's cycles.
+        QVERIFY(fromTimeline.count({0, 4, 10 + 100, 0, 1, 10 + 20, false}) == 1);
+        QVERIFY(fromTimeline.count({0, 4, 1000 + 10 + 100, 0, 1, 1000 + 10 + 20, false}) == 1);
+        // Only links that reach the window are visited.
+        QCOMPARE(d.firstLinkReaching(0), size_t(0));
+        QCOMPARE(d.firstLinkReaching(2000), d.links().size());
+        QVERIFY(d.firstLinkReaching(500) >= 2);
+    }
+
+    // 48 cores x 3 pipes do not fit the view: groups of 8 neighbouring cores do (6 x 3 lanes).
+    void manyCoresAreGroupedIntoFewerLanes() {
+        std::vector<TimelineInput> ev;
+        std::vector<TimelineLinkInput> links;
+        for (uint32_t core = 0; core < 48; ++core) {
+            run(ev, core, 0, core * 10, 2, 5, 0, 3);    // scalar
+            run(ev, core, 1, core * 10 + 5, 2, 5, 1, 4);  // vector
+            run(ev, core, 4, core * 10, 3, 5, 2, 5);    // MTE2
+            links.push_back({core, core, 4, 1, core * 10 + 5, core * 10 + 6, false});
+        }
+        auto d = TimelineData::build(ev, {"scalar", "Add", "DataCopy"}, links);
+        QCOMPARE(d.laneCount(), 144);
+        QCOMPARE(d.coreCount(), 48u);
+        QCOMPARE(TimelineData::coresPerGroupFor(d, 28), 8u);
+        QCOMPARE(TimelineData::coresPerGroupFor(d, 200), 1u);
+        auto g = TimelineData::groupCores(d, 8);
+        QCOMPARE(g.laneCount(), 18);
+        QCOMPARE(g.eventCount(), d.eventCount());
+        QCOMPARE(g.links().size(), d.links().size());
+        QCOMPARE(g.lane(0).label(), QString("cores 0–7 · SCALAR"));
+        QCOMPARE(g.lane(17).label(), QString("cores 40–47 · MTE2"));
+        QCOMPARE(g.endTime(), d.endTime());
+        const auto& l = g.links().back();  // core 47's MTE2 -> V link, now between its group's lanes
+        QCOMPARE(g.lane(l.fromLane).core, 40u);
+        QCOMPARE(g.lane(l.fromLane).pipe, 4);
+        QCOMPARE(g.lane(l.toLane).pipe, 1);
+        // A core count that does not divide: the last group says which cores it holds.
+        auto odd = TimelineData::groupCores(d, 32);
+        QCOMPARE(odd.lane(odd.laneCount() - 1).label(), QString("cores 32–47 · MTE2"));
     }
 
     void zoomHistoryUndoesInOrder() {

@@ -431,11 +431,14 @@ ChatResult OpenAiClient::complete(const std::vector<ChatMessage>& messages, bool
                                   const std::function<void(const std::string&)>& onNotice) const {
     initCurlOnce();
     const char* keyVar = settings_.apiKeyEnv.empty() ? nullptr : std::getenv(settings_.apiKeyEnv.c_str());
+    // The environment variable wins (the headless path); otherwise the key the workbench read from
+    // the desktop keychain for this session.
+    const std::string key = keyVar && *keyVar ? std::string(keyVar) : settings_.apiKey;
     json request = {{"model", settings_.model}, {"temperature", settings_.temperature}, {"stream", stream}};
     if (settings_.maxTokens > 0) request["max_tokens"] = settings_.maxTokens;
     request["messages"] = json::array();
     for (const auto& m : messages) request["messages"].push_back({{"role", m.role}, {"content", m.content}});
-    Call call{settings_, endpoint(), keyVar ? std::string(keyVar) : std::string(),
+    Call call{settings_, endpoint(), key,
               request.dump(-1, ' ', false, json::error_handler_t::replace), cancel, onToken, onNotice, {}, false};
     const int maxAttempts = 1 + std::max(0, settings_.maxRetries);
     for (int attempt = 0; attempt < maxAttempts; ++attempt) {

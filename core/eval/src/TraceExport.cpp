@@ -12,6 +12,22 @@ const char* kPipeColours[] = {"thread_state_running", "cq_build_failed", "rail_a
                               "thread_state_iowait", "rail_response", "yellow"};
 }
 
+std::vector<FlowLink> flowLinks(const toolchain::LaunchResult& launch) {
+    std::vector<FlowLink> links;
+    std::map<int32_t, size_t> sources;  // flow id -> the latest source event with that id
+    for (size_t i = 0; i < launch.events.size(); ++i) {
+        const auto& e = launch.events[i];
+        if (e.flow < 0) continue;
+        if (e.flowRole == 1) sources[e.flow] = i;
+        if (e.flowRole != 2) continue;
+        auto it = sources.find(e.flow);
+        if (it == sources.end()) continue;
+        const bool queue = e.op < launch.ops.size() && launch.ops[e.op] == "DeQue";
+        links.push_back({it->second, i, queue});
+    }
+    return links;
+}
+
 json chromeTrace(const Evaluation& ev) {
     json events = json::array();
     const auto& p = ev.profile;
@@ -21,31 +37,28 @@ json chromeTrace(const Evaluation& ev) {
     uint64_t offset = 0;
     for (const auto& l : p.launches) {
         for (const auto& c : l.cores) cores[c.core] = true;
-        std::map<int32_t, const toolchain::EventRecord*> flowSources;
+        const uint64_t base = offset + l.launchOverheadCycles;
         for (const auto& e : l.events) {
             const std::string op = e.op < l.ops.size() ? l.ops[e.op] : "?";
-            const uint64_t start = offset + l.launchOverheadCycles + e.start;
+            const uint64_t start = base + e.start;
             double dur = us(e.end - e.start);
-            json args = {{"start_cycle", start}, {"end_cycle", offset + l.launchOverheadCycles + e.end},
-                         {"cycles", e.end - e.start}, {"line", e.line}};
+            json args = {{"start_cycle", start}, {"end_cycle", base + e.end}, {"cycles", e.end - e.start}, {"line", e.line}};
             if (e.bytes) args["bytes"] = e.bytes;
             if (e.repeats) args["repeats"] = e.repeats;
             events.push_back({{"name", op}, {"cat", kPipeNames[e.pipe % 7]}, {"ph", "X"}, {"ts", us(start)},
                               {"dur", dur > 0 ? dur : 0.001}, {"pid", e.core}, {"tid", e.pipe},
                               {"cname", kPipeColours[e.pipe % 7]}, {"args", args}});
-            if (e.flow >= 0 && e.flowRole == 1) flowSources[e.flow] = &e;
-            if (e.flow >= 0 && e.flowRole == 2) {
-                auto it = flowSources.find(e.flow);
-                if (it == flowSources.end()) continue;
-                const auto& s = *it->second;
-                std::string cat = op == "DeQue" ? "EnQue->DeQue" : "SetFlag->WaitFlag";
-                std::string name = std::string(kPipeNames[s.pipe % 7]) + "To" + kPipeNames[e.pipe % 7];
-                int64_t id = int64_t(offset) * 1000003 + e.flow;
-                events.push_back({{"name", name}, {"cat", cat}, {"ph", "s"}, {"id", id}, {"pid", s.core},
-                                  {"tid", s.pipe}, {"ts", us(offset + l.launchOverheadCycles + s.start)}});
-                events.push_back({{"name", name}, {"cat", cat}, {"ph", "f"}, {"bp", "e"}, {"id", id},
-                                  {"pid", e.core}, {"tid", e.pipe}, {"ts", us(start)}});
-            }
+        }
+        for (const FlowLink& link : flowLinks(l)) {
+            const auto& s = l.events[link.source];
+            const auto& e = l.events[link.target];
+            const std::string cat = link.queue ? "EnQue->DeQue" : "SetFlag->WaitFlag";
+            const std::string name = std::string(kPipeNames[s.pipe % 7]) + "To" + kPipeNames[e.pipe % 7];
+            const int64_t id = int64_t(offset) * 1000003 + e.flow;
+            events.push_back({{"name", name}, {"cat", cat}, {"ph", "s"}, {"id", id}, {"pid", s.core},
+                              {"tid", s.pipe}, {"ts", us(base + s.start)}});
+            events.push_back({{"name", name}, {"cat", cat}, {"ph", "f"}, {"bp", "e"}, {"id", id},
+                              {"pid", e.core}, {"tid", e.pipe}, {"ts", us(base + e.start)}});
         }
         offset += l.totalCycles;
     }

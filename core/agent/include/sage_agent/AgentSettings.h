@@ -20,6 +20,9 @@ struct LlmSettings {
     double maxRetryAfterSeconds = 60;   // a server's Retry-After is honoured up to this, and said so
     size_t maxReplyBytes = 8u << 20;    // a reply larger than this is cut off as an error
     std::string apiKeyEnv = "OPENAI_API_KEY";  // the key is read from this variable, never stored
+    // The key from the workbench's desktop keychain, used when the variable is not set. Held in
+    // memory only: toJson leaves it out, so it reaches no database, log or report.
+    std::string apiKey;
     int maxRetries = 3;
     double retryBaseSeconds = 1.0;
 };

@@ -258,8 +258,8 @@ std::optional<std::string> IterationRunner::evaluate(IterationRecord& rec, const
     const int bestBefore = frontier_.best();
     const uint64_t bestCyclesBefore = bestBefore >= 0 ? frontier_.node(bestBefore).cycles() : 0;
     frontier_.add({prop.source, sourceKey(prop.source), ev, correct, rec.index, rec.origin == "human", false});
-    if (stage == memory::Stage::Optimize)
-        stop_.optimisation(correct && (bestBefore < 0 || double(ev.profile.totalCycles) < 0.99 * double(bestCyclesBefore)));
+    stop_.evaluated(stage == memory::Stage::Optimize,
+                    correct && (bestBefore < 0 || double(ev.profile.totalCycles) < 0.99 * double(bestCyclesBefore)));
     rec.timings["evaluate"] = seconds(proposedAt, evaluatedAt);
     rec.timings["total"] = rec.timings["retrieve"].get<double>() + rec.timings["policy"].get<double>() +
                            seconds(proposedAt, Clock::now());

@@ -20,7 +20,13 @@ public:
         lastError_ = error;
     }
     void policyAnswered() { policyErrors_ = 0; }
-    void optimisation(bool significantGain) { sinceGain_ = significantGain ? 0 : sinceGain_ + 1; }
+    // An evaluated iteration: an optimisation without a >= 1% gain over the best counts towards
+    // patience; any iteration that gained (a repair too) starts the count again.
+    void evaluated(bool optimisation, bool significantGain) {
+        if (significantGain) sinceGain_ = 0;
+        else if (optimisation) ++sinceGain_;
+    }
+    void optimisation(bool significantGain) { evaluated(true, significantGain); }
 
     // Why the run stops now, if it does. `bestRoofline` < 0 when there is no correct candidate.
     std::optional<std::string> reason(double bestRoofline) const;
