@@ -200,12 +200,14 @@ private slots:
                 return e;
             };
             store.add(entry(std::string("Already approved"), memory::ExperienceStatus::Approved));
+            // The third is a lesson the agent learned itself, on trial: it waits for review too.
             for (int i = 1; i <= 3; ++i)
-                pendingIds.push_back(store.add(entry("Lesson " + std::to_string(i), memory::ExperienceStatus::Pending)));
+                pendingIds.push_back(store.add(entry("Lesson " + std::to_string(i),
+                                                     i == 3 ? memory::ExperienceStatus::Trial : memory::ExperienceStatus::Pending)));
         }
         QVERIFY(awaitsReview(memory::ExperienceStatus::Pending));
         QVERIFY(!awaitsReview(memory::ExperienceStatus::Approved));
-        QVERIFY(reviewQueueStatuses().contains("trial"));  // agent-learned lessons on trial are reviewed too
+        QVERIFY(awaitsReview(memory::ExperienceStatus::Trial));  // agent-learned lessons on trial are reviewed too
         MemoryService service;
         MemoryBrowser browser(&service);
         QAbstractItemModelTester tester(browser.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
