@@ -65,7 +65,9 @@ std::string failureStatus(const ProcessResult& pr, std::string& message, const s
     }
     if (pr.signal) {
         message = "the kernel crashed with " + signalName(pr.signal) +
-                  (pr.signal == SIGSEGV ? " (invalid memory access: a null or wild pointer?)" : "");
+                  (pr.signal == SIGSEGV   ? " (invalid memory access: a null or wild pointer?)"
+                   : pr.signal == SIGXFSZ ? " (a file grew past the job's limit: megabytes printed to stdout or stderr?)"
+                                          : "");
         return "crash";
     }
     message = "the runner failed (exit " + std::to_string(pr.exitCode) + "): " + err.substr(0, 2000);
