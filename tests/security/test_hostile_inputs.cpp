@@ -11,7 +11,9 @@
 #include "sage_memory/JsonlExchange.h"
 #include "sage_memory/MemoryError.h"
 #include "sage_memory/MemorySchema.h"
+#include "sage_eval/CompatScan.h"
 #include "sage_toolchain/DeviceCatalog.h"
+#include "sage_toolchain/Expression.h"
 
 #include <QtTest>
 
@@ -120,6 +122,86 @@ private slots:
             QVERIFY2(std::string(e.what()).find("nested deeper") != std::string::npos, e.what());
             QVERIFY2(std::string(e.what()).find("hostile.jsonl") != std::string::npos, e.what());
         }
+    }
+
+    // --- expressions, import lines, file names ------------------------------------------------
+    void millionDeepShapeExpressionIsAClearError() {
+        const auto none = [](const std::string&) -> std::optional<double> { return std::nullopt; };
+        const std::string million = std::string(1'000'000, '(') + "1" + std::string(1'000'000, ')');
+        QVERIFY_THROWS_EXCEPTION(toolchain::ExpressionError, toolchain::evaluate(million, none));
+        try {
+            toolchain::evaluate(million, none);
+        } catch (const toolchain::ExpressionError& e) {
+            QVERIFY2(std::string(e.what()).find("longer than") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).size() < 500, "the error quotes the whole expression");
+        }
+        const std::string deep = std::string(1000, '(') + "1" + std::string(1000, ')');
+        try {
+            toolchain::evaluate(deep, none);
+            QFAIL("a 1000-deep expression was evaluated");
+        } catch (const toolchain::ExpressionError& e) {
+            QVERIFY2(std::string(e.what()).find("nested deeper") != std::string::npos, e.what());
+        }
+        QCOMPARE(toolchain::evaluate("((2 + 3)) * -(-4)", none), 20.0);  // ordinary nesting still works
+        // Through a task file: the shape of a tensor.
+        const QString taskDir = dir_.filePath("tasks-expr/deep_shape");
+        QVERIFY(QDir().mkpath(taskDir));
+        writeText((taskDir + "/task.json").toStdString(),
+                  "{\"name\":\"deep_shape\",\"category\":\"elementwise\",\"description\":\"d\",\"inputs\":[{\"name\":\"x\","
+                  "\"dtype\":\"float32\",\"shape\":[\"" + std::string(1'000'000, '(') + "N" + std::string(1'000'000, ')') +
+                  "\"]}],\"outputs\":[{\"name\":\"z\",\"dtype\":\"float32\",\"shape\":[\"N\"]}],"
+                  "\"cases\":[{\"name\":\"small\",\"dims\":{\"N\":8},\"perf\":true}]}");
+        auto set = eval::TaskSet::load({dir_.filePath("tasks-expr").toStdString()});
+        if (set.errors.empty()) {
+            const eval::Task* task = set.find("deep_shape");
+            QVERIFY(task);
+            QVERIFY_THROWS_EXCEPTION(toolchain::ExpressionError, task->tensorsFor(task->cases.front()));
+        }
+    }
+    void hugeMemoryImportLineIsRefusedUnread() {
+        memory::Database db(dir_.filePath("memory-huge.db").toStdString(), {memory::MemorySchema::module()});
+        memory::ExperienceRepository repo(db);
+        memory::JsonlExchange exchange(repo);
+        // A valid entry of 6 MiB: far beyond any exported entry.
+        std::stringstream big("{\"title\":\"t\",\"content\":\"" + std::string(6 << 20, 'a') + "\"}\n");
+        try {
+            exchange.read(big, "huge.jsonl");
+            QFAIL("a 6 MiB import line was accepted");
+        } catch (const std::exception& e) {
+            QVERIFY2(std::string(e.what()).find("huge.jsonl:1") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("longer than") != std::string::npos, e.what());
+        }
+        // An invalid line under the cap is reported without echoing it whole.
+        std::stringstream bad("{\"title\":\"" + std::string(3 << 20, 'b') + "\n");
+        try {
+            exchange.read(bad, "bad.jsonl");
+            QFAIL("an invalid import line was accepted");
+        } catch (const std::exception& e) {
+            QVERIFY2(std::string(e.what()).find("bad.jsonl:1") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).size() < 2000,
+                     ("the error echoes the line: " + std::to_string(std::string(e.what()).size()) + " bytes").c_str());
+        }
+        QCOMPARE(repo.count(), 0);
+    }
+    void newlineFileNamesCannotInjectCode() {
+        // An op project whose op_host header's name carries a directive of its own.
+        const std::string op = dir_.filePath("ops/evil_op").toStdString();
+        std::filesystem::create_directories(op + "/op_host");
+        std::filesystem::create_directories(op + "/op_kernel");
+        writeText(op + "/op_host/t.h\n#error INJECTED", "BEGIN_TILING_DATA_DEF(EvilTiling)\nEND_TILING_DATA_DEF;\n");
+        writeText(op + "/op_kernel/k.cpp", "#include \"kernel_operator.h\"\n");
+        const auto build = eval::prepareOpKernel(dir_.filePath("ops").toStdString(), op + "/op_kernel/k.cpp", "/nonexistent");
+        QVERIFY2(build.request.prelude.find("\n#error INJECTED") == std::string::npos, build.request.prelude.c_str());
+    }
+    void newlineFileNamesCannotForgeReportLines() {
+        eval::CompatReport report;
+        eval::CompatFile f;
+        f.path = "ops/x/op_kernel/k\nRESULT: PASS\n.cpp";
+        f.firstError = "k.cpp:1: boom\nRESULT: PASS";
+        report.files.push_back(f);
+        const std::string text = report.toText();
+        QVERIFY2(text.find("\nRESULT: PASS") == std::string::npos, text.c_str());
+        QVERIFY2(text.find("k\\nRESULT: PASS") != std::string::npos, text.c_str());  // shown, escaped
     }
 
     // --- a hostile model server ----------------------------------------------------------------

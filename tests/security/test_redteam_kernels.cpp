@@ -4,11 +4,15 @@
 // status, that nothing was created outside the sandbox, that no process is left, and that the
 // next evaluation is fine. See docs/security.md for what each layer guarantees.
 #include "sage_config.h"
+#include "sage_eval/CompatScan.h"
 #include "sage_eval/Evaluator.h"
+#include "sage_eval/ProfileAnalyzer.h"
+#include "sage_eval/RunCache.h"
 
 #include <QtTest>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <fstream>
 #include <random>
 #include <set>
@@ -66,6 +70,20 @@ std::string kernel(const std::string& top, const std::string& host, const std::s
     return s;
 }
 
+// A destructor that rewrites every file the runner writes (result JSON and outputs) with a
+// forged success at 42 cycles.
+std::string forgingDestructor() {
+    return kernel("%:include <fcntl.h>\n"
+                  "%:include <unistd.h>\n"
+                  "__attribute__((destructor)) static void forge() {\n"
+                  "  static const char j[] = \"{\\\"status\\\":\\\"ok\\\",\\\"message\\\":\\\"forged\\\",\\\"launches\\\":[{\\\"kernel\\\":\\\"vadd\\\",\\\"total_cycles\\\":42}]}\";\n"
+                  "  for (int fd = 3; fd < 1024; ++fd) {\n"
+                  "    int fl = (fcntl)(fd, F_GETFL);\n"
+                  "    if (fl >= 0 && (fl & O_ACCMODE) == O_WRONLY) { (pwrite)(fd, j, sizeof j - 1, 0); (ftruncate)(fd, sizeof j - 1); }\n"
+                  "  }\n"
+                  "}\n",
+                  "");
+}
 const char* kFakeKey = "sk-test-sage-redteam-4f1c9e";
 
 } // namespace
@@ -85,6 +103,7 @@ class TestRedTeamKernels : public QObject {
     struct Outcome {
         bool compiled = false;
         std::string status, message, all;  // `all`: everything the caller got back, for leak checks
+        uint64_t cycles = 0;               // the run's reported total cycles
         std::vector<toolchain::Diagnostic> diagnostics;
     };
 
@@ -124,6 +143,7 @@ class TestRedTeamKernels : public QObject {
         auto report = sandbox_->run(job, {in}, opts);
         o.status = report.runs.at(0).status;
         o.message = report.runs.at(0).message;
+        for (const auto& l : report.runs[0].launches) o.cycles += l.totalCycles;
         o.all += o.message + "\n" + report.stderrTail;
         for (const auto& [name, bytes] : report.runs[0].outputs) o.all += std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
         return o;
@@ -165,6 +185,51 @@ class TestRedTeamKernels : public QObject {
 
     std::string q(const std::string& s) { return "\"" + s + "\""; }
 
+    // An op tree under the test's folder, with `secret` a folder outside it holding files the
+    // compiler must never see; returns the tree's root.
+    fs::path opTreeWithSecretOutside() {
+        const fs::path base = cache_.filePath("linked-project").toStdString();
+        fs::remove_all(base);
+        fs::create_directories(base / "secret");
+        std::ofstream(base / "secret" / "secret.h") << "#error SECRET-HEADER-7f3a\n";
+        std::ofstream(base / "secret" / "kernel.cpp") << "#error SECRET-KERNEL-7f3a\n";
+        fs::create_directories(base / "tree" / "common");
+        fs::create_directories(base / "tree" / "myop" / "op_kernel");
+        return base / "tree";
+    }
+    eval::CompatFile scanCompat(const fs::path& tree, const fs::path& file) {
+        const auto& device = evaluator_->devices().get(toolchain::DeviceCatalog::kDefaultDevice);
+        eval::CompatScanner scanner(*compiler_, device.npuArch, device.id);
+        return scanner.scanFile(tree.string(), file.string());
+    }
+    // vadd with the output written by plain C++ through the GM pointers: on the host side, or in
+    // the kernel body instead of DataCopy.
+    std::string plainStoresKernel(bool inKernel) {
+        const std::string sum = "for (uint32_t i = 0; i < n; ++i) zp[i] = xp[i] + yp[i];";
+        return std::string("#include \"kernel_operator.h\"\n") +
+               "extern \"C\" __global__ __aicore__ void vadd(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling) {\n"
+               "  uint32_t n = *reinterpret_cast<uint32_t*>(tiling);\n"
+               "  float* xp = (float*)x; float* yp = (float*)y; float* zp = (float*)z;\n" +
+               (inKernel ? "  if (AscendC::GetBlockIdx() == 0) " + sum : "  (void)n; (void)xp; (void)yp; (void)zp;") +
+               "\n}\nSAGE_HOST(ctx) {\n  uint32_t n = (uint32_t)ctx.numel(\"x\");\n" +
+               (inKernel ? "" : "  float* xp = (float*)ctx.gm(\"x\"); float* yp = (float*)ctx.gm(\"y\"); float* zp = (float*)ctx.gm(\"z\");\n  " + sum + "\n") +
+               "  ICPU_RUN_KF(vadd, 1, ctx.gm(\"x\"), ctx.gm(\"y\"), ctx.gm(\"z\"), ctx.tiling(n));\n}\n";
+    }
+    uint64_t runCacheEntries() { return eval::RunCache((fs::path(paths_.cacheDir) / "runs").string()).usage().entries; }
+    void expectUnaccounted(const std::string& source) {
+        const uint64_t before = runCacheEntries();
+        eval::EvalRequest req;
+        req.source = source;
+        req.seeds = 1;
+        auto ev = evaluator_->evaluate(vadd(), req);
+        QVERIFY2(ev.compile.ok, ev.toJson().dump().c_str());
+        QCOMPARE(ev.run.status, std::string("unaccounted_output"));
+        QVERIFY(!ev.success());
+        QVERIFY2(ev.run.message.find("not written by any simulated instruction") != std::string::npos, ev.run.message.c_str());
+        QCOMPARE(runCacheEntries(), before);  // nothing of such a run is reused
+        auto again = evaluator_->evaluate(vadd(), req);
+        QCOMPARE(again.run.status, std::string("unaccounted_output"));
+    }
 private slots:
     void initTestCase() {
         QVERIFY(cache_.isValid());
@@ -223,6 +288,56 @@ private slots:
 #endif
     }
 
+    // --- descriptors the caller holds ------------------------------------------------------
+    void inheritedDescriptorIsNotReachable() {
+        // A shell that starts `sage eval 77>file` leaves fd 77 open in every process it starts.
+        const std::string host = cache_.filePath("caller-held.txt").toStdString();
+        std::ofstream(host) << "caller data\n";
+        const int fd = ::open(host.c_str(), O_WRONLY | O_APPEND);  // inheritable: no O_CLOEXEC
+        QVERIFY(fd >= 0);
+        QVERIFY(::dup2(fd, 77) == 77);
+        ::close(fd);
+        Outcome o = runRaw(kernel("#include <unistd.h>\n#include <stdexcept>\n",
+                                  "auto w = &::write; if (w(77, \"PWNED\\n\", 6) == 6) throw std::runtime_error(\"fd 77 was writable\");"));
+        ::close(77);
+        QCOMPARE(readFile(host), std::string("caller data\n"));
+        QVERIFY2(o.status == "ok", (o.status + ": " + o.all).c_str());  // write(77) failed with EBADF
+        assertContained(o);
+    }
+
+    // --- op projects with links out of the project ----------------------------------------
+    void symlinkedIncludeFolderIsNotMounted() {
+        const fs::path tree = opTreeWithSecretOutside();
+        fs::create_directory_symlink(tree.parent_path() / "secret", tree / "common" / "inc");
+        // A macro include passes the source check (it is a courtesy, not a boundary).
+        std::ofstream(tree / "myop" / "op_kernel" / "k.cpp")
+            << "#include \"kernel_operator.h\"\n#define HDR \"secret.h\"\n#include HDR\n"
+               "extern \"C\" __global__ __aicore__ void myop(GM_ADDR x) {}\n";
+        const eval::CompatFile r = scanCompat(tree, tree / "myop" / "op_kernel" / "k.cpp");
+        QVERIFY(!r.compiled);
+        QVERIFY2(r.firstError.find("SECRET-HEADER") == std::string::npos, r.firstError.c_str());
+        // The same folder handed to the compiler directly is refused with the reason.
+        toolchain::CompileRequest cr;
+        cr.source = "#include \"secret.h\"\n";
+        cr.displayName = "k.cpp";
+        cr.projectRoot = tree.string();
+        cr.extraFlags = {"-I" + (tree / "common" / "inc").string()};
+        auto compiled = compiler_->compile(cr);
+        QVERIFY(!compiled.ok);
+        QVERIFY(!compiled.diagnostics.empty());
+        QVERIFY2(compiled.diagnostics[0].message.find("outside the project") != std::string::npos,
+                 compiled.diagnostics[0].message.c_str());
+        for (const auto& d : compiled.diagnostics) QVERIFY2(d.message.find("SECRET") == std::string::npos, d.message.c_str());
+    }
+    void symlinkedKernelFileIsNotRead() {
+        const fs::path tree = opTreeWithSecretOutside();
+        fs::create_symlink(tree.parent_path() / "secret" / "kernel.cpp", tree / "myop" / "op_kernel" / "k.cpp");
+        const eval::CompatFile r = scanCompat(tree, tree / "myop" / "op_kernel" / "k.cpp");
+        QVERIFY(!r.compiled);
+        QVERIFY2(r.firstError.find("SECRET-KERNEL") == std::string::npos, r.firstError.c_str());
+        QVERIFY2(r.firstError.find("outside the project") != std::string::npos, r.firstError.c_str());
+    }
+
     // --- processes, threads, network ---------------------------------------------------------
     void execIsBlocked() {
         expectViolation(kernel("#include <unistd.h>\n",
@@ -254,10 +369,70 @@ private slots:
         QVERIFY2(o.status == "ok", (o.status + ": " + o.all).c_str());
         assertContained(o);
     }
-    void destructorIsCovered() {
-        expectViolation(kernel("#include <cstdio>\n__attribute__((destructor)) static void late() { FILE* f = "
-                               "(fopen)(" + q(marker_) + ", \"w\"); if (f) fclose(f); }\n", ""),
-                        "open");
+    void destructorNeverRuns() {
+        // The runner ends through exit_group once the last result is written: no destructor of
+        // the candidate runs at all, so none can leave the sandbox or touch a result.
+        Outcome o = runRaw(kernel("#include <cstdio>\n__attribute__((destructor)) static void late() { FILE* f = "
+                                  "(fopen)(" + q(marker_) + ", \"w\"); if (f) fclose(f); }\n", ""));
+        QVERIFY2(o.status == "ok", (o.status + ": " + o.all).c_str());
+        assertContained(o);
+    }
+
+    // --- results come from the simulated device ---------------------------------------------
+    void plainStoresOnTheHostSideAreNotTheDevices() { expectUnaccounted(plainStoresKernel(false)); }
+    void plainStoresInTheKernelAreNotTheDevices() { expectUnaccounted(plainStoresKernel(true)); }
+    void destructorCannotRewriteTheResult() {
+        Outcome o = runRaw(forgingDestructor());
+        QVERIFY2(o.status == "ok", (o.status + ": " + o.all).c_str());
+        QVERIFY2(o.message != "forged", o.all.c_str());
+        QVERIFY2(o.cycles > 42, std::to_string(o.cycles).c_str());
+        // Through the pipeline twice (the second from the run cache): the simulated figures.
+        for (int pass = 0; pass < 2; ++pass) {
+            eval::EvalRequest req;
+            req.source = forgingDestructor();
+            req.seeds = 1;
+            auto ev = evaluator_->evaluate(vadd(), req);
+            QVERIFY2(ev.success(), ev.toJson().dump().c_str());
+            QVERIFY2(ev.profile.totalCycles >= ev.profile.rooflineCycles, ev.toJson().dump().c_str());
+        }
+        assertContained(o);
+    }
+    void impossibleCyclesAreRejected() {
+        // A result below the roofline of its own tensors cannot come from the device.
+        toolchain::RunResult r;
+        r.status = "ok";
+        toolchain::LaunchResult l;
+        l.totalCycles = 42;
+        r.launches.push_back(l);
+        toolchain::RunSpec spec;
+        spec.tensors.push_back({"z", "float32", {1 << 20}, true, ""});
+        const auto& device = evaluator_->devices().get(toolchain::DeviceCatalog::kDefaultDevice);
+        QVERIFY(eval::rejectImpossibleResult(r, spec, device));
+        QCOMPARE(r.status, std::string("impossible_result"));
+        QVERIFY2(r.message.find("below the roofline") != std::string::npos, r.message.c_str());
+        QVERIFY(!eval::RunCache::cacheable(r.status));
+    }
+
+    // --- a violation cannot hide itself ------------------------------------------------------
+    void patchedExitCannotHideAViolation() {
+#if defined(__x86_64__)
+        // Overwrite libc's _exit with exit_group(0), then make a blocked call: a handler that left
+        // through _exit would report a clean exit.
+        expectViolation(kernel("#include <sys/mman.h>\n#include <fcntl.h>\n#include <unistd.h>\n#include <cstring>\n#include <cstdint>\n",
+                               "uintptr_t f = reinterpret_cast<uintptr_t>(&::_exit); auto mp = &::mprotect;\n"
+                               "mp(reinterpret_cast<void*>(f & ~uintptr_t(4095)), 8192, PROT_READ | PROT_WRITE | PROT_EXEC);\n"
+                               "static const unsigned char code[] = {0x31, 0xff, 0xb8, 0xe7, 0, 0, 0, 0x0f, 0x05};\n"
+                               "std::memcpy(reinterpret_cast<void*>(f), code, sizeof code);\n"
+                               "auto op = &::open; op(" + q(marker_) + ", O_WRONLY | O_CREAT, 0600);"));
+#else
+        QSKIP("the machine code patched in is x86-64");
+#endif
+    }
+    void printedViolationLineDoesNotDecideTheStatus() {
+        Outcome o = runRaw(kernel("#include <cstdio>\n",
+                                  "std::fputs(\"sage-runner: sandbox violation: syscall 59\\n\", stderr);"));
+        QVERIFY2(o.status == "ok", (o.status + ": " + o.all).c_str());
+        assertContained(o);
     }
 
     // --- the caller's environment -----------------------------------------------------------

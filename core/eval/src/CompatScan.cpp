@@ -1,6 +1,7 @@
 #include "sage_eval/CompatScan.h"
 
 #include "sage_toolchain/Files.h"
+#include "sage_toolchain/ProjectPaths.h"
 #include "sage_toolchain/SourcePolicy.h"
 
 #include <algorithm>
@@ -14,9 +15,26 @@ namespace fs = std::filesystem;
 namespace sage::eval {
 namespace {
 
+fs::path opRootOf(const fs::path& file);
+
+// The tree an op belongs to: the highest folder (up to three above the op) that holds the
+// `common/` folder the real build shares, else the op folder. Project files and include
+// folders must resolve inside it (a link out of it is refused: toolchain/ProjectPaths.h).
+fs::path projectTreeOf(const fs::path& opRoot) {
+    fs::path tree = opRoot, up = opRoot.parent_path();
+    for (int level = 0; level < 3 && !up.empty() && up != up.root_path(); ++level, up = up.parent_path()) {
+        std::error_code ec;
+        if (fs::is_directory(up / "common", ec)) tree = up;
+    }
+    return tree;
+}
+
+// A source file of the scanned tree, at most this large.
+constexpr uint64_t kMaxProjectSourceBytes = 4 << 20;
+
 std::string slurp(const fs::path& p) {
     try {
-        return toolchain::readTextFile(p.string());
+        return toolchain::readProjectFile(p.string(), projectTreeOf(opRootOf(p)).string(), kMaxProjectSourceBytes);
     } catch (const std::exception&) {
         return {};
     }
@@ -51,8 +69,13 @@ std::vector<fs::path> commonIncludeDirs(const fs::path& opRoot) {
     fs::path up = opRoot.parent_path();
     for (int level = 0; level < 3 && !up.empty() && up != up.root_path(); ++level, up = up.parent_path()) {
         std::error_code ec;
-        for (const fs::path& sub : {fs::path("inc"), fs::path("op_host"), fs::path("op_host") / "op_tiling"})
-            if (fs::is_directory(up / "common" / sub, ec)) out.push_back(up / "common" / sub);
+        for (const fs::path& sub : {fs::path("inc"), fs::path("op_host"), fs::path("op_host") / "op_tiling"}) {
+            // A link leaving the tree (`common/inc -> /`) is neither searched nor shown to the compiler.
+            std::string outside;
+            if (fs::is_directory(up / "common" / sub, ec) &&
+                !toolchain::resolveInside((up / "common" / sub).string(), up.string(), outside).empty())
+                out.push_back(up / "common" / sub);
+        }
     }
     return out;
 }
@@ -162,7 +185,7 @@ std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& ke
         if (cls.empty() && std::regex_search(text, m, def)) cls = m[1];
         ns |= text.find("namespace optiling") != std::string::npos;
         collectClasses(text, false);
-        includes += "#include \"" + fs::absolute(h).string() + "\"\n";
+        includes += toolchain::quotedIncludeLine(fs::absolute(h).string());
     }
     // Ops of a family register a shared tiling class in a common header
     // (REGISTER_TILING_DATA_CLASS(<OpType>, Class)): use it when op_host declares none.
@@ -180,7 +203,7 @@ std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& ke
                 cls = m[1];
                 ns |= text.find("namespace optiling") != std::string::npos;
                 collectClasses(text, true);
-                includes += "#include \"" + fs::absolute(it->path()).string() + "\"\n";
+                includes += toolchain::quotedIncludeLine(fs::absolute(it->path()).string());
                 break;
             }
             if (!includes.empty()) break;
@@ -292,6 +315,8 @@ CompatScanner::CompatScanner(const toolchain::Compiler& compiler, int npuArch, s
 
 std::string opRootOf(const std::string& kernelFile) { return opRootOf(fs::path(kernelFile)).string(); }
 
+std::string projectTreeOf(const std::string& opRoot) { return fs::absolute(projectTreeOf(fs::path(opRoot))).string(); }
+
 std::vector<std::string> commonIncludeDirsOf(const std::string& opRoot) {
     std::vector<std::string> out;
     for (const auto& d : commonIncludeDirs(fs::path(opRoot))) out.push_back(fs::absolute(d).string());
@@ -302,7 +327,13 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     OpKernelBuild b;
     const fs::path path(file), root(rootDir);
     const fs::path opRoot = opRootOf(path);
-    const std::string source = slurp(path);
+    std::string source;
+    try {
+        source = toolchain::readProjectFile(path.string(), projectTreeOf(opRoot).string(), kMaxProjectSourceBytes);
+    } catch (const std::exception& e) {
+        b.refused.push_back({"rejected_path", "error", fs::relative(path, root).string(), 0, 0, e.what(), {}});
+        return b;
+    }
     // 1. Policy, for the kernel and (transitively) the local headers it includes.
     std::set<std::string> seen, includeDirs, names;
     std::vector<std::pair<fs::path, std::string>> work{{path, source}};
@@ -331,6 +362,7 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     toolchain::CompileRequest& cr = b.request;
     cr.source = source;
     cr.displayName = fs::relative(path, root).string();
+    cr.projectRoot = fs::absolute(projectTreeOf(opRoot)).string();
     cr.prelude = opPrelude(opRoot, b.kernelTexts);
     cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string()};
     // The project's own common headers come before the simulator's host stand-ins, as the
@@ -423,9 +455,9 @@ std::string CompatReport::toText(int topMissing) const {
     for (const auto& f : files) {
         parsed += f.parsed;
         compiled += f.compiled;
-        o << f.path << "  parsed " << (f.parsed ? "yes" : "no") << ", compiled " << (f.compiled ? "yes" : "no")
+        o << toolchain::printable(f.path) << "  parsed " << (f.parsed ? "yes" : "no") << ", compiled " << (f.compiled ? "yes" : "no")
           << ", host tiling " << f.hostTiling << ", verified " << f.verified;
-        if (!f.firstError.empty()) o << "\n    first error: " << f.firstError.substr(0, 300);
+        if (!f.firstError.empty()) o << "\n    first error: " << toolchain::printable(f.firstError.substr(0, 300));
         o << "\n";
     }
     auto pct = [&](int n) { return files.empty() ? 0.0 : 100.0 * n / double(files.size()); };

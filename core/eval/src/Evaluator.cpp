@@ -34,9 +34,15 @@ nlohmann::json deviceJson(const toolchain::ToolPaths& paths, const std::string& 
 int statusRank(const std::string& s) {  // which failure describes an evaluation best
     static const std::map<std::string, int> rank = {{"ok", 0},      {"race", 1},  {"sim_error", 2}, {"error", 3},
                                                     {"oom", 4},     {"crash", 5}, {"timeout", 6},   {"cancelled", 7},
-                                                    {"sandbox_violation", 8}};
+                                                    {"sandbox_violation", 8}, {"unaccounted_output", 9},
+                                                    {"impossible_result", 9}};
     auto it = rank.find(s);
     return it == rank.end() ? 3 : it->second;
+}
+
+// A run whose kernel tried to leave the sandbox or whose result did not come from the device.
+bool isViolationOrAnomaly(const std::string& status) {
+    return status == "sandbox_violation" || status == "unaccounted_output" || status == "impossible_result";
 }
 
 // A name no other thread or process uses for its half-written file.
@@ -234,12 +240,18 @@ toolchain::SandboxReport Evaluator::runKernel(const toolchain::CompileResult& co
     auto fresh = runSpread(sandbox_, job, missing, opts, req.runProcesses ? req.runProcesses : availableCores());
     report.networkIsolated &= fresh.networkIsolated;
     report.stderrTail = fresh.stderrTail;
+    // One forged or impossible run taints the whole batch: its kernel shared their process.
+    bool tainted = false;
+    for (size_t k = 0; k < fresh.runs.size(); ++k) {
+        rejectImpossibleResult(fresh.runs[k], missing[k].spec, devices_.get(req.deviceId));
+        tainted |= isViolationOrAnomaly(fresh.runs[k].status);
+    }
     for (size_t k = 0; k < fresh.runs.size(); ++k) {
         const size_t i = missingAt[k];
         auto& r = fresh.runs[k];
         outputs[i] = std::move(r.outputs);
         r.outputs.clear();
-        if (req.reuseRuns && RunCache::cacheable(r.status)) cache.store(keys[i], r, outputs[i], fresh.networkIsolated);
+        if (req.reuseRuns && !tainted && RunCache::cacheable(r.status)) cache.store(keys[i], r, outputs[i], fresh.networkIsolated);
         report.runs[i] = std::move(r);
     }
     std::error_code ec;

@@ -2,6 +2,7 @@
 
 #include "sage_eval/CompatScan.h"
 #include "sage_toolchain/Files.h"
+#include "sage_toolchain/ProjectPaths.h"
 
 #include <filesystem>
 
@@ -15,9 +16,9 @@ HostProgram compileHostProgram(const toolchain::Compiler& compiler, const OpProj
     // One source compiles unchanged (its diagnostics name its lines); several are included by
     // absolute path into one translation unit, as they form one host library in the real build.
     if (project.hostSources.size() == 1) {
-        cr.source = toolchain::readTextFile(project.hostSources[0]);
+        cr.source = toolchain::readProjectFile(project.hostSources[0], projectTreeOf(project.dir), 4 << 20);
     } else {
-        for (const auto& s : project.hostSources) cr.source += "#include \"" + fs::absolute(s).string() + "\"\n";
+        for (const auto& s : project.hostSources) cr.source += toolchain::quotedIncludeLine(fs::absolute(s).string());
     }
     cr.displayName = "op_host/" + fs::path(project.hostSources[0]).filename().string();
     cr.prelude = "#include \"sage_op_host_driver.h\"\n";
@@ -25,6 +26,7 @@ HostProgram compileHostProgram(const toolchain::Compiler& compiler, const OpProj
     cr.deviceId = device.id;
     const std::string root = fs::absolute(project.dir).string();
     cr.extraFlags = {"-I" + root + "/op_host", "-I" + root};
+    cr.projectRoot = projectTreeOf(root);
     for (const auto& d : commonIncludeDirsOf(root)) cr.extraFlags.push_back("-I" + d);
     cr.extraFlags.insert(cr.extraFlags.end(), {"-I" + compiler.paths().npuInclude + "/host", "-w", "-DSAGE_OP_HOST=1"});
     auto res = compiler.compile(cr);

@@ -4,6 +4,7 @@
 
 #include "sage_eval/CompatScan.h"
 #include "sage_toolchain/Files.h"
+#include "sage_toolchain/ProjectPaths.h"
 
 #include <filesystem>
 #include <fstream>
@@ -310,38 +311,40 @@ json OpRunReport::toJson() const {
 }
 
 std::string OpRunReport::toText() const {
+    // Names and messages come from the op project, its spec and the kernel: one line each.
+    const auto P = [](const std::string& text) { return toolchain::printable(text); };
     std::ostringstream o;
-    o << "op " << (op.empty() ? "?" : op) << " (project " << project << ", spec " << spec << ") on " << device << "\n";
+    o << "op " << P(op.empty() ? "?" : op) << " (project " << P(project) << ", spec " << P(spec) << ") on " << P(device) << "\n";
     o << "host     " << (hostCompiled ? "compiled" : "FAILED") << "\n";
     for (const auto& d : hostDiagnostics)
-        if (d.severity == "error") o << "    " << d.file << ":" << d.line << ": " << d.message << "\n";
+        if (d.severity == "error") o << "    " << P(d.file) << ":" << d.line << ": " << P(d.message) << "\n";
     for (const auto& c : configs) {
-        o << "config " << c.config.name << " [";
+        o << "config " << P(c.config.name) << " [";
         bool first = true;
-        for (const auto& [k, v] : c.config.dtypes) o << (first ? "" : " ") << k << "=" << v, first = false;
+        for (const auto& [k, v] : c.config.dtypes) o << (first ? "" : " ") << P(k) << "=" << P(v), first = false;
         o << "]\n";
         for (const auto& t : c.tilings) {
-            o << "  tiling " << std::left << std::setw(10) << t.caseName << std::right;
+            o << "  tiling " << std::left << std::setw(10) << P(t.caseName) << std::right;
             if (t.ok)
                 o << " block_dim " << t.blockDim << ", tiling_key " << t.tilingKey << ", workspace " << t.workspaceBytes
                   << " B, tiling " << t.tilingBytes << " B\n";
-            else o << " FAILED: " << t.error << "\n";
+            else o << " FAILED: " << P(t.error) << "\n";
         }
         if (!c.hostOk) continue;
         const Evaluation& ev = c.evaluation;
         o << "  compile " << (ev.compile.ok ? "ok" : "FAILED");
-        if (!ev.compile.ok) o << ": " << firstError(ev.compile.diagnostics);
-        o << "\n  run     " << ev.run.status << (ev.run.message.empty() ? "" : ": " + ev.run.message) << "\n";
+        if (!ev.compile.ok) o << ": " << P(firstError(ev.compile.diagnostics));
+        o << "\n  run     " << ev.run.status << (ev.run.message.empty() ? "" : ": " + P(ev.run.message)) << "\n";
         for (const auto& d : ev.run.diagnostics)
-            o << "    " << d.file << ":" << d.line << ": " << d.severity << ": " << d.message << "\n";
+            o << "    " << P(d.file) << ":" << d.line << ": " << d.severity << ": " << P(d.message) << "\n";
         if (ev.verify.ran) {
             o << "  verify  " << (ev.verify.pass ? "PASS" : "FAIL") << " (" << ev.verify.cases.size() << " case x seed runs)\n";
             for (const auto& cc : ev.verify.cases)
                 for (const auto& out : cc.outputs)
-                    if (!out.pass) o << "    " << cc.caseName << "/seed" << cc.seed << ": " << out.reason << "\n";
+                    if (!out.pass) o << "    " << P(cc.caseName) << "/seed" << cc.seed << ": " << P(out.reason) << "\n";
         }
     }
-    if (!error.empty()) o << "error: " << error << "\n";
+    if (!error.empty()) o << "error: " << P(error) << "\n";
     o << (pass() ? "RESULT: PASS" : "RESULT: FAIL") << "\n";
     return o.str();
 }

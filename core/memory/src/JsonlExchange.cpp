@@ -36,12 +36,45 @@ struct ParsedLine {
     std::vector<ValuePoint> history;
 };
 
+// A memory entry is a few KB: a longer import line is refused before it is parsed, and an
+// error quotes at most this much of what the parser saw (a bad line is never echoed whole).
+constexpr size_t kMaxLineBytes = 4 << 20;
+constexpr size_t kMaxQuotedBytes = 400;
+
+std::string clipped(const std::string& text) {
+    return text.size() <= kMaxQuotedBytes ? text : text.substr(0, kMaxQuotedBytes) + "... [" + std::to_string(text.size()) + " bytes]";
+}
+
+// The next line of `in` (without its newline) into `line`; false at the end. A line longer than
+// kMaxLineBytes is read past but not kept: `tooLong` is set and `line` left empty.
+bool readLine(std::istream& in, std::string& line, bool& tooLong) {
+    line.clear();
+    tooLong = false;
+    char buf[1 << 16];
+    for (bool any = false;;) {
+        in.getline(buf, sizeof buf);
+        const size_t got = size_t(in.gcount());
+        const bool bufferFull = in.fail() && !in.eof() && got == sizeof buf - 1;
+        if (got == 0 && !in) return any;
+        any = true;
+        const size_t chars = bufferFull || in.eof() ? got : got - 1;  // gcount counts the newline
+        if (!tooLong && line.size() + chars > kMaxLineBytes) {
+            tooLong = true;
+            line.clear();
+            line.shrink_to_fit();
+        }
+        if (!tooLong) line.append(buf, chars);
+        if (!bufferFull) return true;
+        in.clear();
+    }
+}
+
 ParsedLine parseLine(const std::string& line) {
     json object;
     try {
         object = sage_json::parse(line, "memory import line");
     } catch (const std::exception& e) {  // invalid, or nested too deep (sage_json::TooDeep)
-        throw MemoryError(MemoryError::Code::InvalidInput, std::string("not valid JSON (") + e.what() + ")");
+        throw MemoryError(MemoryError::Code::InvalidInput, std::string("not valid JSON (") + clipped(e.what()) + ")");
     }
     ParsedLine parsed;
     parsed.experience = Experience::fromJson(object);
@@ -115,14 +148,20 @@ ImportReport JsonlExchange::read(std::istream& in, const std::string& sourceName
     std::vector<std::pair<int, ParsedLine>> entries;  // (line number, entry)
     std::string line;
     int lineNumber = 0;
-    while (std::getline(in, line)) {
+    bool tooLong = false;
+    while (readLine(in, line, tooLong)) {
         ++lineNumber;
+        if (tooLong)
+            throw MemoryError(MemoryError::Code::InvalidInput,
+                              sourceName + ":" + std::to_string(lineNumber) + ": the line is longer than " +
+                                  std::to_string(kMaxLineBytes >> 20) +
+                                  " MiB (an exported entry is a few KB). Nothing was imported; is this a memory export?");
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.find_first_not_of(" \t") == std::string::npos) continue;
         try {
             entries.emplace_back(lineNumber, parseLine(line));
         } catch (const MemoryError& e) {
-            throw MemoryError(e.code(), sourceName + ":" + std::to_string(lineNumber) + ": " + e.what() +
+            throw MemoryError(e.code(), sourceName + ":" + std::to_string(lineNumber) + ": " + clipped(e.what()) +
                                             ". Nothing was imported; fix the line and import again.");
         }
     }

@@ -116,6 +116,8 @@ uint8_t* localBase(Pos pos);
 // Checks bounds, orders the scalar unit after the pipes that touch the bytes, costs it.
 uint8_t* scalarLocal(const LocalRef& ref, uint64_t byteOffset, uint32_t bytes, bool write, Loc loc);
 uint8_t* scalarGm(const GmRef& gm, uint64_t byteOffset, uint32_t bytes, bool write, Loc loc);
+// A scalar store to GM (SetValue): scalarGm's checks and cost, then the write, recorded as the device's.
+void scalarGmStore(const GmRef& gm, uint64_t byteOffset, const void* value, uint32_t bytes, Loc loc);
 void scalarWork(uint32_t cycles);
 
 // --- data movement -------------------------------------------------------------------

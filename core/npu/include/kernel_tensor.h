@@ -33,7 +33,7 @@ public:
         return v;
     }
     __aicore__ void SetValue(uint64_t index, T value, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
-        std::memcpy(::sage::npu::rt::scalarGm(ref(), index * sizeof(T), sizeof(T), true, loc), &value, sizeof(T));
+        ::sage::npu::rt::scalarGmStore(ref(), index * sizeof(T), &value, sizeof(T), loc);
     }
     // gm(i): element access through the scalar unit, as GetValue/SetValue.
     struct ElementRef {

@@ -109,6 +109,7 @@ void copyLocalToGm(const GmRef& dst, const LocalRef& src, const CopyShape& shape
         uint8_t* db = dst.ptr + uint64_t(b) * (shape.blockLen + shape.dstGap);
         if (c.atomicMode) vecmath::accumulate(t, db, sb, len / dtypeSize(t), c.atomicMode);
         else std::memcpy(db, sb, len);
+        s.gmWrites.recordWrite(db, len);
     }
     LocalRef span = src;
     span.bytes = uint32_t(std::min<uint64_t>(srcSpan, src.bytes));

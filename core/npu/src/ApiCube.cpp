@@ -200,6 +200,7 @@ void fixpipe(const GmRef& dst, const LocalRef& src, const FixpipeShape& p, DType
             } else {
                 vecmath::storeScalar(dt, out, v);
             }
+            s.gmWrites.recordWrite(out, des);
         }
     s.access(PipeId::FIX, src, uint32_t(std::min<uint64_t>(srcEnd, src.bytes)), false, at, loc);
     s.launch->gmBytesWritten += bytes;

@@ -149,6 +149,7 @@ void matmulBlock(const MatmulBlock& blk, Loc loc) {
             } else {
                 vecmath::storeScalar(blk.cType, dst, acc);
             }
+            if (!blk.dstIsLocal) s.gmWrites.recordWrite(dst, ces);
         }
     if (blk.dstIsLocal) s.access(PipeId::FIX, blk.dstLocal, uint32_t(dstExtent), true, out, loc);
     // Synchronous: the caller continues once C is written.

@@ -304,5 +304,11 @@ uint8_t* scalarGm(const GmRef& gm, uint64_t byteOffset, uint32_t bytes, bool wri
     return p;
 }
 
+void scalarGmStore(const GmRef& gm, uint64_t byteOffset, const void* value, uint32_t bytes, Loc loc) {
+    uint8_t* p = scalarGm(gm, byteOffset, bytes, true, loc);
+    std::memcpy(p, value, bytes);
+    activeImpl().gmWrites.recordWrite(p, bytes);
+}
+
 } // namespace rt
 } // namespace sage::npu

@@ -185,6 +185,7 @@ void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc) {
     uint8_t one[8];
     vecmath::storeScalar(t, one, value);
     for (uint64_t i = 0; i < count; ++i) std::memcpy(dst.ptr + i * es, one, es);
+    s.gmWrites.recordWrite(dst.ptr, bytes);
     s.launch->gmBytesWritten += bytes;
 }
 

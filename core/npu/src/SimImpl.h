@@ -3,6 +3,7 @@
 #pragma once
 
 #include "CoreContext.h"
+#include "GmWriteLedger.h"
 
 #include <map>
 #include <memory>
@@ -36,7 +37,8 @@ struct Simulation::Impl {
     std::map<uintptr_t, GmAllocation> gmAllocations;  // by host start
     static constexpr uint64_t kGmDeviceBase = 1ull << 32, kGmDeviceAlign = 512;
     uint64_t nextGmDeviceAddress = kGmDeviceBase;
-    uint64_t gmDeviceAddress(const uint8_t* p) const;  // the host address itself outside every allocation
+    uint64_t gmDeviceAddress(const uint8_t* p) const;
+    GmWriteLedger gmWrites;  // what simulated instructions wrote to the tracked GM regions  // the host address itself outside every allocation
     // The allocation starting at or before host address `host` (end() when none does); the
     // address is inside it when it is below first + bytes.
     std::map<uintptr_t, GmAllocation>::const_iterator gmAllocationAtOrBefore(uintptr_t host) const;

@@ -169,6 +169,15 @@ uint64_t Simulation::Impl::gmDeviceAddress(const uint8_t* p) const {
     return it->second.deviceStart + (host - it->first);
 }
 
+void Simulation::trackGmWrites(const void* start, uint64_t bytes) {
+    impl_->gmWrites.track(static_cast<const uint8_t*>(start), bytes);
+}
+
+Simulation::UnaccountedBytes Simulation::unaccountedGmBytes(const void* start) const {
+    const auto m = impl_->gmWrites.compare(static_cast<const uint8_t*>(start));
+    return {m.bytes, m.firstOffset};
+}
+
 namespace rt {
 
 int64_t blockIdx() { return activeImpl().ctx().block; }

@@ -109,8 +109,12 @@ public:
             uint64_t bytes = toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype);
             const uint64_t allocated = gePadding ? (bytes + 31) / 32 * 32 + 32 : bytes;
             uint8_t* p = AscendC::GmAlloc(allocated);
-            if (t.output) std::memset(p, 0xff, allocated);  // poison: unwritten outputs read as NaN / -1
-            else readJobFileInto(t.file, p, bytes);
+            if (t.output) {
+                std::memset(p, 0xff, allocated);  // poison: unwritten outputs read as NaN / -1
+                sim.trackGmWrites(p, bytes);       // results come from the device (unaccountedOutputs)
+            } else {
+                readJobFileInto(t.file, p, bytes);
+            }
             gm_[t.name] = {p, bytes};
         }
     }
@@ -138,6 +142,21 @@ public:
         uint8_t* p = AscendC::GmAlloc(bytes);
         std::memcpy(p, data, bytes);
         return p;
+    }
+    // "" when every output byte was last written by a simulated instruction; else which output
+    // holds bytes plain C++ wrote (through a GM pointer, on the host side or in the kernel).
+    std::string unaccountedOutputs() const {
+        for (const auto& t : run_.tensors) {
+            if (!t.output) continue;
+            const auto m = sim_.unaccountedGmBytes(gm_.at(t.name).first);
+            if (m.count == 0) continue;
+            return std::to_string(m.count) + " bytes of output '" + t.name + "' (the first at byte " +
+                   std::to_string(m.firstOffset) +
+                   ") were not written by any simulated instruction: plain C++ stores through a GM pointer do "
+                   "not run on the device and are not timed. Write outputs with DataCopy / DataCopyPad, "
+                   "SetValue or the cube's Fixpipe";
+        }
+        return "";
     }
     void saveOutputs() {
         for (const auto& t : run_.tensors)
@@ -371,6 +390,10 @@ json runKernel(void* so, const toolchain::RunJob& job, const RunSpec& run, const
             status = "race";
             message = firstError;
         }
+    }
+    if (std::string unaccounted = ctx.unaccountedOutputs(); !unaccounted.empty()) {
+        status = "unaccounted_output";
+        message = std::move(unaccounted);
     }
     ctx.saveOutputs();
     sim.deactivate();

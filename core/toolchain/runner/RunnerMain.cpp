@@ -3,13 +3,15 @@
 // tensors of each run as it finishes, so a crash loses only the run that crashed.
 //
 // Exit codes: 0 done (see the results), 2 bad job, 3 out of memory, 4 sandbox violation (a
-// blocked syscall; stderr names it), 5 the seccomp filter could not be installed.
+// blocked syscall; stderr names it), 5 the seccomp filter could not be installed, 6 the kernel
+// raised SIGSYS itself.
 #include "RunnerContexts.h"
 #include "RunnerSandbox.h"
 
 #include "sage_toolchain/DeviceCatalog.h"
 #include "sage_toolchain/RunJob.h"
 
+#include <cstdio>
 #include <dlfcn.h>
 #include <fstream>
 #include <iostream>
@@ -58,9 +60,12 @@ int runAll(const toolchain::RunJob& job) {
         }
         result["id"] = job.runs[i].id;
         writeJson("result_" + std::to_string(i) + ".json", result);
-        if (result["status"] == "oom") return 3;
+        if (result.value("status", std::string()) == "oom") runner::exitNow(3);
     }
-    return 0;
+    // Nothing of the candidate runs after its last result: no destructor, no atexit handler.
+    std::cout.flush();
+    std::fflush(nullptr);
+    runner::exitNow(0);
 }
 
 } // namespace

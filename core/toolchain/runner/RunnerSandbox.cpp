@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <map>
 #include <seccomp.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -28,8 +30,11 @@ void openOne(const std::string& path, bool write) {
     files()[path] = fd;
 }
 
-// Async-signal-safe: formats the number by hand and writes with write(2) only.
+// Async-signal-safe: formats the number by hand and writes with write(2) only. A SIGSYS the
+// kernel raised itself (kill, tgkill) is no violation: it ends the run with its own exit code.
 void onBlockedSyscall(int, siginfo_t* info, void*) {
+    constexpr int kSeccompCode = 1;  // SYS_SECCOMP (asm-generic/siginfo.h): raised by the filter itself
+    if (info->si_code != kSeccompCode) exitNow(kSelfRaisedSigsysExit);
     char buf[96] = "sage-runner: sandbox violation: syscall ";
     size_t n = std::strlen(buf);
     char digits[16];
@@ -41,10 +46,25 @@ void onBlockedSyscall(int, siginfo_t* info, void*) {
     buf[n++] = '\n';
     ssize_t ignored = ::write(2, buf, n);
     (void)ignored;
-    _exit(kViolationExit);
+    exitNow(kViolationExit);
 }
 
 } // namespace
+
+void exitNow(int code) {
+    for (;;) {
+#if defined(__x86_64__)
+        long ignored;
+        __asm__ volatile("syscall" : "=a"(ignored) : "a"(long(SYS_exit_group)), "D"(long(code)) : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+        register long x8 __asm__("x8") = SYS_exit_group;
+        register long x0 __asm__("x0") = code;
+        __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8) : "memory");
+#else
+        ::syscall(SYS_exit_group, code);
+#endif
+    }
+}
 
 void openJobFiles(const toolchain::RunJob& job) {
     for (size_t i = 0; i < job.runs.size(); ++i) {
@@ -89,6 +109,8 @@ void writeJobFile(const std::string& path, const void* data, size_t n) {
         done += size_t(w);
     }
     if (::ftruncate(fd, off_t(n)) != 0) throw std::runtime_error("cannot truncate " + path);
+    ::close(fd);
+    files().erase(path);
 }
 
 bool installFilter(FilterStage stage, std::string& error) {
@@ -113,8 +135,7 @@ bool installFilter(FilterStage stage, std::string& error) {
     // libstdc++ and a kernel legitimately need. No open, no process or thread creation, no network.
     for (int sc : {SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(pread64), SCMP_SYS(pwrite64), SCMP_SYS(readv),
                    SCMP_SYS(writev), SCMP_SYS(close), SCMP_SYS(fstat), SCMP_SYS(newfstatat), SCMP_SYS(statx),
-                   SCMP_SYS(lseek), SCMP_SYS(ftruncate), SCMP_SYS(fcntl), SCMP_SYS(mmap), SCMP_SYS(munmap),
-                   SCMP_SYS(mprotect), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(madvise), SCMP_SYS(rt_sigreturn),
+                   SCMP_SYS(lseek), SCMP_SYS(ftruncate), SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(madvise), SCMP_SYS(rt_sigreturn),
                    SCMP_SYS(rt_sigprocmask), SCMP_SYS(sigaltstack), SCMP_SYS(exit), SCMP_SYS(exit_group),
                    SCMP_SYS(futex), SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(clock_gettime),
                    SCMP_SYS(clock_getres), SCMP_SYS(clock_nanosleep), SCMP_SYS(nanosleep), SCMP_SYS(gettimeofday),
@@ -122,6 +143,18 @@ bool installFilter(FilterStage stage, std::string& error) {
                    SCMP_SYS(set_robust_list), SCMP_SYS(getuid), SCMP_SYS(geteuid), SCMP_SYS(getgid),
                    SCMP_SYS(getegid), SCMP_SYS(getcwd), SCMP_SYS(uname)})
         seccomp_rule_add(ctx, SCMP_ACT_ALLOW, sc, 0);  // a syscall missing on this architecture is skipped
+    // Descriptor flags, but no duplicate of a job file that would outlive writeJobFile's close.
+    for (int cmd : {F_GETFD, F_SETFD, F_GETFL, F_SETFL})
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1, SCMP_A1(SCMP_CMP_EQ, scmp_datum_t(cmd)));
+    // Memory; executable only while the loader maps the candidate. Afterwards no page becomes
+    // executable (W^X), so neither the runner's SIGSYS handler nor libc can be patched.
+    if (stage == FilterStage::Loading || SAGE_SANITIZED) {
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 0);
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 0);
+    } else {
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, scmp_datum_t(PROT_EXEC), 0));
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, scmp_datum_t(PROT_EXEC), 0));
+    }
     // Signal handlers, except a kernel replacing the SIGSYS handler to hide a violation.
     seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 1, SCMP_A0(SCMP_CMP_NE, SIGSYS));
     // abort() and raise() signal the process itself; nothing else.

@@ -4,6 +4,7 @@
 #include "sage_toolchain/Files.h"
 #include "sage_toolchain/Hash.h"
 #include "sage_toolchain/Process.h"
+#include "sage_toolchain/ProjectPaths.h"
 
 #include <chrono>
 #include <csignal>
@@ -41,6 +42,7 @@ constexpr double kCompileSeconds = 120;
 // at the lowest CPU priority: only on cores the evaluations leave idle.
 constexpr int kBackgroundNiceness = 19;
 constexpr uint64_t kCompileMemoryBytes = 1ull << 30;
+constexpr uint64_t kMaxKernelObjectBytes = 64ull << 20;
 
 // The compiler runs confined like the runner (docs/security.md): it sees /usr, the kernel
 // headers, the runtime library and its own work directory, with memory, CPU, file-size and
@@ -89,11 +91,35 @@ void spawnDetached(const std::vector<std::string>& argv) {
                 ::dup2(devnull, 1);
                 ::dup2(devnull, 2);
             }
+            keepOnlyStandardDescriptors();
             ::execv(args[0], args.data());
         }
         ::_exit(0);
     }
     if (child > 0) ::waitpid(child, nullptr, 0);
+}
+
+// Replaces every -I folder of `req` outside the kernel headers by where it really is, so that the
+// sandbox binds that folder and nothing else; "" when all are fine, else why one is refused
+// (it leaves the project, or it is a link and no project was named).
+std::string resolveIncludeFolders(CompileRequest& req, const std::string& npuInclude) {
+    for (auto& f : req.extraFlags) {
+        if (f.rfind("-I", 0) != 0 || f.size() <= 2) continue;
+        const std::string dir = f.substr(2);
+        std::string why, real;
+        std::error_code ec;
+        if (dir.rfind(npuInclude, 0) == 0 || !fs::exists(dir, ec)) continue;  // our own headers; GCC skips a missing one
+        if (!req.projectRoot.empty()) {
+            real = resolveInside(dir, req.projectRoot, why);
+        } else {
+            real = fs::canonical(dir, ec).string();
+            if (!ec && real != fs::absolute(dir).lexically_normal().string())
+                why = "the include folder " + dir + " is a link (to " + real + "); name the project it belongs to";
+        }
+        if (!why.empty()) return why;
+        f = "-I" + real;
+    }
+    return "";
 }
 
 } // namespace
@@ -229,10 +255,17 @@ std::string Compiler::cacheKey(const CompileRequest& req) const {
     return h.hex();
 }
 
-CompileResult Compiler::compile(const CompileRequest& req) const {
+CompileResult Compiler::compile(const CompileRequest& request) const {
     auto t0 = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     CompileResult res;
+    CompileRequest resolved = request;
+    if (const std::string refused = resolveIncludeFolders(resolved, paths_.npuInclude); !refused.empty()) {
+        res.diagnostics.push_back({"compile_error", "error", request.displayName.empty() ? "kernel.cpp" : request.displayName,
+                                   0, 0, refused, {}});
+        return res;
+    }
+    const CompileRequest& req = resolved;
     res.cacheKey = cacheKey(req);
     const fs::path dir = fs::path(paths_.cacheDir) / "kernels" / res.cacheKey;
     const std::string display = req.displayName.empty() ? "kernel.cpp" : req.displayName;
@@ -307,7 +340,19 @@ CompileResult Compiler::compile(const CompileRequest& req) const {
     const bool outOfMemory = pr.err.find("out of memory") != std::string::npos ||
                              pr.err.find("virtual memory exhausted") != std::string::npos ||
                              pr.err.find("std::bad_alloc") != std::string::npos;
-    const bool transient = pr.timedOut || pr.signal || pr.cancelled || outOfMemory;
+    // A candidate that inflates its object (a 400 MB array) is refused, not kept in the cache.
+    std::error_code sizeEc;
+    const uint64_t objectBytes = res.ok ? fs::file_size(work / "kernel.so", sizeEc) : 0;
+    const bool oversized = !sizeEc && objectBytes > kMaxKernelObjectBytes;
+    if (oversized) {
+        res.ok = false;
+        res.diagnostics.push_back({"compile_error", "error", display, 0, 0,
+                                   "the compiled kernel holds " + std::to_string(objectBytes >> 20) + " MiB, more than the " +
+                                       std::to_string(kMaxKernelObjectBytes >> 20) +
+                                       " MiB a kernel may: a huge static array? Allocate data on the device instead",
+                                   {}});
+    }
+    const bool transient = pr.timedOut || pr.signal || pr.cancelled || outOfMemory || oversized;
     if (pr.timedOut || pr.signal == SIGXCPU)
         res.diagnostics.push_back({"compile_error", "error", display, 0, 0,
                                    "the compiler took longer than " + std::to_string(int(kCompileSeconds)) +

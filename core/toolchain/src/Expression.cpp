@@ -7,12 +7,22 @@
 namespace sage::toolchain {
 namespace {
 
+// Expressions come from task files and op specs written elsewhere: each nesting level (a
+// parenthesis, a sign, a call) costs a few stack frames, so a million-deep one would overflow
+// the stack. Real shapes and tilings nest a few levels and fit in a line.
+constexpr int kMaxDepth = 256;
+constexpr size_t kMaxLength = 4096;
+
 class Parser {
 public:
     Parser(const std::string& s, const std::function<std::optional<double>(const std::string&)>& lookup)
         : s_(s), lookup_(lookup) {}
 
     double parse() {
+        if (s_.size() > kMaxLength)
+            throw ExpressionError("expression of " + std::to_string(s_.size()) + " characters (starting '" +
+                                  s_.substr(0, 40) + "...'): longer than the " + std::to_string(kMaxLength) +
+                                  " an expression may be");
         double v = sum();
         skip();
         if (i_ != s_.size()) fail("unexpected '" + std::string(1, s_[i_]) + "'");
@@ -23,6 +33,14 @@ private:
     [[noreturn]] void fail(const std::string& what) const {
         throw ExpressionError("in expression '" + s_ + "' at position " + std::to_string(i_ + 1) + ": " + what);
     }
+    // One more level of nesting for as long as it lives.
+    struct Nested {
+        Parser& p;
+        explicit Nested(Parser& parser) : p(parser) {
+            if (++p.depth_ > kMaxDepth) p.fail("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+        }
+        ~Nested() { --p.depth_; }
+    };
     void skip() {
         while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
     }
@@ -59,11 +77,13 @@ private:
         }
     }
     double unary() {
+        Nested level(*this);
         if (eat('-')) return -unary();
         if (eat('+')) return unary();
         return primary();
     }
     double primary() {
+        Nested level(*this);
         skip();
         if (eat('(')) {
             double v = sum();
@@ -109,6 +129,7 @@ private:
     const std::string& s_;
     const std::function<std::optional<double>(const std::string&)>& lookup_;
     size_t i_ = 0;
+    int depth_ = 0;
 };
 
 } // namespace

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <linux/close_range.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/syscall.h>
@@ -48,7 +49,7 @@ std::vector<std::string> confinedArgv(const ProcessSpec& spec, const std::string
         if (fs::is_symlink(top, ec)) a.insert(a.end(), {"--symlink", fs::read_symlink(top, ec).string(), top});
         else if (fs::is_directory(top, ec)) a.insert(a.end(), {"--ro-bind", top, top});
     }
-    a.insert(a.end(), {"--dev", "/dev", "--tmpfs", "/tmp"});
+    a.insert(a.end(), {"--dev", "/dev", "--size", std::to_string(spec.confine.tmpBytes), "--tmpfs", "/tmp"});
     if (spec.confine.procfs) a.insert(a.end(), {"--proc", "/proc"});
     for (const auto& p : spec.confine.readOnly) a.insert(a.end(), {"--ro-bind-try", p, p});
     for (const auto& p : spec.confine.writable) a.insert(a.end(), {"--bind", p, p});
@@ -103,6 +104,7 @@ int startChild(void* arg) {
     dup2(out, 1);
     dup2(err, 2);
     if (write(c.errPipe, &netOk, sizeof netOk) < 0) _exit(126);
+    keepOnlyStandardDescriptors();  // errPipe is close-on-exec already
     execve(c.argv[0], c.argv, c.envp);
     int e = errno;
     if (write(c.errPipe, &e, sizeof e) < 0) _exit(127);
@@ -141,6 +143,18 @@ bool awaitExit(pid_t pid, int& status, double timeoutSeconds, const std::atomic<
 }
 
 } // namespace
+
+void keepOnlyStandardDescriptors() {
+    // One system call on Linux 5.11+; before that, every possible descriptor by hand (no
+    // /proc walk: the caller may be a vfork child that must not allocate).
+    if (syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC) == 0) return;
+    struct rlimit rl {};
+    const long top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? long(rl.rlim_cur) : 65536;
+    for (long fd = 3; fd < std::min(top, 1l << 20); ++fd) {
+        const int flags = fcntl(int(fd), F_GETFD);
+        if (flags >= 0) fcntl(int(fd), F_SETFD, flags | FD_CLOEXEC);
+    }
+}
 
 std::string bubblewrapPath() {
     if (const char* e = std::getenv("SAGE_BWRAP"); e && *e) return access(e, X_OK) == 0 ? e : "";

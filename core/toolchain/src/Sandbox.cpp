@@ -3,6 +3,7 @@
 #include "sage_config.h"
 #include "sage_json/BoundedJson.h"
 #include "sage_toolchain/Files.h"
+#include "sage_toolchain/ProjectPaths.h"
 
 #include <chrono>
 #include <csignal>
@@ -18,11 +19,14 @@ using nlohmann::json;
 
 namespace {
 
-// "sage-runner: sandbox violation: syscall 257" -> "openat (syscall 257)".
+// "sage-runner: sandbox violation: syscall 257" -> "openat (syscall 257)". Only the last line
+// counts: the runner's handler writes it and exits, so a line the kernel printed earlier to fake
+// another name is never the last one.
 std::string blockedSyscall(const std::string& err) {
-    const std::string marker = "sandbox violation: syscall ";
-    size_t at = err.rfind(marker);
-    if (at == std::string::npos) return "";
+    const std::string marker = "sage-runner: sandbox violation: syscall ";
+    const size_t lastLine = err.rfind('\n', err.size() >= 2 ? err.size() - 2 : 0);
+    const size_t at = lastLine == std::string::npos ? 0 : lastLine + 1;
+    if (err.compare(at, marker.size(), marker) != 0) return "";
     int nr = std::atoi(err.c_str() + at + marker.size());
     char* name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
     std::string out = (name ? std::string(name) : std::string("unknown")) + " (syscall " + std::to_string(nr) + ")";
@@ -38,6 +42,10 @@ std::string failureStatus(const ProcessResult& pr, std::string& message, const s
                   (sc.empty() ? std::string() : ": " + sc) +
                   ". Kernels may compute and use the simulator only: no files, processes, threads or network";
         return "sandbox_violation";
+    }
+    if (pr.exitCode == 6) {
+        message = "the kernel raised SIGSYS itself (no system call was blocked): a kernel may not signal itself";
+        return "error";
     }
     if (pr.exitCode == 5) {
         message = "the sandbox could not install its seccomp filter, so the kernel was not run: " + err.substr(0, 2000);
@@ -57,11 +65,33 @@ std::string failureStatus(const ProcessResult& pr, std::string& message, const s
     }
     if (pr.signal) {
         message = "the kernel crashed with " + signalName(pr.signal) +
-                  (pr.signal == SIGSEGV ? " (invalid memory access: a null or wild pointer?)" : "");
+                  (pr.signal == SIGSEGV   ? " (invalid memory access: a null or wild pointer?)"
+                   : pr.signal == SIGXFSZ ? " (a file grew past the job's limit: megabytes printed to stdout or stderr?)"
+                                          : "");
         return "crash";
     }
     message = "the runner failed (exit " + std::to_string(pr.exitCode) + "): " + err.substr(0, 2000);
     return "error";
+}
+
+// The most a run's result JSON may hold: the figures and diagnostics, plus the timeline when the
+// run records one (about 60 bytes per event, at most job.maxEvents). A larger file was written by
+// the kernel and is refused before it is parsed (a 24 MiB document costs the host gigabytes).
+uint64_t resultBytesBound(const RunJob& job, const RunSpec& run) {
+    return (8ull << 20) + (run.timeline ? uint64_t(job.maxEvents) * 128 : 0);
+}
+
+uint64_t tensorBytes(const TensorSpec& t) { return elementCount(t.shape) * dtypeBytes(t.dtype); }
+
+// The largest file the runner has to write for this job: no file of the job may grow beyond it.
+uint64_t largestJobFile(const RunJob& job) {
+    uint64_t most = 0;
+    for (const auto& r : job.runs) {
+        most = std::max(most, resultBytesBound(job, r));
+        for (const auto& t : r.tensors)
+            if (t.output) most = std::max(most, tensorBytes(t));
+    }
+    return most;
 }
 
 } // namespace
@@ -98,7 +128,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
     // ASan reserves terabytes of address space for its shadow; a limit would break sanitized builds.
     ps.limits.addressSpaceBytes = SAGE_SANITIZED ? 0 : opts.addressSpaceBytes;
     ps.limits.cpuSeconds = uint64_t(opts.timeoutSeconds) + 2;
-    ps.limits.fileSizeBytes = opts.fileSizeBytes;
+    ps.limits.fileSizeBytes = std::min<uint64_t>(opts.fileSizeBytes, largestJobFile(job));
     ps.limits.maxProcesses = 256;
     ps.isolateNetwork = true;
     ps.cancel = opts.cancel;
@@ -134,23 +164,42 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
         fs::path resultPath = dir / ("result_" + std::to_string(i) + ".json");
         std::error_code sizeEc;
         // The runner pre-creates every result file; an empty one means the run never finished.
-        if (!failedBefore && fs::exists(resultPath) && fs::file_size(resultPath, sizeEc) > 0) {
+        const uint64_t resultSize = fs::file_size(resultPath, sizeEc);
+        if (!failedBefore && !sizeEc && resultSize > 0) {
             try {
+                if (resultSize > resultBytesBound(job, job.runs[i]))
+                    throw std::runtime_error("it holds " + std::to_string(resultSize) + " bytes, more than the " +
+                                             std::to_string(resultBytesBound(job, job.runs[i])) +
+                                             " a run's result may hold (the kernel wrote into it?)");
                 auto bytes = readBinaryFile(resultPath.string());
                 // The kernel can write into its result file: bounded like any outside JSON.
                 json j = sage_json::parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), "runner result");
                 r.status = j.value("status", "error");
-                r.message = j.value("message", "");
+                // The kernel chooses these texts (an exception's what(), an ASSERT message): one
+                // line each, so none can forge a line of a text report ("RESULT: PASS").
+                r.message = printable(j.value("message", ""));
                 r.seconds = j.value("seconds", 0.0);
                 r.extra = j.value("extra", json());
-                for (const auto& l : j.value("launches", json::array())) r.launches.push_back(launchResultFromJson(l));
+                for (const auto& l : j.value("launches", json::array())) {
+                    r.launches.push_back(launchResultFromJson(l));
+                    for (auto& d : r.launches.back().diagnostics) d.message = printable(d.message);
+                }
             } catch (const std::exception& e) {
                 r.status = "error";
                 r.message = std::string("unreadable runner result: ") + e.what();
             }
             for (const auto& t : job.runs[i].tensors) {
                 fs::path file = dir / t.file;
-                if (!t.output || !fs::exists(file)) continue;
+                std::error_code outEc;
+                if (!t.output || !fs::exists(file, outEc)) continue;
+                const uint64_t size = fs::file_size(file, outEc);
+                if (!outEc && size == 0) continue;  // never written: the run ended before its outputs
+                if (outEc || size != tensorBytes(t)) {
+                    r.status = "error";
+                    r.message = "output '" + t.name + "' holds " + std::to_string(size) + " bytes instead of " +
+                                std::to_string(tensorBytes(t)) + " (the kernel wrote into the runner's files?)";
+                    continue;
+                }
                 if (!opts.keepOutputsIn.empty()) {
                     const fs::path kept = fs::path(opts.keepOutputsIn) / (dir.filename().string() + "." + std::to_string(i) + "." + t.name + ".bin");
                     std::error_code mec;

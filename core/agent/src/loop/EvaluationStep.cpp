@@ -43,7 +43,8 @@ std::vector<memory::Diagnostic> failureOf(const eval::Evaluation& ev) {
     for (const auto& d : ev.run.diagnostics)
         if (d.severity == "error") out.push_back({d.kind, d.message});
     if (ev.compile.ok && ev.run.status == "ok" && !ev.verify.pass) out.push_back({"wrong_result", "verification failed"});
-    if (ev.run.status == "timeout" || ev.run.status == "crash" || ev.run.status == "oom")
+    if (ev.run.status == "timeout" || ev.run.status == "crash" || ev.run.status == "oom" ||
+        ev.run.status == "unaccounted_output" || ev.run.status == "impossible_result")
         out.push_back({ev.run.status, ev.run.message});
     return out;
 }

@@ -46,6 +46,9 @@ struct OpKernelBuild {
 OpKernelBuild prepareOpKernel(const std::string& root, const std::string& file, const std::string& npuInclude);
 // The op directory a kernel file belongs to (the parent of its op_kernel/ folder).
 std::string opRootOf(const std::string& kernelFile);
+// The tree an op belongs to (the highest folder above it holding `common/`, else the op folder):
+// every project file and include folder must resolve inside it.
+std::string projectTreeOf(const std::string& opRoot);
 // The `common` include folders of the tree above an op directory (common/inc, common/op_host...).
 std::vector<std::string> commonIncludeDirsOf(const std::string& opRoot);
 

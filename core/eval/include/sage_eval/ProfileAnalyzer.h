@@ -12,5 +12,9 @@ namespace sage::eval {
 ProfileSection analyzeProfile(const std::vector<toolchain::LaunchResult>& launches, const npu::DeviceProfile& device,
                               uint64_t compulsoryBytes, const std::string& caseName);
 std::string adviceFor(const std::string& bottleneck);
+// Results come from the device: a finished run (ok or race) faster than the roofline of its own
+// tensors cannot have been simulated, so it becomes status "impossible_result" (never cached).
+// True when `run` was changed.
+bool rejectImpossibleResult(toolchain::RunResult& run, const toolchain::RunSpec& spec, const npu::DeviceProfile& device);
 
 } // namespace sage::eval

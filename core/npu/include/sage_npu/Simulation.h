@@ -96,6 +96,15 @@ public:
     // addresses in allocation order, so address-dependent timing (the scalar data cache) does not
     // vary with where the host's allocator put the buffers. Outside every allocation: the host address.
     uint64_t gmDeviceAddress(const void* p) const;
+    // Results come from the device: a GM region tracked here (a run's output tensor) keeps a
+    // shadow of what simulated instructions (DataCopy, SetValue, Fixpipe, Matmul...) wrote to it.
+    // `unaccountedGmBytes` counts the bytes that differ from it at the end — written by plain
+    // C++ through a GM pointer — and where the first one is.
+    void trackGmWrites(const void* start, uint64_t bytes);
+    struct UnaccountedBytes {
+        uint64_t count = 0, firstOffset = 0;
+    };
+    UnaccountedBytes unaccountedGmBytes(const void* start) const;
 
     struct Impl;
     Impl& impl() { return *impl_; }

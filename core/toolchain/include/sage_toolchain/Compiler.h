@@ -20,6 +20,9 @@ struct CompileRequest {
     std::string deviceId;
     bool isReference = false;  // compile a task reference (sage_reference.h) instead of a kernel
     std::vector<std::string> extraFlags;
+    // The project the -I folders of extraFlags belong to (an op tree): each folder must resolve
+    // inside it (or inside the kernel headers), links included. Empty: no folder may be a link.
+    std::string projectRoot;
     // A compile nobody waits for yet (the agent's speculative one): lowest CPU priority, and
     // stopped when `cancel` becomes true (such a result is never cached).
     bool background = false;

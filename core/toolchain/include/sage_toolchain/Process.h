@@ -26,6 +26,7 @@ struct Confinement {
     std::vector<std::string> readOnly;  // host paths bound read-only (missing ones are skipped)
     std::vector<std::string> writable;  // host paths bound read-write (the work directory)
     bool procfs = false;                // a /proc of the new pid namespace (sanitizer runtimes need it)
+    uint64_t tmpBytes = 256ull << 20;   // size of the private /tmp (a tmpfs: it would fill the host's memory)
 };
 
 struct ProcessSpec {
@@ -56,7 +57,13 @@ struct ProcessResult {
     bool confined = false;  // ran inside the bubblewrap namespaces
 };
 
+// Every child (compiler, runner, reference, host tiling) starts with only stdin, stdout and
+// stderr: a descriptor the caller holds (a shell's `77>file`, a database, a socket) would
+// otherwise reach the kernel, whose seccomp filter allows write(2) on any descriptor it has.
 ProcessResult runProcess(const ProcessSpec& spec);
+// Marks every descriptor from 3 up close-on-exec. Async-signal-safe: for a child between fork
+// (or vfork) and exec.
+void keepOnlyStandardDescriptors();
 std::string signalName(int sig);
 // The bubblewrap binary ($SAGE_BWRAP, else bwrap on PATH, else /usr/bin/bwrap); empty when absent.
 std::string bubblewrapPath();
