@@ -113,9 +113,9 @@ if short:
     L += paired_table(short, "off", f"Against no memory (`off`), budget {args.short}:")
     L += paired_table(short, "adoption", f"Against adoption-aware credit (`adoption`), budget {args.short}:")
     c_off = comparison(short, "off", "adoption")
-    claims.append(("C1 adoption beats off in iterations to 95 % (budget %d)" % args.short,
+    claims.append((f"C1 adoption beats off in iterations to 95 % (budget {args.short})",
                    better_than(c_off, "iterations_to_95_best"), c_off and ci(c_off["metrics"]["iterations_to_95_best"])))
-    claims.append(("C2 adoption beats off in log2(best / best known) (budget %d)" % args.short,
+    claims.append((f"C2 adoption beats off in log2(best / best known) (budget {args.short})",
                    better_than(c_off, "log2_best_vs_best_known"), c_off and ci(c_off["metrics"]["log2_best_vs_best_known"])))
     for other in ["all_retrieved", "similarity"]:
         c = comparison(short, "adoption", other)  # other - adoption: above 0 = adoption better
