@@ -198,7 +198,7 @@ private slots:
         QCOMPARE(its[2].proposed.size(), size_t(1));
         const auto lesson = mem.get(its[2].proposed[0].id);
         QCOMPARE(lesson.title, std::string("Split elementwise kernels over blocks"));
-        QVERIFY(lesson.status == memory::ExperienceStatus::Pending);
+        QVERIFY(lesson.status == memory::ExperienceStatus::Trial);
         size_t plain = 0;
         for (const auto& r : server.requests()) plain += r.body.value("stream", true) == false;
         QCOMPARE(plain, size_t(2));
