@@ -184,7 +184,10 @@ private slots:
         grow.action = {{"type", "set_tunable"}, {"name", "TILE_LENGTH"}, {"value", 16384}};
         grow.status = memory::ExperienceStatus::Approved;
         mem.add(grow);
-        agent::AgentLoop loop(*evaluator_, std::make_unique<agent::BuiltinPolicy>(), settings(memory::MemoryMode::Adoption));
+        // Budget 12: the policy's own moves come in a neutral order, so the repair may come late.
+        auto s = settings(memory::MemoryMode::Adoption);
+        s.budget = 12;
+        agent::AgentLoop loop(*evaluator_, std::make_unique<agent::BuiltinPolicy>(), s);
         auto sum = loop.run(task("vtune"), runs, &mem);
         auto its = runs.iterations(sum.runId);
         QVERIFY(its.size() >= 6);
