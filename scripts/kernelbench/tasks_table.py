@@ -38,10 +38,9 @@ act(21, "sigmoid", "Sigmoid, y = 1 / (1 + exp(-x))", "sigmoid(x)", "1.0 / (1.0 +
     src="21_Sigmoid.py")
 act(22, "tanh", "Tanh", "tanh(x)", "std::tanh(v_x)", src="22_Tanh.py")
 act(25, "swish", "Swish (SiLU), y = x * sigmoid(x)", "silu(x)", "v_x / (1.0 + std::exp(-v_x))", src="25_Swish.py")
-act(26, "gelu", "GELU in its exact form, y = 0.5 * x * (1 + erf(x / sqrt(2)))", None,
-    "0.5 * v_x * (1.0 + std::erf(v_x / std::sqrt(2.0)))",
-    gap="exact (erf) GELU: the spec's gelu is the tanh approximation, which differs by up to 3e-4, "
-        "more than the float32 tolerance, and the spec has no erf", src="26_GELU_.py")
+act(26, "gelu", "GELU in its exact form, y = 0.5 * x * (1 + erf(x / sqrt(2)))",
+    "0.5 * x * (1 + erf(x * 0.70710678118654752))", "0.5 * v_x * (1.0 + std::erf(v_x / std::sqrt(2.0)))",
+    src="26_GELU_.py")
 act(27, "selu", "SELU, y = scale * (max(x, 0) + min(alpha * (exp(x) - 1), 0)) with alpha = 1.6732632423543772, "
                 "scale = 1.0507009873554805",
     "1.0507009873554805 * (relu(x) + 1.6732632423543772 * (exp(min(x, 0)) - 1))",
@@ -100,12 +99,19 @@ X4 = [("x", F, ["N", "C", "H", "W"])]
 Y4 = [("y", F, ["N", "C", "H", "W"])]
 
 
-def norm(nn, slug, what, ref, gap, kb, src, attrs=None, inputs=None, init=None):
+def norm(nn, slug, what, ref, gap, kb, src, attrs=None, inputs=None, init=None, spec=None):
     add(nn=nn, slug=slug, category="normalization", source=SRC % src,
         desc="%s of a float32 tensor x [N, C, H, W] (y has x's shape). Inputs are uniform in [-2, 2]. "
              "KernelBench shape: %s." % (what, ", ".join("%s=%d" % kv for kv in kb.items())),
         inputs=inputs or X4, outputs=Y4, attrs=dict({"eps": 1e-5}, **(attrs or {})), kb=kb,
-        init=init or NORM_INIT, tolerance=1e-3, gap=gap, ref=ref, **NORM_CASES)
+        init=init or NORM_INIT, tolerance=1e-3, gap=None if spec else gap, compute=spec, ref=ref, **NORM_CASES)
+
+
+def standardise(row_axes):
+    """(x - mean) / sqrt(biased variance + eps) over the last row_axes axes."""
+    return {"kind": "rowwise", "row_axes": row_axes,
+            "let": [{"name": "m", "expr": "row_mean(x)"}, {"name": "d", "expr": "x - m"}],
+            "out": {"y": "d * rsqrt(row_mean(d * d) + eps)"}}
 
 
 norm(33, "batch_norm", "Batch normalisation in training mode: per channel c, the mean and biased variance over "
@@ -116,7 +122,7 @@ norm(33, "batch_norm", "Batch normalisation in training mode: per channel c, the
 norm(34, "instance_norm", "Instance normalisation: per (n, c) plane the mean and biased variance over H and W, "
                           "y = (x - mean) / sqrt(var + eps), eps = 1e-5, no affine parameters",
      R.group_norm("C"), "statistics over the last two axes: the spec's row reductions reduce the last axis only",
-     {"N": 112, "C": 64, "H": 512, "W": 512}, "34_InstanceNorm.py")
+     {"N": 112, "C": 64, "H": 512, "W": 512}, "34_InstanceNorm.py", spec=standardise(2))
 norm(35, "group_norm", "Group normalisation with G = 8 groups of C/G consecutive channels: per (n, group) the mean "
                        "and biased variance, y = (x - mean) / sqrt(var + eps) * gamma[c] + beta[c], eps = 1e-5",
      R.group_norm('int64_t(ctx.attr("G"))', affine=True),
@@ -128,14 +134,16 @@ norm(35, "group_norm", "Group normalisation with G = 8 groups of C/G consecutive
 norm(36, "rms_norm", "RMS normalisation across channels: per (n, h, w) rms = sqrt(mean over c of x^2 + eps), "
                      "y = x / rms, eps = 1e-5",
      R.RMS_NORM, "a reduction over the channel axis (axis 1): the spec's row reductions reduce the last axis only",
-     {"N": 112, "C": 64, "H": 512, "W": 512}, "36_RMSNorm_.py")
+     {"N": 112, "C": 64, "H": 512, "W": 512}, "36_RMSNorm_.py",
+     spec={"kind": "axis", "axis": 1, "out": {"y": "x * rsqrt(row_mean(x * x) + eps)"}})
 norm(37, "frobenius_norm", "Frobenius normalisation: y = x / sqrt(sum of every x^2)",
      R.FROBENIUS, "a reduction over the whole tensor broadcast back to every element: reduce_all outputs one "
-                  "element only", {"N": 112, "C": 64, "H": 512, "W": 512}, "37_FrobeniusNorm_.py")
+                  "element only", {"N": 112, "C": 64, "H": 512, "W": 512}, "37_FrobeniusNorm_.py",
+     spec={"kind": "rowwise", "row_axes": 4, "out": {"y": "x / sqrt(row_sum(x * x))"}})
 norm(40, "layer_norm", "Layer normalisation over the last three axes (C, H, W) of each sample: "
                        "y = (x - mean) / sqrt(var + eps), eps = 1e-5, biased variance; the affine parameters at "
                        "their initial values (weight 1, bias 0) leave y unchanged and are not inputs",
      R.group_norm("1"), "statistics over the last three axes: the spec's row reductions reduce the last axis only",
-     {"N": 16, "C": 64, "H": 256, "W": 256}, "40_LayerNorm.py")
+     {"N": 16, "C": 64, "H": 256, "W": 256}, "40_LayerNorm.py", spec=standardise(3))
 
 import tasks_table2  # noqa: E402,F401  (pooling, reductions, convolutions, matmuls, scans, losses)

@@ -111,10 +111,9 @@ mm(18, "matmul_transposed_both", "C [M, N] = A^T x B^T with A stored [K, M] and 
 
 # ---- scans along the last axis of x [B, L] -----------------------------------------------------
 SCAN_CASES = dict(small={"B": 4, "L": 256}, tail={"B": 3, "L": 1001}, perf={"B": 32, "L": 32768})
-SCAN_GAP = "a prefix scan along the row: the spec has no scans"
 
 
-def scan(nn, slug, kind, what, src, init=None, mask=False):
+def scan(nn, slug, kind, what, src, out, init=None, mask=False):
     inputs = [("x", F, ["B", "L"])] + ([("mask", "int8", ["B", "L"])] if mask else [])
     init = init or {"x": UNIT}
     if mask:
@@ -123,21 +122,24 @@ def scan(nn, slug, kind, what, src, init=None, mask=False):
         desc="%s along each row (the last axis, dim 1) of a float32 matrix x [B, L]; y has x's shape. KernelBench "
              "shape: B=32768, L=32768." % what,
         inputs=inputs, outputs=[("y", F, ["B", "L"])], attrs={"dim": 1}, kb={"B": 32768, "L": 32768},
-        init=init, tolerance=1e-3, gap=SCAN_GAP, ref=R.scan(kind), **SCAN_CASES)
+        init=init, tolerance=1e-3, compute={"kind": "rowwise", "out": {"y": out}}, ref=R.scan(kind), **SCAN_CASES)
 
 
 scan(89, "cumsum", "inclusive", "Inclusive prefix sum, y[b][l] = x[b][0] + ... + x[b][l], x uniform in [0, 1),",
-     "89_cumsum.py")
+     "89_cumsum.py", "row_scan_sum(x)")
 scan(90, "cumprod", "product", "Inclusive prefix product, y[b][l] = x[b][0] * ... * x[b][l], with x uniform in "
                                "[0.98, 1.02] so that the products stay representable,", "90_cumprod.py",
+     "row_scan_prod(x)",
      init={"x": {"dist": "uniform", "low": 0.98, "high": 1.02}})
 scan(91, "cumsum_reverse", "reverse", "Reverse prefix sum, y[b][l] = x[b][l] + ... + x[b][L-1], x uniform in "
-                                      "[0, 1),", "91_cumsum_reverse.py")
+                                      "[0, 1),", "91_cumsum_reverse.py",
+     "row_scan_sum_rev(x)")
 scan(92, "cumsum_exclusive", "exclusive", "Exclusive prefix sum, y[b][0] = 0, y[b][l] = x[b][0] + ... + x[b][l-1], "
-                                          "x uniform in [0, 1),", "92_cumsum_exclusive.py")
+                                          "x uniform in [0, 1),", "92_cumsum_exclusive.py",
+     "row_scan_sum(x) - x")
 scan(93, "masked_cumsum", "masked", "Masked prefix sum, y[b][l] = sum over j <= l of (mask[b][j] ? x[b][j] : 0), "
                                     "mask an int8 0/1 tensor of x's shape, x uniform in [0, 1),",
-     "93_masked_cumsum.py", mask=True)
+     "93_masked_cumsum.py", "row_scan_sum(x * mask)", mask=True)
 
 # ---- losses: one float32 output y [1] ------------------------------------------------------------
 LOSS_CASES = dict(small={"B": 4, "D": 256}, tail={"B": 3, "D": 1001}, perf={"B": 32, "D": 32768})
@@ -161,7 +163,8 @@ loss(95, "cross_entropy_loss", "Cross-entropy of logits predictions [B, C] again
                                "row[target]). Logits uniform in [0, 1), targets in [0, 127].",
      [("predictions", F, ["B", "C"]), ("targets", "int32", ["B"])], {"B": 32768, "C": 4096}, M.CROSS_ENTROPY,
      "95_CrossEntropyLoss.py", {"predictions": UNIT, "targets": {"dist": "randint", "low": 0, "high": 127}},
-     gap="the mean over rows of a per-row value: rowwise outputs are per row, reduce_all has no row reductions",
+     spec={"kind": "rowwise", "let": [{"name": "m", "expr": "row_max(predictions)"}],
+           "out": {"y": "all_mean(ln(row_sum(exp(predictions - m))) + m - gather(predictions, targets))"}},
      cases=dict(small={"B": 16, "C": 128}, tail={"B": 37, "C": 1001}, perf={"B": 256, "C": 4096}))
 loss(96, "huber_loss", "Smooth L1 (Huber, beta = 1) loss of predictions and targets [B, D]: with d = |p - t|, "
                        "y = mean(d < 1 ? d^2 / 2 : d - 1/2); both uniform in [0, 1).", PT, {"B": 32768, "D": 32768},
@@ -173,14 +176,15 @@ loss(98, "kl_div_loss", "KL divergence with batch-mean reduction of predictions 
                         "uniform in [0.1, 1]): y = sum(t * (ln t - ln p)) / B.", PT, {"B": 16384, "D": 16384},
      M.KL_DIV, "98_KLDivLoss.py", {"predictions": {"dist": "uniform", "low": 0.1, "high": 1},
                                    "targets": {"dist": "uniform", "low": 0.1, "high": 1}},
-     gap="divides the sum by the row count B: reduce_all expressions cannot name a dimension")
+     spec={"kind": "rowwise", "out": {"y": "all_sum(row_sum(targets * (ln(targets) - ln(predictions)))) / B"}})
 loss(99, "triplet_margin_loss", "Triplet margin loss of anchor, positive and negative [B, D] (uniform in [0, 1)), "
                                 "margin = 1: y = mean over rows of max(|a - p + 1e-6| - |a - n + 1e-6| + margin, 0) "
                                 "with the Euclidean row norm.",
      [("anchor", F, ["B", "D"]), ("positive", F, ["B", "D"]), ("negative", F, ["B", "D"])],
      {"B": 32768, "D": 8192}, M.TRIPLET, "99_TripletMarginLoss.py",
      {"anchor": UNIT, "positive": UNIT, "negative": UNIT},
-     gap="the mean over rows of a per-row norm: rowwise outputs are per row, reduce_all has no row reductions",
+     spec={"kind": "rowwise", "out": {"y": "all_mean(max(sqrt(row_sum(square(anchor - positive + 0.000001))) - "
+                                          "sqrt(row_sum(square(anchor - negative + 0.000001))) + margin, 0))"}},
      cases=dict(small={"B": 4, "D": 256}, tail={"B": 3, "D": 1001}, perf={"B": 128, "D": 8192}),
      attrs={"margin": 1.0})
 loss(100, "hinge_loss", "Hinge loss of predictions [B, D] (uniform in [0, 1)) against targets [D] broadcast over "
@@ -188,7 +192,7 @@ loss(100, "hinge_loss", "Hinge loss of predictions [B, D] (uniform in [0, 1)) ag
                         "y = mean(max(1 - p * t, 0)). Targets are integers in {-1, 0, 1}.",
      [("predictions", F, ["B", "D"]), ("targets", F, ["D"])], {"B": 32768, "D": 32768}, M.HINGE,
      "100_HingeLoss.py", {"predictions": UNIT, "targets": {"dist": "randint", "low": -1, "high": 1}},
-     gap="targets broadcast along the rows inside a reduction: reduce_all takes inputs of one shape")
+     spec={"kind": "rowwise", "out": {"y": "all_sum(row_sum(relu(1 - predictions * targets))) / (B * D)"}})
 
 add(nn=97, slug="scaled_dot_product_attention", category="attention",
     source=SRC % "97_ScaledDotProductAttention.py",

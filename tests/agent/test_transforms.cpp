@@ -161,21 +161,38 @@ private slots:
     }
 
     // Row-wise drafts (a reduction, a normalisation with a broadcast weight, a loss with an integer
-    // target per row) get a split of their rows, a matmul draft a round-robin of its output tiles:
+    // target per row and a mean over the rows) deal their rows to the cores by GetBlockIdx, so
+    // multi_core only raises BLOCK_DIM; a matmul draft gets a round-robin of its output tiles:
     // every core verifies its share, and it is faster.
-    // A row-wise kernel with a GlobalTensor of any other length (a scalar result) is refused.
+    // A single-core row-wise kernel gets the split written in (sageRow0); one with a GlobalTensor
+    // of any other length (a scalar result) is refused.
     void multiCoreSplitsTheRowsOfARowwiseDraft() {
         const auto paths = toolchain::ToolPaths::fromEnvironment();
         const auto suite = eval::TaskSet::load({paths.resources + "/tasks"});
         for (const char* name : {"row_max", "rmsnorm", "cross_entropy"}) {
             const std::string spread = spreadsAndSpeedsUp(suite, name);
-            QVERIFY2(spread.find("sageRow0") != std::string::npos, name);
+            QVERIFY2(!spread.empty() && spread.find("BLOCK_DIM = 1;") == std::string::npos &&
+                         spread.find("constexpr uint32_t BLOCK_DIM = ") != std::string::npos,
+                     name);
         }
         const std::string gemm = spreadsAndSpeedsUp(suite, "gemm");
         QVERIFY(gemm.find("% AscendC::GetBlockNum() != AscendC::GetBlockIdx()) continue;") != std::string::npos);
         const eval::Task* rowMax = suite.find("row_max");
         const auto draft = agent::composeDraft(*rowMax, p_.device(), {});
-        std::string scalar = test::replaced(draft.source, "yGm_.SetGlobalBuffer((__gm__ half*)gm_y, rows_);",
+        // The same kernel on one core, as an engineer might write it: no GetBlockIdx.
+        std::string single = test::replaced(draft.source, "GetBlockIdx() * per < rows_ ? GetBlockIdx() * per : rows_", "0");
+        single = test::replaced(single, "uint32_t per = (rows_ + GetBlockNum() - 1) / GetBlockNum();", "uint32_t per = rows_;");
+        QVERIFY(single.find("GetBlockIdx") == std::string::npos);
+        auto split = apply(single, transform("multi_core"));
+        QVERIFY(split && split->source.find("sageRow0") != std::string::npos);
+        {
+            eval::EvalRequest req;
+            req.seeds = 1;
+            req.source = split->source;
+            const auto ev = p_.evaluator->evaluate(*rowMax, req);
+            QVERIFY2(ev.success() && ev.profile.coresUsed > 1, ev.toJson().dump(1).substr(0, 3000).c_str());
+        }
+        std::string scalar = test::replaced(single, "yGm_.SetGlobalBuffer((__gm__ half*)gm_y, rows_);",
                                             "yGm_.SetGlobalBuffer((__gm__ half*)gm_y, 1);");
         QVERIFY(scalar != draft.source);
         std::string why;

@@ -131,11 +131,12 @@ std::string numberText(double v) {
 // Checks names, functions and arities of one expression against what is in scope.
 class Checker {
 public:
-    Checker(const std::string& kind, const std::set<std::string>& inputs, const std::set<std::string>& attrs)
-        : kind_(kind), inputs_(inputs), attrs_(attrs) {}
+    Checker(const std::string& kind, const std::set<std::string>& inputs, const std::set<std::string>& attrs,
+            const std::set<std::string>& dims)
+        : kind_(kind), inputs_(inputs), attrs_(attrs), dims_(dims) {}
     void addLet(const std::string& n) { lets_.insert(n); }
     bool known(const std::string& n) const {
-        return inputs_.count(n) || attrs_.count(n) || lets_.count(n) || (kind_ == "matmul" && n == "acc");
+        return inputs_.count(n) || attrs_.count(n) || dims_.count(n) || lets_.count(n) || (kind_ == "matmul" && n == "acc");
     }
     void check(const Expr& e, const std::string& field) const {
         switch (e.op) {
@@ -143,7 +144,7 @@ public:
         case Expr::Op::Ref:
             if (!known(e.name))
                 throw std::invalid_argument("field '" + field + "': unknown name '" + e.name +
-                                            "' (use an input, an attr, an earlier let" +
+                                            "' (use an input, an attr, a shape symbol, an earlier let" +
                                             (kind_ == "matmul" ? std::string(" or acc") : std::string()) + ")");
             return;
         case Expr::Op::Call: {
@@ -152,7 +153,12 @@ public:
             if (int(e.args.size()) != f->arity)
                 throw std::invalid_argument("field '" + field + "': " + e.name + " takes " + std::to_string(f->arity) +
                                             " argument(s), got " + std::to_string(e.args.size()));
-            if (f->kind == "row_reduce" && kind_ != "rowwise")
+            const bool argReduce = e.name == "row_argmax" || e.name == "row_argmin";
+            if (argReduce && kind_ != "axis")
+                throw std::invalid_argument("field '" + field + "': " + e.name + " needs \"kind\": \"axis\"");
+            if (f->kind == "row_reduce" && kind_ != "rowwise" && kind_ != "axis")
+                throw std::invalid_argument("field '" + field + "': " + e.name + " needs \"kind\": \"rowwise\" or \"axis\"");
+            if ((f->kind == "row_scan" || f->kind == "rows_total") && kind_ != "rowwise")
                 throw std::invalid_argument("field '" + field + "': " + e.name + " needs \"kind\": \"rowwise\"");
             if (f->kind == "gather" && kind_ != "rowwise")
                 throw std::invalid_argument("field '" + field + "': gather needs \"kind\": \"rowwise\"");
@@ -171,7 +177,7 @@ public:
 
 private:
     std::string kind_;
-    std::set<std::string> inputs_, attrs_, lets_;
+    std::set<std::string> inputs_, attrs_, dims_, lets_;
 };
 
 } // namespace
@@ -203,9 +209,12 @@ const std::vector<FunctionInfo>& functionTable() {
         {"abs", 1, "elementwise"},     {"relu", 1, "elementwise"},     {"sigmoid", 1, "elementwise"},
         {"tanh", 1, "elementwise"},    {"gelu", 1, "elementwise"},     {"silu", 1, "elementwise"},
         {"softplus", 1, "elementwise"}, {"square", 1, "elementwise"},  {"max", 2, "elementwise"},
-        {"min", 2, "elementwise"},     {"leaky_relu", 2, "elementwise"},
+        {"min", 2, "elementwise"},     {"leaky_relu", 2, "elementwise"}, {"erf", 1, "elementwise"},
         {"row_sum", 1, "row_reduce"},  {"row_max", 1, "row_reduce"},   {"row_min", 1, "row_reduce"},
-        {"row_mean", 1, "row_reduce"}, {"gather", 2, "gather"},
+        {"row_mean", 1, "row_reduce"}, {"row_argmax", 1, "row_reduce"}, {"row_argmin", 1, "row_reduce"},
+        {"gather", 2, "gather"},
+        {"row_scan_sum", 1, "row_scan"}, {"row_scan_prod", 1, "row_scan"}, {"row_scan_sum_rev", 1, "row_scan"},
+        {"all_sum", 1, "rows_total"},  {"all_mean", 1, "rows_total"},
         {"sum", 1, "all_reduce"},      {"mean", 1, "all_reduce"},
     };
     return table;
@@ -222,24 +231,40 @@ ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
         throw std::invalid_argument("field '" + field + "': " + what);
     };
     if (!j.is_object()) bad("compute", "must be an object with \"kind\" and \"out\"");
-    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "note"};
+    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "row_axes", "axis", "note"};
     for (auto& [k, v] : j.items())
-        if (!keys.count(k)) bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, note)");
+        if (!keys.count(k)) bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, row_axes, axis, note)");
     ComputeSpec c;
     c.present = true;
     if (!j.contains("kind") || !j["kind"].is_string()) bad("compute.kind", "must be a string");
     c.kind = j["kind"].get<std::string>();
-    if (c.kind != "elementwise" && c.kind != "rowwise" && c.kind != "reduce_all" && c.kind != "matmul")
-        bad("compute.kind", "'" + c.kind + "' is not one of elementwise, rowwise, reduce_all, matmul");
+    if (c.kind != "elementwise" && c.kind != "rowwise" && c.kind != "axis" && c.kind != "reduce_all" && c.kind != "matmul")
+        bad("compute.kind", "'" + c.kind + "' is not one of elementwise, rowwise, axis, reduce_all, matmul");
+    if (c.kind == "axis") {
+        if (!j.contains("axis") || !j["axis"].is_number_integer() || j["axis"].get<int64_t>() < 0 || j["axis"].get<int64_t>() > 7)
+            bad("compute.axis", "an axis spec names the reduced axis: an integer from 0 to 7");
+        c.axis = int(j["axis"].get<int64_t>());
+    } else if (j.contains("axis")) {
+        bad("compute.axis", "only an axis spec has axis");
+    }
     if (j.contains("compute_dtype")) {
         if (!j["compute_dtype"].is_string()) bad("compute.compute_dtype", "must be a string");
         c.computeDtype = j["compute_dtype"].get<std::string>();
         if (c.computeDtype != "float32" && c.computeDtype != "float16")
             bad("compute.compute_dtype", "'" + c.computeDtype + "' is not float32 or float16");
     }
+    if (j.contains("row_axes")) {
+        if (c.kind != "rowwise") bad("compute.row_axes", "only a rowwise spec has row_axes");
+        if (!j["row_axes"].is_number_integer() || j["row_axes"].get<int64_t>() < 1 || j["row_axes"].get<int64_t>() > 8)
+            bad("compute.row_axes", "must be an integer from 1 to 8 (how many trailing axes make one row)");
+        c.rowAxes = int(j["row_axes"].get<int64_t>());
+    }
     const std::set<std::string> inputs(names.inputs.begin(), names.inputs.end());
     const std::set<std::string> attrs(names.attrs.begin(), names.attrs.end());
-    Checker checker(c.kind, inputs, attrs);
+    std::set<std::string> dims;
+    for (const auto& d : names.dims)
+        if (!inputs.count(d) && !attrs.count(d)) dims.insert(d);
+    Checker checker(c.kind, inputs, attrs, dims);
     auto parseField = [&](const json& v, const std::string& field) {
         if (!v.is_string() || v.get<std::string>().empty()) bad(field, "must be a non-empty expression string");
         try {
@@ -308,6 +333,8 @@ json ComputeSpec::toJson() const {
     }
     j["out"] = json::object();
     for (const auto& o : outputs) j["out"][o.name] = o.expr.text();
+    if (rowAxes != 1) j["row_axes"] = rowAxes;
+    if (kind == "axis") j["axis"] = axis;
     if (kind == "matmul") {
         j["a"] = a;
         j["b"] = b;

@@ -200,6 +200,12 @@ Task loadTaskFolder(const std::string& dirPath) {
         for (const auto& d : t.inputs) n.inputs.push_back(d.name);
         for (const auto& d : t.outputs) n.outputs.push_back(d.name);
         for (const auto& [k, v] : t.attrs) n.attrs.push_back(k);
+        for (const auto* list : {&t.inputs, &t.outputs})
+            for (const auto& d : *list)
+                for (const auto& s : d.shape)
+                    if (!s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_') &&
+                        std::all_of(s.begin(), s.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
+                        n.dims.push_back(s);
         try {
             t.compute = ComputeSpec::parse(j["compute"], n);
         } catch (const std::invalid_argument& e) {

@@ -14,6 +14,7 @@ const std::vector<json>& builtinDraftActions() {
             {{"type", "skeleton"}, {"name", "elementwise"}, {"tile_bytes", 16384}, {"buffer_num", 1}},
             {{"type", "skeleton"}, {"name", "rowwise"}, {"rows_per_tile", 1}},
             {{"type", "skeleton"}, {"name", "reduce_all"}, {"tile_bytes", 16384}},
+            {{"type", "skeleton"}, {"name", "axis"}},
             {{"type", "skeleton"}, {"name", "matmul"}, {"tile_m", 128}, {"tile_n", 128}, {"tile_k", 128}},
             {{"type", "api_idiom"}, {"op", "tail_copy"}, {"method", "datacopy_pad"}, {"requires", "data_copy_pad"}},
             {{"type", "api_idiom"}, {"op", "tail_copy"}, {"method", "overlap_window"}},
@@ -24,7 +25,8 @@ const std::vector<json>& builtinDraftActions() {
         const std::vector<std::pair<std::string, std::string>> unary = {
             {"exp", "Exp"},        {"ln", "Ln"},     {"sqrt", "Sqrt"},       {"rsqrt", "Rsqrt"},
             {"recip", "Reciprocal"}, {"abs", "Abs"}, {"relu", "Relu"},       {"sigmoid", "Sigmoid"},
-            {"tanh", "Tanh"},      {"gelu", "Gelu"}, {"silu", "Silu"},       {"softplus", "Softplus"}};
+            {"tanh", "Tanh"},      {"gelu", "Gelu"}, {"silu", "Silu"},       {"softplus", "Softplus"},
+            {"erf", "Erf"}};
         for (const auto& [op, api] : unary) a.push_back({{"type", "api_idiom"}, {"op", op}, {"api", api}});
         return a;
     }();

@@ -78,10 +78,7 @@ SkeletonCode composeElementwise(Frame& f) {
         const std::string local = "in_" + i.decl->name;
         if (i.it == ct) inVar[i.decl->name] = local;
         else if (i.it == "int16_t" && i.decl->dtype == "bfloat16") {
-            std::string b = em.newBuffer();
-            em.line("Cast(" + b + ".ReinterpretCast<int32_t>(), " + local + ", RoundMode::CAST_NONE, n);");
-            em.line("ShiftLeft(" + b + ".ReinterpretCast<int32_t>(), " + b + ".ReinterpretCast<int32_t>(), (int32_t)16, n);");
-            inVar[i.decl->name] = b;
+            inVar[i.decl->name] = widenBf16Bits(em, local);
         } else {
             std::string b = em.newBuffer();
             em.line("Cast(" + b + ", " + local + ", RoundMode::CAST_NONE, n);");
@@ -102,11 +99,7 @@ SkeletonCode composeElementwise(Frame& f) {
                 v = {true, b};
             }
             if (outs[k].it == "int16_t" && outs[k].decl->dtype == "bfloat16") {
-                // float -> bfloat16 bits: round (half up) at bit 16, keep the top half.
-                std::string b = em.newBuffer();
-                em.line("Adds(" + b + ".ReinterpretCast<int32_t>(), " + v.ref + ".ReinterpretCast<int32_t>(), (int32_t)32768, n);");
-                em.line("ShiftRight(" + b + ".ReinterpretCast<int32_t>(), " + b + ".ReinterpretCast<int32_t>(), (int32_t)16, n);");
-                em.line("Cast(" + o + ", " + b + ".ReinterpretCast<int32_t>(), RoundMode::CAST_NONE, n);");
+                narrowToBf16Bits(em, v.ref, o);
             } else {
                 em.line("Cast(" + o + ", " + v.ref + ", RoundMode::CAST_RINT, n);");
             }
@@ -155,11 +148,7 @@ SkeletonCode composeElementwise(Frame& f) {
                     "constexpr int32_t BUFFER_NUM = " + std::to_string(bufferNum) + ";  // @tunable buffer_num {1, 2}\n" +
                     "constexpr uint32_t ALIGN = " + std::to_string(align) + ";  // elements per 32 bytes of the narrowest tensor\n\n";
     if (bfBits && !pad)
-        k += "// bfloat16 as raw bits (the device has no bfloat16 type), for the scalar tail.\n"
-             "__aicore__ inline float Bf16BitsToFloat(int16_t b) {\n    uint32_t u = uint32_t(uint16_t(b)) << 16;\n"
-             "    float v;\n    std::memcpy(&v, &u, sizeof(v));\n    return v;\n}\n"
-             "__aicore__ inline int16_t FloatToBf16Bits(float v) {\n    uint32_t u;\n    std::memcpy(&u, &v, sizeof(u));\n"
-             "    return int16_t((u + 0x8000u) >> 16);\n}\n\n";
+        k += bf16BitsHelpers();
     k += "class DraftKernel {\npublic:\n    __aicore__ inline void Init(";
     for (const auto* d : all) k += "GM_ADDR gm_" + d->name + ", ";
     k += "const " + f.tilingStruct + "& t) {\n        total_ = t.draftTotal;\n";

@@ -16,10 +16,12 @@ std::string cxxType(const std::string& d) {
     if (d == "float32") return "float";
     if (d == "int32") return "int32_t";
     if (d == "int8") return "int8_t";
+    if (d == "int64") return "int64_t";
     throw DraftError("dtype '" + d + "' has no kernel type");
 }
 
 size_t dtypeBytes(const std::string& d) {
+    if (d == "int64") return 8;
     if (d == "float32" || d == "int32") return 4;
     if (d == "int8") return 1;
     return 2;
@@ -42,6 +44,14 @@ const eval::TensorDecl* findTensor(const eval::Task& task, const std::string& na
         for (const auto& d : *list)
             if (d.name == name) return &d;
     return nullptr;
+}
+
+std::string bf16BitsHelpers() {
+    return "// bfloat16 as raw bits (the device has no bfloat16 type), for scalar reads and writes.\n"
+           "__aicore__ inline float Bf16BitsToFloat(int16_t b) {\n    uint32_t u = uint32_t(uint16_t(b)) << 16;\n"
+           "    float v;\n    std::memcpy(&v, &u, sizeof(v));\n    return v;\n}\n"
+           "__aicore__ inline int16_t FloatToBf16Bits(float v) {\n    uint32_t u;\n    std::memcpy(&u, &v, sizeof(u));\n"
+           "    return int16_t((u + 0x8000u) >> 16);\n}\n\n";
 }
 
 std::string shapeText(const std::vector<std::string>& shape) {
@@ -146,6 +156,7 @@ DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& devic
         if (kind == "elementwise") code = draft::composeElementwise(f);
         else if (kind == "rowwise") code = draft::composeRowwise(f);
         else if (kind == "reduce_all") code = draft::composeReduceAll(f);
+        else if (kind == "axis") code = draft::composeAxis(f);
         else code = draft::composeMatmul(f);
 
         std::string s = "// Drafted by sage's kernel composer from the compute spec of task '" + task.name + "'\n" +

@@ -47,6 +47,8 @@ size_t dtypeBytes(const std::string& dtype);
 std::string computeType(const eval::Task& task, const std::vector<const eval::TensorDecl*>& tensors);
 const eval::TensorDecl* findTensor(const eval::Task& task, const std::string& name);
 std::string shapeText(const std::vector<std::string>& shape);
+// Bf16BitsToFloat / FloatToBf16Bits: scalar bfloat16 <-> float on a device without bfloat16.
+std::string bf16BitsHelpers();
 
 // Binds the spec's lets in order (scalar lets become float variables).
 void emitLets(VectorEmitter& em, const eval::ComputeSpec& spec);
@@ -54,6 +56,7 @@ void emitLets(VectorEmitter& em, const eval::ComputeSpec& spec);
 SkeletonCode composeElementwise(Frame& f);
 SkeletonCode composeRowwise(Frame& f);
 SkeletonCode composeReduceAll(Frame& f);
+SkeletonCode composeAxis(Frame& f);
 SkeletonCode composeMatmul(Frame& f);
 
 } // namespace sage::agent::draft

@@ -33,10 +33,25 @@ std::string scalarFunction(const std::string& fn, const std::vector<std::string>
     if (fn == "silu") return "(" + x + " / (1.0f + std::exp(-" + x + ")))";
     if (fn == "softplus") return "std::log(1.0f + std::exp(" + x + "))";
     if (fn == "square") return "(" + x + " * " + x + ")";
+    if (fn == "erf") return "std::erf(" + x + ")";
     if (fn == "max") return "std::fmax(" + x + ", " + a[1] + ")";
     if (fn == "min") return "std::fmin(" + x + ", " + a[1] + ")";
     if (fn == "leaky_relu") return "(" + x + " >= 0.0f ? " + x + " : " + x + " * (" + a[1] + "))";
     return "";
+}
+
+std::string widenBf16Bits(VectorEmitter& em, const std::string& bits) {
+    const std::string b = em.newBuffer(), n = em.count();
+    em.line("Cast(" + b + ".ReinterpretCast<int32_t>(), " + bits + ", RoundMode::CAST_NONE, " + n + ");");
+    em.line("ShiftLeft(" + b + ".ReinterpretCast<int32_t>(), " + b + ".ReinterpretCast<int32_t>(), (int32_t)16, " + n + ");");
+    return b;
+}
+
+void narrowToBf16Bits(VectorEmitter& em, const std::string& floats, const std::string& bitsDst) {
+    const std::string b = em.newBuffer(), n = em.count();
+    em.line("Adds(" + b + ".ReinterpretCast<int32_t>(), " + floats + ".ReinterpretCast<int32_t>(), (int32_t)32768, " + n + ");");
+    em.line("ShiftRight(" + b + ".ReinterpretCast<int32_t>(), " + b + ".ReinterpretCast<int32_t>(), (int32_t)16, " + n + ");");
+    em.line("Cast(" + bitsDst + ", " + b + ".ReinterpretCast<int32_t>(), RoundMode::CAST_NONE, " + n + ");");
 }
 
 void VectorEmitter::fail(const std::string& what) const { throw DraftError("field '" + field_ + "': " + what); }

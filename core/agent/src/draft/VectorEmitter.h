@@ -45,6 +45,7 @@ public:
     const std::vector<std::string>& lines() const { return lines_; }
     const std::vector<std::string>& buffers() const { return buffers_; }  // TBuf member names
     std::string ct() const { return env_.ct; }
+    const std::string& count() const { return env_.count; }
     [[noreturn]] void fail(const std::string& what) const;
 
 private:
@@ -61,6 +62,12 @@ private:
     std::vector<std::string> lines_, buffers_;
     int scalars_ = 0;
 };
+
+// bfloat16 moved as int16 bits on a device without bfloat16 arithmetic: widen a tile of bits to
+// float (Cast int16 -> int32, ShiftLeft 16), returning the new buffer; narrow a float tile into an
+// int16 tile, rounding half up at bit 16.
+std::string widenBf16Bits(VectorEmitter& em, const std::string& bits);
+void narrowToBf16Bits(VectorEmitter& em, const std::string& floats, const std::string& bitsDst);
 
 // Scalar C++ for an elementwise function of scalar arguments (std:: math on float).
 std::string scalarFunction(const std::string& fn, const std::vector<std::string>& args);

@@ -2,7 +2,7 @@
 // The kernel composer (core/agent) drafts a kernel from it; docs/tasks.md documents the format.
 //
 //   "compute": {
-//     "kind": "elementwise" | "rowwise" | "reduce_all" | "matmul",
+//     "kind": "elementwise" | "rowwise" | "axis" | "reduce_all" | "matmul",
 //     "compute_dtype": "float32",            // optional: compute in this type, cast in and out
 //     "let": [{"name": "m", "expr": "row_max(x)"}, ...],   // optional named steps, in order
 //     "out": {"y": "exp(x - m) / row_sum(exp(x - m))"},   // one expression per output
@@ -42,6 +42,7 @@ struct FunctionInfo {
     std::string name;
     int arity;
     // elementwise: per element; row_reduce: a row of a rowwise spec to one value per row;
+    // row_scan: a running sum/product along the row; rows_total: a per-row value summed over rows;
     // all_reduce: every element of a reduce_all spec to one value; gather: x[row][index[row]].
     std::string kind;
 };
@@ -61,10 +62,13 @@ struct ComputeSpec {
     std::vector<ComputeStep> lets;
     std::vector<ComputeStep> outputs;  // in the order of the task's outputs
     std::string a, b;                  // matmul operands
+    int rowAxes = 1;                   // rowwise: how many trailing axes make one row
+    int axis = 0;                      // axis: the axis the row reductions reduce
 
     // What the parser needs to know of the task.
     struct Names {
         std::vector<std::string> inputs, outputs, attrs;
+        std::vector<std::string> dims;  // shape symbols: usable as numbers in expressions
     };
     // Throws std::invalid_argument("field 'compute.<...>': <what>"); the caller adds the file.
     static ComputeSpec parse(const nlohmann::json& j, const Names& names);

@@ -1,0 +1,652 @@
+// Skeleton "rowwise", streamed: tensors are viewed as [rows, cols] where a row is the last
+// `row_axes` axes (default 1). Each row is walked in chunks of TILE_ELEMS elements, once per
+// level of row reductions (softmax: max, then the sum of exp(x - max), then the output), so rows
+// of any length fit; a row that fits in one chunk is loaded once and kept for every pass. Rows
+// are dealt to the cores in contiguous blocks (GetBlockIdx), BLOCK_DIM = 1 in the draft. Running
+// scans are a scalar loop over each chunk in the last pass. Per-row values summed over all rows
+// (all_sum, all_mean) leave one partial per core in a workspace, and a second one-core launch
+// adds them up and writes the [1] output. Unaligned chunks are copied with DataCopyPad.
+#include "draft/RowPlan.h"
+#include "draft/Skeletons.h"
+#include "sage_npu/DeviceProfile.h"
+
+#include <set>
+
+namespace sage::agent::draft {
+namespace {
+
+using eval::Expr;
+
+enum class Role { Row, Bcast, PerRow, Total };
+
+struct Io {
+    const eval::TensorDecl* decl;
+    std::string it;  // element type in GM
+    Role role;
+    bool input;
+};
+
+struct Layout {
+    std::vector<std::string> rowShape, bcastShape, perRowShape;
+    std::vector<Io> io;
+    std::string ct;
+};
+
+Layout classify(Frame& f, bool bf16Bits) {
+    const eval::Task& task = f.task;
+    const size_t axes = size_t(task.compute.rowAxes);
+    Layout l;
+    for (const auto* list : {&task.inputs, &task.outputs})
+        for (const auto& d : *list)
+            if (l.rowShape.empty() && d.shape.size() >= axes && d.shape.size() > 1) l.rowShape = d.shape;
+    if (l.rowShape.empty()) l.rowShape = task.inputs.empty() ? std::vector<std::string>{} : task.inputs.front().shape;
+    if (l.rowShape.size() < axes)
+        throw DraftError("field 'compute.row_axes': " + std::to_string(axes) + " row axes, but no tensor has that many");
+    l.bcastShape.assign(l.rowShape.end() - std::ptrdiff_t(axes), l.rowShape.end());
+    l.perRowShape.assign(l.rowShape.begin(), l.rowShape.end() - std::ptrdiff_t(axes));
+    std::vector<const eval::TensorDecl*> floats;
+    for (const auto* list : {&task.inputs, &task.outputs})
+        for (const auto& d : *list) {
+            const bool input = list == &task.inputs;
+            Role r;
+            if (d.shape == l.rowShape) r = Role::Row;
+            else if (d.shape == l.bcastShape) r = Role::Bcast;
+            else if (!l.perRowShape.empty() && d.shape == l.perRowShape) r = Role::PerRow;
+            else if (!input && d.shape == std::vector<std::string>{"1"}) r = Role::Total;
+            else
+                throw DraftError("field 'compute.kind': \"rowwise\" takes tensors of shape " + shapeText(l.rowShape) + ", " +
+                                 shapeText(l.bcastShape) + ", " + shapeText(l.perRowShape) + " or an output [1]; '" + d.name +
+                                 "' is " + shapeText(d.shape));
+            if (r == Role::PerRow && input && d.dtype != "int32")
+                throw DraftError("field 'compute': a per-row input ('" + d.name + "') must be an int32 index for gather");
+            l.io.push_back({&d, bf16Bits && d.dtype == "bfloat16" ? std::string("int16_t") : cxxType(d.dtype), r, input});
+            if (!(r == Role::PerRow && input)) floats.push_back(&d);
+        }
+    l.ct = computeType(task, floats);
+    return l;
+}
+
+std::string dimExpr(const std::string& s) {
+    const bool number = !s.empty() && std::isdigit(static_cast<unsigned char>(s[0]));
+    return number ? s : "ctx.dim(\"" + s + "\")";
+}
+
+// The generated code of one pass: the vector lines per chunk and the buffers they use.
+struct PassCode {
+    std::vector<std::string> lines;
+    std::vector<std::string> buffers;
+    std::set<std::string> inputs;  // row/broadcast inputs the pass reads
+};
+
+class StreamedRows {
+public:
+    StreamedRows(Frame& f, Layout l) : f_(f), task_(f.task), l_(std::move(l)), plan_(RowPlan::of(task_.compute)) {}
+
+    SkeletonCode compose() {
+        f_.knowledge.skeleton("rowwise");
+        const std::string tail = f_.knowledge.idiom("tail_copy").value("method", "");
+        window_ = tail != "datacopy_pad";
+        if (window_ && !plan_.scans.empty())
+            throw DraftError("field 'compute.out': a running scan over rows that are not whole 32-byte units needs "
+                             "DataCopyPad, which " + f_.device.id + " does not have; not drafted for this device yet");
+        f_.knowledge.idiom("row_reduce");
+        if (!plan_.totals.empty() && task_.launch.present)
+            throw DraftError("field 'launch': all_sum/all_mean need a workspace and a second launch; a task with a fixed "
+                             "launch cannot have them");
+        addFields();
+        for (size_t p = 0; p < plan_.passes.size(); ++p) passes_.push_back(reductionPass(p));
+        final_ = finalPass();
+        perRow_ = perRowStage();
+        if (!plan_.totals.empty()) combine_ = combineStage();
+        tileElems_ = chooseTile();
+        std::string k = "constexpr uint32_t BLOCK_DIM = 1;   // cores the rows are dealt to\n"
+                        "constexpr uint32_t TILE_ELEMS = " + std::to_string(tileElems_) + ";  // elements of a row per chunk\n";
+        if (window_)
+            k += "// Without DataCopyPad a row's last partial 32-byte unit is read as one window of WINDOW elements ending\n"
+                 "// at the row's end; the elements it shares with the chunk before are skipped by the reductions.\n"
+                 "constexpr uint32_t WINDOW = " + std::to_string(windowElems()) + ";\n";
+        k += "\n";
+        for (const auto& io : l_.io)
+            if (io.it == "int16_t" && io.decl->dtype == "bfloat16") {
+                k += bf16BitsHelpers();
+                break;
+            }
+        k += kernelClass() + entry();
+        if (!plan_.totals.empty()) k += combineKernel();
+        f_.notes.push_back("Rows streamed in chunks, one pass per level of row reductions (" +
+                           std::to_string(plan_.passes.size()) + "), a row that fits one chunk loaded once; rows dealt "
+                           "to BLOCK_DIM cores.");
+        return {k, host()};
+    }
+
+private:
+    // Every row and broadcast input is loaded with each chunk (a pass may read any of them).
+    static bool streamed(const Io& io) { return io.input && (io.role == Role::Row || io.role == Role::Bcast); }
+    const Io* find(const std::string& name) const {
+        for (const auto& io : l_.io)
+            if (io.decl->name == name) return &io;
+        return nullptr;
+    }
+
+    void addFields() {
+        std::string rows = "1";
+        for (const auto& s : l_.perRowShape) rows += " * " + dimExpr(s);
+        std::string cols = "1";
+        for (const auto& s : l_.bcastShape) cols += " * " + dimExpr(s);
+        f_.addField("draftRows", "uint32_t", rows);
+        f_.addField("draftCols", "uint32_t", cols);
+        for (const auto& [a, v] : task_.attrs) f_.addField("draftAttr_" + a, "float", "ctx.attr(\"" + a + "\")");
+        std::set<std::string> dims;
+        for (const auto& io : l_.io)
+            for (const auto& s : io.decl->shape)
+                if (!s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) && !task_.attrs.count(s)) dims.insert(s);
+        for (const auto& d : dims) {
+            f_.addField("draftDim_" + d, "uint32_t", "ctx.dim(\"" + d + "\")");
+            dims_.push_back(d);
+        }
+    }
+
+    // The emitter's view of names: attrs and dims are scalars; row and broadcast inputs are the
+    // loaded chunk (cast to the compute type once per pass when stored in another type).
+    VectorEmitter::Env env(const std::string& prefix, PassCode& code, bool chunk) {
+        VectorEmitter::Env e;
+        e.ct = l_.ct;
+        e.count = "len";
+        e.bufPrefix = prefix;
+        e.ref = [this, &code, chunk, prefix](const std::string& n) -> std::optional<Val> {
+            if (task_.attrs.count(n)) return Val{false, "attr_" + n + "_"};
+            if (std::find(dims_.begin(), dims_.end(), n) != dims_.end()) return Val{false, "(float)dim_" + n + "_"};
+            const Io* io = find(n);
+            if (!io || !io->input) return std::nullopt;
+            if (io->role == Role::PerRow) return Val{false, "(float)" + n + "Gm_.GetValue(row)"};
+            // Outside the chunk loop a row is no value: the stage reports it as a row left unreduced.
+            if (!chunk) return Val{true, "in_" + n + "_"};
+            code.inputs.insert(n);
+            const std::string held = (io->role == Role::Row ? "in_" : "bc_") + n + "_";
+            if (io->it == l_.ct) return Val{true, held};
+            auto it = casts_.find(prefix + n);
+            if (it != casts_.end()) return Val{true, it->second};
+            return std::nullopt;  // resolved by castInput below
+        };
+        return e;
+    }
+
+    // Emits the cast of every non-compute-type input a pass reads, ahead of its lines.
+    void castInputs(VectorEmitter& em, const std::string& prefix) {
+        for (const auto& io : l_.io) {
+            if (!streamed(io) || io.it == l_.ct) continue;
+            const std::string held = std::string(io.role == Role::Row ? "in_" : "bc_") + io.decl->name + "_";
+            if (io.it == "int16_t" && io.decl->dtype == "bfloat16") {
+                casts_[prefix + io.decl->name] = widenBf16Bits(em, held);
+                continue;
+            }
+            const std::string b = em.newBuffer();
+            em.line("Cast(" + b + ", " + held + ", RoundMode::CAST_NONE, len);");
+            casts_[prefix + io.decl->name] = b;
+        }
+    }
+
+    std::optional<Val> reducedValue(const Expr& e, size_t pass) const {
+        const std::string kind = functionKind(e);
+        if (kind != "row_reduce") return std::nullopt;
+        auto it = plan_.passOf.find(e.text());
+        if (it == plan_.passOf.end() || it->second >= pass) return std::nullopt;
+        return Val{false, plan_.varOf.at(e.text())};
+    }
+
+    std::optional<Val> gatherValue(const Expr& e, VectorEmitter& em) const {
+        if (functionKind(e) != "gather") return std::nullopt;
+        const std::string& x = e.args[0].name;
+        const std::string& idx = e.args[1].name;
+        const Io* xi = find(x);
+        if (!xi || xi->role != Role::Row) em.fail("gather(x, index) needs x of the row shape");
+        return Val{false, em.scalarVar("(float)" + x + "Gm_.GetValue((uint64_t)row * cols_ + (uint32_t)" + idx +
+                                      "Gm_.GetValue(row))")};
+    }
+
+    PassCode reductionPass(size_t pass) {
+        PassCode code;
+        const std::string prefix = "p" + std::to_string(pass) + "_";
+        VectorEmitter::Env e = env(prefix, code, true);
+        e.special = [this, pass](const Expr& x, VectorEmitter& em) -> std::optional<Val> {
+            if (auto v = reducedValue(x, pass)) return v;
+            if (auto v = gatherValue(x, em)) return v;
+            if (functionKind(x) == "row_reduce") em.fail("internal: " + x.name + " used before its pass");
+            return std::nullopt;
+        };
+        VectorEmitter em(e, f_.knowledge, "compute.out");
+        needsCasts(em, prefix, code);
+        for (const auto& r : plan_.passes[pass]) {
+            Val v = em.emit(r.expr->args[0]);
+            if (!v.vec) {
+                const std::string b = em.newBuffer();
+                em.line("Duplicate(" + b + ", (" + l_.ct + ")(" + v.ref + "), len);");
+                v = {true, b};
+            }
+            const std::string& n = r.expr->name;
+            const std::string api = n == "row_max" ? "ReduceMax" : n == "row_min" ? "ReduceMin" : "ReduceSum";
+            auto combine = [&](const std::string& got) {
+                if (n == "row_max") return r.var + " = std::fmax(" + r.var + ", " + got + ");";
+                if (n == "row_min") return r.var + " = std::fmin(" + r.var + ", " + got + ");";
+                return r.var + " += " + got + ";";
+            };
+            if (window_) em.line("if (skip == 0) {");
+            em.line(api + "(red_, " + v.ref + ", work_, len);");
+            em.line(combine("(float)red_.GetValue(0)"));
+            if (window_) {
+                em.line("} else {  // a window: only its last len - skip elements are new");
+                em.line("for (uint32_t i = skip; i < len; ++i) " + combine("(float)" + v.ref + ".GetValue(i)"));
+                em.line("}");
+            }
+        }
+        code.lines = em.lines();
+        code.buffers = em.buffers();
+        return code;
+    }
+
+    // Emits the casts of inputs stored in another type than the compute type, once per chunk.
+    void needsCasts(VectorEmitter& em, const std::string& prefix, PassCode&) { castInputs(em, prefix); }
+
+    std::optional<Val> scanValue(const Expr& e, VectorEmitter& em) {
+        if (functionKind(e) != "row_scan") return std::nullopt;
+        Val v = em.emit(e.args[0]);
+        if (!v.vec) em.fail(e.name + " scans a row; its argument is one value per row");
+        const std::string var = plan_.varOf.at(e.text());
+        const std::string d = em.newBuffer();
+        const std::string loop = plan_.reverse ? "for (uint32_t i = len; i-- > 0;) {" : "for (uint32_t i = 0; i < len; ++i) {";
+        const std::string op = e.name == "row_scan_prod" ? " *= " : " += ";
+        em.line(loop + " " + var + op + "(float)" + v.ref + ".GetValue(i); " + d + ".SetValue(i, (" + l_.ct + ")" + var +
+                "); }");
+        return Val{true, d};
+    }
+
+    PassCode finalPass() {
+        PassCode code;
+        const size_t pass = plan_.passes.size();
+        VectorEmitter::Env e = env("fin_", code, true);
+        e.special = [this, pass](const Expr& x, VectorEmitter& em) -> std::optional<Val> {
+            if (auto v = reducedValue(x, pass)) return v;
+            if (auto v = gatherValue(x, em)) return v;
+            return scanValue(x, em);
+        };
+        VectorEmitter em(e, f_.knowledge, "compute.out");
+        needsCasts(em, "fin_", code);
+        for (size_t k = 0; k < l_.io.size(); ++k) {
+            const Io& o = l_.io[k];
+            if (o.input || o.role != Role::Row) continue;
+            const size_t idx = outputIndex(o);
+            em.setField(task_.compute.outputs[idx].field);
+            const std::string ol = "out_" + o.decl->name;
+            if (o.it == l_.ct) {
+                em.emitInto(plan_.outputs[idx], ol);
+                continue;
+            }
+            Val v = em.emit(plan_.outputs[idx]);
+            if (!v.vec) {
+                const std::string b = em.newBuffer();
+                em.line("Duplicate(" + b + ", (" + l_.ct + ")(" + v.ref + "), len);");
+                v = {true, b};
+            }
+            if (o.it == "int16_t" && o.decl->dtype == "bfloat16") narrowToBf16Bits(em, v.ref, ol);
+            else em.line("Cast(" + ol + ", " + v.ref + ", RoundMode::CAST_RINT, len);");
+        }
+        code.lines = em.lines();
+        code.buffers = em.buffers();
+        return code;
+    }
+
+    size_t outputIndex(const Io& o) const {
+        for (size_t i = 0; i < task_.outputs.size(); ++i)
+            if (task_.outputs[i].name == o.decl->name) return i;
+        return 0;
+    }
+
+    static std::string scalarStore(const Io& o, const std::string& value) {
+        if (o.it == "int16_t" && o.decl->dtype == "bfloat16") return "FloatToBf16Bits(" + value + ")";
+        return "(" + o.it + ")(" + value + ")";
+    }
+
+    // After the passes: outputs with one value per row, and the per-row terms of the totals.
+    PassCode perRowStage() {
+        PassCode code;
+        const size_t pass = plan_.passes.size();
+        VectorEmitter::Env e = env("row_", code, false);
+        e.special = [this, pass](const Expr& x, VectorEmitter& em) -> std::optional<Val> {
+            if (auto v = reducedValue(x, pass)) return v;
+            return gatherValue(x, em);
+        };
+        VectorEmitter em(e, f_.knowledge, "compute.out");
+        for (const auto& o : l_.io) {
+            if (o.input || o.role != Role::PerRow) continue;
+            const size_t idx = outputIndex(o);
+            em.setField(task_.compute.outputs[idx].field);
+            Val v = em.emit(plan_.outputs[idx]);
+            if (v.vec) em.fail("output '" + o.decl->name + "' has one value per row; reduce the row (row_sum, row_max, ...)");
+            em.line(o.decl->name + "Gm_.SetValue(row, " + scalarStore(o, v.ref) + ");");
+        }
+        for (const Expr* t : plan_.totals) {
+            Val v = em.emit(t->args[0]);
+            if (v.vec) em.fail(t->name + " sums one value per row over the rows; reduce the row first (row_sum, row_mean, ...)");
+            em.line(plan_.varOf.at(t->text()) + " += " + v.ref + ";");
+        }
+        code.lines = em.lines();
+        return code;
+    }
+
+    // The second launch: every core's partials added up, the [1] outputs written.
+    PassCode combineStage() {
+        PassCode code;
+        VectorEmitter::Env e = env("cmb_", code, false);
+        e.special = [this](const Expr& x, VectorEmitter& em) -> std::optional<Val> {
+            if (functionKind(x) != "rows_total") {
+                if (!functionKind(x).empty() && functionKind(x) != "elementwise")
+                    em.fail(x.name + " inside an output of shape [1] must sit inside all_sum or all_mean");
+                return std::nullopt;
+            }
+            const std::string var = plan_.varOf.at(x.text());
+            return Val{false, x.name == "all_mean" ? "(" + var + " / (float)rows_)" : var};
+        };
+        VectorEmitter em(e, f_.knowledge, "compute.out");
+        for (const auto& o : l_.io) {
+            if (o.input || o.role != Role::Total) continue;
+            const size_t idx = outputIndex(o);
+            em.setField(task_.compute.outputs[idx].field);
+            Val v = em.emit(plan_.outputs[idx]);
+            if (v.vec) em.fail("output '" + o.decl->name + "' of shape [1] must be a value summed over the rows (all_sum, all_mean)");
+            em.line(o.decl->name + "Gm_.SetValue(0, " + scalarStore(o, v.ref) + ");");
+        }
+        for (const auto& o : l_.io)
+            if (o.role == Role::Row && !o.input) em.fail("an output of shape [1] and row outputs in one spec are not drafted yet");
+        code.lines = em.lines();
+        return code;
+    }
+
+    // Elements in 32 bytes of the narrowest streamed type: a window every tensor can copy whole.
+    size_t windowElems() const {
+        size_t narrow = 4;
+        for (const auto& io : l_.io)
+            if (io.role == Role::Row || io.role == Role::Bcast) narrow = std::min(narrow, dtypeBytes(io.decl->dtype));
+        return 32 / narrow;
+    }
+
+    uint32_t chooseTile() const {
+        size_t perElem = (l_.ct == "half" ? 2 : 4);  // work_
+        for (const auto& io : l_.io)
+            if ((io.role == Role::Row || io.role == Role::Bcast)) perElem += dtypeBytes(io.decl->dtype);
+        size_t buffers = final_.buffers.size();
+        for (const auto& p : passes_) buffers += p.buffers.size();
+        perElem += buffers * (l_.ct == "half" ? 2 : 4);
+        const size_t fixed = 64 + 32 * plan_.totals.size() + 1024;
+        const size_t ub = f_.device.ubUsableBytes > fixed ? f_.device.ubUsableBytes - fixed : 0;
+        size_t tile = ub / perElem / 64 * 64;
+        if (tile < 64) throw DraftError("field 'compute': the spec needs " + std::to_string(perElem) +
+                                        " bytes of UB per element; not even 64 elements fit");
+        tile = std::min<size_t>(tile, 32768);
+        if (window_) tile = tile / windowElems() * windowElems();
+        return uint32_t(tile);
+    }
+
+    std::string kernelClass() const;
+    std::string processCode() const;
+    std::string passFunction(const std::string& name, const PassCode& code, const std::string& body,
+                             bool reverse) const;
+    std::string loadRelease() const;
+    std::string entry() const;
+    std::string combineKernel() const;
+    std::string host() const;
+
+    Frame& f_;
+    const eval::Task& task_;
+    Layout l_;
+    RowPlan plan_;
+    std::vector<std::string> dims_;
+    std::map<std::string, std::string> casts_;
+    std::vector<PassCode> passes_;
+    PassCode final_, perRow_, combine_;
+    uint32_t tileElems_ = 0;
+    bool window_ = false;          // no DataCopyPad: a row's unaligned end is read as an overlapping window
+    mutable std::string chunks_;   // the <pass>Chunk functions, collected while the passes are written
+};
+
+
+std::string StreamedRows::loadRelease() const {
+    std::string k = "    // One chunk of every row input (and of the broadcast inputs unless they are held whole).\n"
+                    "    __aicore__ inline void Load(uint32_t row, uint32_t c0, uint32_t len) {\n";
+    for (const auto& io : l_.io) {
+        if (!streamed(io)) continue;
+        const std::string& n = io.decl->name;
+        const bool row = io.role == Role::Row;
+        const std::string q = (row ? "inQ_" : "bcQ_") + n, held = (row ? "in_" : "bc_") + n + "_";
+        const std::string off = row ? "(uint64_t)row * cols_ + c0" : "c0";
+        std::string body = "LocalTensor<" + io.it + "> t_" + n + " = " + q + ".AllocTensor<" + io.it + ">(); CopyChunk(t_" + n +
+                           ", " + n + "Gm_, " + off + ", len); " + q + ".EnQue(t_" + n + "); " + held + " = " + q + ".DeQue<" +
+                           io.it + ">();";
+        k += row ? "        " + body + "\n" : "        if (!bcastHeld_) { " + body + " }\n";
+    }
+    k += "    }\n    __aicore__ inline void Release() {\n";
+    for (const auto& io : l_.io) {
+        if (!streamed(io)) continue;
+        const std::string& n = io.decl->name;
+        if (io.role == Role::Row) k += "        inQ_" + n + ".FreeTensor(in_" + n + "_);\n";
+        else k += "        if (!bcastHeld_) bcQ_" + n + ".FreeTensor(bc_" + n + "_);\n";
+    }
+    k += "    }\n";
+    if (window_)
+        return k + "    // Every chunk is whole 32-byte units (the row's end is read as a window): plain DataCopy.\n"
+                   "    template <typename T>\n"
+                   "    __aicore__ inline void CopyChunk(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint64_t off, uint32_t len) {\n"
+                   "        DataCopy(dst, src[off], len);\n    }\n"
+                   "    template <typename T>\n"
+                   "    __aicore__ inline void StoreChunk(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint64_t off, uint32_t len) {\n"
+                   "        DataCopy(dst[off], src, len);\n    }\n";
+    k += "    // A chunk of any length: DataCopy when it is whole 32-byte units, else DataCopyPad.\n"
+         "    template <typename T>\n"
+         "    __aicore__ inline void CopyChunk(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint64_t off, uint32_t len) {\n"
+         "        if ((len * sizeof(T)) % 32 == 0) DataCopy(dst, src[off], len);\n"
+         "        else DataCopyPad(dst, src[off], DataCopyExtParams{1, uint32_t(len * sizeof(T)), 0, 0, 0},\n"
+         "                         DataCopyPadExtParams<T>{false, 0, 0, static_cast<T>(0.0f)});\n    }\n"
+         "    template <typename T>\n"
+         "    __aicore__ inline void StoreChunk(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint64_t off, uint32_t len) {\n"
+         "        if ((len * sizeof(T)) % 32 == 0) DataCopy(dst[off], src, len);\n"
+         "        else DataCopyPad(dst[off], src, DataCopyExtParams{1, uint32_t(len * sizeof(T)), 0, 0, 0});\n    }\n";
+    return k;
+}
+
+std::string StreamedRows::passFunction(const std::string& name, const PassCode& code, const std::string& body,
+                                       bool reverse) const {
+    // The walk over the row's chunks, then one chunk's work in <name>Chunk.
+    std::string k = "    __aicore__ inline void " + name + "(uint32_t row) {\n" + body;
+    const std::string whole = window_ ? "cols_ / WINDOW * WINDOW" : "cols_";
+    k += "        const uint32_t whole = " + whole + ";\n";
+    const std::string call = "            " + name + "Chunk(row, c0, whole - c0 < TILE_ELEMS ? whole - c0 : TILE_ELEMS, 0);\n";
+    const std::string windowCall = window_ ? "        if (whole < cols_) " + name + "Chunk(row, cols_ - WINDOW, WINDOW, WINDOW - (cols_ - whole));\n" : "";
+    if (reverse) k += windowCall + "        for (uint32_t c = (whole + TILE_ELEMS - 1) / TILE_ELEMS; c-- > 0;) {\n"
+                                   "            uint32_t c0 = c * TILE_ELEMS;\n" + call + "        }\n";
+    else k += "        for (uint32_t c0 = 0; c0 < whole; c0 += TILE_ELEMS) {\n" + call + "        }\n" + windowCall;
+    std::string chunk = "    __aicore__ inline void " + name + "Chunk(uint32_t row, uint32_t c0, uint32_t len, uint32_t skip) {\n"
+                        "        (void)skip;\n        if (!rowHeld_) Load(row, c0, len);\n";
+    const bool last = &code == &final_;
+    for (const auto& o : l_.io)
+        if (!o.input && o.role == Role::Row && last)
+            chunk += "        LocalTensor<" + o.it + "> out_" + o.decl->name + " = outQ_" + o.decl->name + ".AllocTensor<" + o.it + ">();\n";
+    for (const auto& line : code.lines) chunk += "        " + line + "\n";
+    for (const auto& o : l_.io)
+        if (!o.input && o.role == Role::Row && last) {
+            const std::string& n = o.decl->name;
+            chunk += "        outQ_" + n + ".EnQue(out_" + n + ");\n        out_" + n + " = outQ_" + n + ".DeQue<" + o.it + ">();\n";
+            chunk += "        StoreChunk(" + n + "Gm_, out_" + n + ", (uint64_t)row * cols_ + c0, len);\n";
+            chunk += "        outQ_" + n + ".FreeTensor(out_" + n + ");\n";
+        }
+    chunk += "        if (!rowHeld_) Release();\n    }\n";
+    chunks_ += chunk;
+    return k;
+}
+
+std::string StreamedRows::processCode() const {
+    std::string k = "    __aicore__ inline void Process() {\n"
+                    "        uint32_t per = (rows_ + GetBlockNum() - 1) / GetBlockNum();\n"
+                    "        uint32_t r0 = GetBlockIdx() * per < rows_ ? GetBlockIdx() * per : rows_;\n"
+                    "        uint32_t r1 = r0 + per < rows_ ? r0 + per : rows_;\n"
+                    + std::string(window_ ? "        ASSERT((cols_ % WINDOW == 0 || cols_ >= WINDOW) && \"rows shorter than one window\");\n"
+                                            "        rowHeld_ = false;  // every chunk a whole number of windows\n"
+                                          : "        rowHeld_ = cols_ <= TILE_ELEMS;\n") +
+                    "        bcastHeld_ = rowHeld_;\n";
+    bool anyBcast = false;
+    for (const auto& io : l_.io) anyBcast |= streamed(io) && io.role == Role::Bcast;
+    if (anyBcast) {
+        k += "        if (bcastHeld_) {  // the broadcast inputs, loaded once\n";
+        for (const auto& io : l_.io) {
+            if (!streamed(io) || io.role != Role::Bcast) continue;
+            const std::string& n = io.decl->name;
+            k += "            LocalTensor<" + io.it + "> t_" + n + " = bcQ_" + n + ".AllocTensor<" + io.it + ">(); CopyChunk(t_" + n +
+                 ", " + n + "Gm_, 0, cols_); bcQ_" + n + ".EnQue(t_" + n + "); bc_" + n + "_ = bcQ_" + n + ".DeQue<" + io.it + ">();\n";
+        }
+        k += "        }\n";
+    }
+    for (const Expr* t : plan_.totals) k += "        " + plan_.varOf.at(t->text()) + " = 0.0f;\n";
+    k += "        for (uint32_t row = r0; row < r1; ++row) {\n            if (rowHeld_) Load(row, 0, cols_);\n";
+    for (size_t p = 0; p < passes_.size(); ++p) k += "            Pass" + std::to_string(p) + "(row);\n";
+    k += "            LastPass(row);\n            if (rowHeld_) Release();\n";
+    for (const auto& line : perRow_.lines) k += "            " + line + "\n";
+    k += "        }\n";
+    for (const auto& io : l_.io)
+        if (streamed(io) && io.role == Role::Bcast) k += "        if (bcastHeld_) bcQ_" + io.decl->name + ".FreeTensor(bc_" + io.decl->name + "_);\n";
+    if (!plan_.totals.empty()) {
+        k += "        // This core's partial of every total, 32 bytes each, into the workspace.\n"
+             "        LocalTensor<float> part = partQ_.AllocTensor<float>();\n";
+        for (size_t i = 0; i < plan_.totals.size(); ++i)
+            k += "        Duplicate(part[" + std::to_string(i * 8) + "], " + plan_.varOf.at(plan_.totals[i]->text()) + ", 8);\n";
+        k += "        partQ_.EnQue(part);\n        part = partQ_.DeQue<float>();\n"
+             "        DataCopy(wsGm_[(uint64_t)GetBlockIdx() * " + std::to_string(plan_.totals.size() * 8) + "], part, " +
+             std::to_string(plan_.totals.size() * 8) + ");\n        partQ_.FreeTensor(part);\n";
+    }
+    return k + "    }\n";
+}
+
+std::string StreamedRows::kernelClass() const {
+    std::string k = "class DraftKernel {\npublic:\n    __aicore__ inline void Init(";
+    for (const auto& io : l_.io)
+        if (io.role != Role::Total) k += "GM_ADDR gm_" + io.decl->name + ", ";
+    if (!plan_.totals.empty()) k += "GM_ADDR gm_workspace, ";
+    k += "const " + f_.tilingStruct + "& t) {\n        rows_ = t.draftRows;\n        cols_ = t.draftCols;\n";
+    for (const auto& [a, v] : task_.attrs) k += "        attr_" + a + "_ = t.draftAttr_" + a + ";\n";
+    for (const auto& d : dims_) k += "        dim_" + d + "_ = t.draftDim_" + d + ";\n";
+    for (const auto& io : l_.io) {
+        if (io.role == Role::Total) continue;
+        const std::string size = io.role == Role::Row ? "(uint64_t)rows_ * cols_" : io.role == Role::Bcast ? "cols_" : "rows_";
+        k += "        " + io.decl->name + "Gm_.SetGlobalBuffer((__gm__ " + io.it + "*)gm_" + io.decl->name + ", " + size + ");\n";
+    }
+    const std::string tileBytes = [&] { return std::string("TILE_ELEMS * sizeof(") ; }();
+    for (const auto& io : l_.io) {
+        if (io.role != Role::Row && io.role != Role::Bcast) continue;
+        const std::string q = (!io.input ? "outQ_" : io.role == Role::Row ? "inQ_" : "bcQ_") + io.decl->name;
+        k += "        pipe_.InitBuffer(" + q + ", 1, " + tileBytes + io.it + "));\n";
+    }
+    std::vector<std::string> bufs = final_.buffers;
+    for (const auto& p : passes_) bufs.insert(bufs.end(), p.buffers.begin(), p.buffers.end());
+    for (const auto& b : bufs) k += "        pipe_.InitBuffer(" + b + ", " + tileBytes + l_.ct + "));\n";
+    k += "        pipe_.InitBuffer(workBuf_, " + tileBytes + l_.ct + "));\n        pipe_.InitBuffer(redBuf_, 64);\n";
+    k += "        red_ = redBuf_.Get<" + l_.ct + ">();\n        work_ = workBuf_.Get<" + l_.ct + ">();\n";
+    if (!plan_.totals.empty()) {
+        const std::string n = std::to_string(plan_.totals.size() * 8);
+        k += "        wsGm_.SetGlobalBuffer((__gm__ float*)gm_workspace, (uint64_t)BLOCK_DIM * " + n + ");\n";
+        k += "        pipe_.InitBuffer(partQ_, 1, " + n + " * sizeof(float));\n";
+    }
+    k += "    }\n" + processCode() + "\nprivate:\n";
+    for (size_t p = 0; p < passes_.size(); ++p) {
+        std::string init;
+        for (const auto& r : plan_.passes[p]) {
+            const std::string& n = r.expr->name;
+            init += "        " + r.var + " = " + (n == "row_max" ? "-3.402823466e38f" : n == "row_min" ? "3.402823466e38f" : "0.0f") + ";\n";
+        }
+        k += passFunction("Pass" + std::to_string(p), passes_[p], init, false);
+        for (const auto& r : plan_.passes[p])
+            if (r.expr->name == "row_mean") k += "        " + r.var + " = " + r.var + " / (float)cols_;\n";
+        k += "    }\n";
+    }
+    std::string scanInit;
+    for (const Expr* s : plan_.scans)
+        scanInit += "        " + plan_.varOf.at(s->text()) + " = " + (s->name == "row_scan_prod" ? "1.0f" : "0.0f") + ";\n";
+    k += passFunction("LastPass", final_, scanInit, plan_.reverse) + "    }\n" + chunks_ + loadRelease();
+    k += "\n    TPipe pipe_;\n";
+    for (const auto& io : l_.io) {
+        if (io.role != Role::Row && io.role != Role::Bcast) continue;
+        const std::string& n = io.decl->name;
+        if (!io.input) k += "    TQue<TPosition::VECOUT, 1> outQ_" + n + ";\n";
+        else if (io.role == Role::Row) k += "    TQue<TPosition::VECIN, 1> inQ_" + n + ";\n    LocalTensor<" + io.it + "> in_" + n + "_;\n";
+        else k += "    TQue<TPosition::VECIN, 1> bcQ_" + n + ";\n    LocalTensor<" + io.it + "> bc_" + n + "_;\n";
+    }
+    for (const auto& b : bufs) k += "    TBuf<TPosition::VECCALC> " + b + ";\n";
+    k += "    TBuf<TPosition::VECCALC> workBuf_, redBuf_;\n    LocalTensor<" + l_.ct + "> work_, red_;\n";
+    for (const auto& io : l_.io)
+        if (io.role != Role::Total) k += "    GlobalTensor<" + io.it + "> " + io.decl->name + "Gm_;\n";
+    if (!plan_.totals.empty()) k += "    GlobalTensor<float> wsGm_;\n    TQue<TPosition::VECOUT, 1> partQ_;\n";
+    for (const auto& [a, v] : task_.attrs) k += "    float attr_" + a + "_ = 0;\n";
+    for (const auto& d : dims_) k += "    uint32_t dim_" + d + "_ = 0;\n";
+    for (const auto& [text, var] : plan_.varOf) k += "    float " + var + " = 0;\n";
+    return k + "    uint32_t rows_ = 0, cols_ = 0;\n    bool rowHeld_ = false, bcastHeld_ = false;\n};\n\n";
+}
+
+std::string StreamedRows::entry() const {
+    std::string k = "extern \"C\" __global__ __aicore__ void " + f_.entry + "(" + f_.kernelParams() + ") {\n" +
+                    "    GET_TILING_DATA_WITH_STRUCT(" + f_.tilingStruct + ", tilingData, gm_tiling);\n    DraftKernel op;\n    op.Init(";
+    for (const auto& io : l_.io)
+        if (io.role != Role::Total) k += "gm_" + io.decl->name + ", ";
+    if (!plan_.totals.empty()) k += "gm_workspace, ";
+    return k + "tilingData);\n    op.Process();\n}\n";
+}
+
+std::string StreamedRows::combineKernel() const {
+    const std::string n = std::to_string(plan_.totals.size() * 8);
+    std::string k = "\n// Second launch, one core: adds up the cores' partials and writes the [1] outputs.\n"
+                    "extern \"C\" __global__ __aicore__ void " + f_.entry + "_combine(GM_ADDR gm_workspace, ";
+    for (const auto& io : l_.io)
+        if (io.role == Role::Total) k += "GM_ADDR gm_" + io.decl->name + ", ";
+    k += "GM_ADDR gm_tiling) {\n    GET_TILING_DATA_WITH_STRUCT(" + f_.tilingStruct + ", t, gm_tiling);\n";
+    k += "    uint32_t rows_ = t.draftRows;\n    (void)rows_;\n";
+    for (const auto& [a, v] : task_.attrs) k += "    float attr_" + a + "_ = t.draftAttr_" + a + ";\n    (void)attr_" + a + "_;\n";
+    for (const auto& d : dims_) k += "    uint32_t dim_" + d + "_ = t.draftDim_" + d + ";\n    (void)dim_" + d + "_;\n";
+    k += "    GlobalTensor<float> wsGm_;\n    wsGm_.SetGlobalBuffer((__gm__ float*)gm_workspace, (uint64_t)BLOCK_DIM * " + n + ");\n";
+    for (const auto& io : l_.io)
+        if (io.role == Role::Total)
+            k += "    GlobalTensor<" + io.it + "> " + io.decl->name + "Gm_;\n    " + io.decl->name + "Gm_.SetGlobalBuffer((__gm__ " +
+                 io.it + "*)gm_" + io.decl->name + ", 1);\n";
+    k += "    TPipe pipe_;\n    TQue<TPosition::VECIN, 1> inQ_;\n    pipe_.InitBuffer(inQ_, 1, BLOCK_DIM * " + n + " * sizeof(float));\n"
+         "    LocalTensor<float> p = inQ_.AllocTensor<float>();\n    DataCopy(p, wsGm_, BLOCK_DIM * " + n + ");\n"
+         "    inQ_.EnQue(p);\n    p = inQ_.DeQue<float>();\n";
+    for (size_t i = 0; i < plan_.totals.size(); ++i) {
+        const std::string var = plan_.varOf.at(plan_.totals[i]->text());
+        k += "    float " + var + " = 0.0f;\n    for (uint32_t b = 0; b < BLOCK_DIM; ++b) " + var + " += p.GetValue(b * " + n + " + " +
+             std::to_string(i * 8) + ");\n";
+    }
+    for (const auto& line : combine_.lines) k += "    " + line + "\n";
+    return k + "    inQ_.FreeTensor(p);\n}\n";
+}
+
+std::string StreamedRows::host() const {
+    if (plan_.totals.empty()) return f_.launch("BLOCK_DIM");
+    std::string h = "    GM_ADDR ws = ctx.workspace((uint64_t)BLOCK_DIM * " + std::to_string(plan_.totals.size() * 32) + ");\n";
+    h += f_.launch("BLOCK_DIM");
+    h += "    ICPU_RUN_KF(" + f_.entry + "_combine, 1, ws, ";
+    for (const auto& io : l_.io)
+        if (io.role == Role::Total) h += "ctx.gm(\"" + io.decl->name + "\"), ";
+    return h + "ctx.tiling(t));\n";
+}
+
+} // namespace
+
+SkeletonCode composeRowwise(Frame& f) {
+    if (!RowPlan::of(f.task.compute).totals.empty() && !f.task.launch.present) {
+        f.args.insert(std::find(f.args.begin(), f.args.end(), "tiling"), "workspace");
+        f.argValue["workspace"] = "ws";
+    }
+    bool bf16 = false;
+    for (const auto* list : {&f.task.inputs, &f.task.outputs})
+        for (const auto& d : *list) bf16 |= d.dtype == "bfloat16";
+    const bool bits = bf16 && f.knowledge.idiom("bfloat16_io").value("method", "") == "int16_bits";
+    Layout l = classify(f, bits);
+    StreamedRows s(f, std::move(l));
+    return s.compose();
+}
+
+} // namespace sage::agent::draft
