@@ -73,6 +73,8 @@ int columnAt(const std::string& s, size_t pos) {
 
 } // namespace
 
+std::string SourcePolicy::codeOnly(const std::string& source) { return sage::toolchain::codeOnly(source); }
+
 const std::vector<std::string>& SourcePolicy::allowedHeaders() {
     static const std::vector<std::string> h = {
         "kernel_operator.h", "cstdint", "cstddef", "cmath", "cfloat", "climits", "cstring", "type_traits",

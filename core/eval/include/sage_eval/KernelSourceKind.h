@@ -1,0 +1,32 @@
+// What a source file of a scanned kernel tree is: a kernel (device code only), a host launcher
+// (a `main.cpp` that declares the kernel and drives it through ACL calls, a `<<<>>>` launch or
+// the CPU-debug harness — host code, not a kernel), or a single-file program (an `.asc` file, or
+// a `.cpp` that defines a kernel and also holds its host launch). Of a program only the device
+// part is compiled as a kernel: deviceSourceOf() blanks the host part.
+#pragma once
+
+#include <string>
+
+namespace sage::eval {
+
+enum class KernelSourceKind { Kernel, HostLauncher, Program };
+
+const char* toString(KernelSourceKind kind);
+
+struct KernelSourceClass {
+    KernelSourceKind kind = KernelSourceKind::Kernel;
+    std::string hostMarker;  // what made it host code ("includes acl/acl.h", "<<<>>> launch", ...); empty for a kernel
+};
+
+// `fileName` decides `.asc`; `text` is the file's content.
+KernelSourceClass classifyKernelSource(const std::string& fileName, const std::string& text);
+
+// `text` with its host part blanked (spaces, newlines kept, so diagnostics keep their lines):
+// host-only includes (acl/, the CPU-debug harness, file and stream helpers) and every top-level
+// function that is `main` or whose body holds a `<<<>>>` launch or an ACL call.
+std::string deviceSourceOf(const std::string& text);
+
+// True when `text` defines (not only declares) a `__global__` kernel entry.
+bool definesKernelEntry(const std::string& text);
+
+} // namespace sage::eval

@@ -1,0 +1,145 @@
+#include "sage_eval/KernelSourceKind.h"
+
+#include "sage_toolchain/SourcePolicy.h"
+
+#include <regex>
+#include <vector>
+
+namespace sage::eval {
+namespace {
+
+// Headers only host code includes: the ACL runtime, the launch stubs the real build generates,
+// the CPU-debug harness and the file helpers the samples read their inputs with.
+bool isHostHeader(const std::string& name) {
+    static const std::vector<std::string> prefixes = {"acl/", "aclrtlaunch_", "aclnn", "tikicpulib", "cpu_debug_launch",
+                                                      "data_utils", "gtest/", "sys/"};
+    static const std::vector<std::string> exact = {"iostream", "fstream", "sstream", "iomanip", "cstdio", "stdio.h",
+                                                   "cstdlib", "stdlib.h", "unistd.h", "fcntl.h", "chrono", "random",
+                                                   "thread", "mutex", "string.h"};
+    for (const auto& p : prefixes)
+        if (name.rfind(p, 0) == 0) return true;
+    for (const auto& e : exact)
+        if (name == e) return true;
+    return false;
+}
+
+// Host code in `code` (comments and strings blanked): what it is, or empty.
+std::string hostMarkerIn(const std::string& code, const std::string& text) {
+    static const std::regex launch(R"(<<<[^;]*>>>\s*\()");
+    static const std::regex aclCall(R"(\bacl(?:rt)?[A-Z]\w*\s*\()");
+    static const std::regex cpuRun(R"(\bICPU_RUN_KF\s*\()");
+    static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*[<"]((?:acl/|tikicpulib|aclrtlaunch_)[^>"]*)[>"])re",
+                                    std::regex::multiline);
+    std::smatch m;
+    if (std::regex_search(text, m, include) && code[size_t(m.position(0)) + m[0].str().find('#')] == '#')
+        return "includes " + m[1].str();
+    if (std::regex_search(code, launch)) return "has a <<<>>> kernel launch";
+    if (std::regex_search(code, m, aclCall)) return "calls the ACL runtime (" + m[0].str().substr(0, m[0].length() - 1) + ")";
+    if (std::regex_search(code, cpuRun)) return "runs the kernel through the CPU-debug harness (ICPU_RUN_KF)";
+    return {};
+}
+
+void blank(std::string& s, size_t from, size_t to) {
+    for (size_t i = from; i < to && i < s.size(); ++i)
+        if (s[i] != '\n') s[i] = ' ';
+}
+
+// The index just past the brace matching the `{` at `open` (or the end of `code`).
+size_t pastMatchingBrace(const std::string& code, size_t open) {
+    int depth = 0;
+    for (size_t i = open; i < code.size(); ++i) {
+        if (code[i] == '{') ++depth;
+        if (code[i] == '}' && --depth == 0) return i + 1;
+    }
+    return code.size();
+}
+
+// The index just past the preprocessor line starting at `hash` (continuation lines included).
+size_t pastDirective(const std::string& code, size_t hash) {
+    size_t i = hash;
+    while (i < code.size() && !(code[i] == '\n' && code[i - 1] != '\\')) ++i;
+    return i;
+}
+
+bool atLineStart(const std::string& code, size_t i) {
+    while (i > 0 && (code[i - 1] == ' ' || code[i - 1] == '\t')) --i;
+    return i == 0 || code[i - 1] == '\n';
+}
+
+// Blanks, in `out`, the top-level functions (namespaces and extern "C" blocks are looked into)
+// that are `main` or hold host code.
+void blankHostFunctions(const std::string& code, std::string& out) {
+    static const std::regex opensScope(R"((?:\bnamespace\b[^;{}()]*|\bextern\s*"\s*"\s*)$)");
+    static const std::regex isMain(R"(\bmain\s*\()");
+    int scopes = 0;  // open namespace / extern "C" braces
+    size_t segment = 0;
+    for (size_t i = 0; i < code.size(); ++i) {
+        const char c = code[i];
+        if (c == '#' && atLineStart(code, i)) {
+            i = pastDirective(code, i);
+            segment = i;
+        } else if (c == ';') {
+            segment = i + 1;
+        } else if (c == '}' && scopes > 0) {
+            --scopes;
+            segment = i + 1;
+        } else if (c == '{') {
+            const std::string head = code.substr(segment, i - segment);
+            if (std::regex_search(head, opensScope)) {
+                ++scopes;
+                segment = i + 1;
+                continue;
+            }
+            const size_t end = pastMatchingBrace(code, i);
+            const std::string body = code.substr(i, end - i);
+            const bool function = head.find(')') != std::string::npos;
+            if (function && (std::regex_search(head, isMain) || !hostMarkerIn(body, body).empty()))
+                blank(out, segment, end);
+            i = end - 1;
+            segment = end;
+        }
+    }
+}
+
+} // namespace
+
+const char* toString(KernelSourceKind kind) {
+    switch (kind) {
+    case KernelSourceKind::Kernel: return "kernel";
+    case KernelSourceKind::HostLauncher: return "host";
+    case KernelSourceKind::Program: return "program";
+    }
+    return "kernel";
+}
+
+bool definesKernelEntry(const std::string& text) {
+    const std::string code = toolchain::SourcePolicy::codeOnly(text);
+    // `__global__` and its qualifiers, then the parameter list, then a body rather than `;`.
+    static const std::regex entry(R"(\b__global__\b[^;{}]*\([^;{}]*\)\s*\{)");
+    return std::regex_search(code, entry);
+}
+
+KernelSourceClass classifyKernelSource(const std::string& fileName, const std::string& text) {
+    const bool asc = fileName.size() > 4 && fileName.compare(fileName.size() - 4, 4, ".asc") == 0;
+    const std::string code = toolchain::SourcePolicy::codeOnly(text);
+    KernelSourceClass out;
+    out.hostMarker = hostMarkerIn(code, text);
+    if (asc) out.kind = KernelSourceKind::Program;
+    else if (!out.hostMarker.empty()) out.kind = definesKernelEntry(text) ? KernelSourceKind::Program : KernelSourceKind::HostLauncher;
+    if (asc && out.hostMarker.empty()) out.hostMarker = "an .asc program";
+    return out;
+}
+
+std::string deviceSourceOf(const std::string& text) {
+    std::string out = text;
+    const std::string code = toolchain::SourcePolicy::codeOnly(text);
+    static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"][^\n]*)re", std::regex::multiline);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), include); it != std::sregex_iterator(); ++it) {
+        const size_t at = size_t(it->position(0));
+        if (code[at + it->str(0).find('#')] == '#' && isHostHeader((*it)[1].str())) blank(out, at, at + it->length(0));
+    }
+    blankHostFunctions(code, out);
+    return out;
+}
+
+} // namespace sage::eval
