@@ -46,6 +46,11 @@ public:
             return *this;
         }
         ElementRef& operator=(const ElementRef& o) { return *this = T(o); }
+        // t(i) += v and friends: a scalar read, the arithmetic, a scalar write.
+        ElementRef& operator+=(T v) { return *this = T(T(*this) + v); }
+        ElementRef& operator-=(T v) { return *this = T(T(*this) - v); }
+        ElementRef& operator*=(T v) { return *this = T(T(*this) * v); }
+        ElementRef& operator/=(T v) { return *this = T(T(*this) / v); }
     };
     __aicore__ ElementRef operator()(uint64_t index, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) const {
         return ElementRef{*this, index, loc};
@@ -112,6 +117,11 @@ public:
             return *this;
         }
         ElementRef& operator=(const ElementRef& o) { return *this = T(o); }
+        // t(i) += v and friends: a scalar read, the arithmetic, a scalar write.
+        ElementRef& operator+=(T v) { return *this = T(T(*this) + v); }
+        ElementRef& operator-=(T v) { return *this = T(T(*this) - v); }
+        ElementRef& operator*=(T v) { return *this = T(T(*this) * v); }
+        ElementRef& operator/=(T v) { return *this = T(T(*this) / v); }
     };
     __aicore__ ElementRef operator()(uint32_t index, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) const {
         return ElementRef{this, index, loc};

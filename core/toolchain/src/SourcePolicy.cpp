@@ -82,7 +82,8 @@ const std::vector<std::string>& SourcePolicy::allowedHeaders() {
         "stddef.h", "math.h",
         // Harmless standard headers real kernels and their tiling headers include (the sandbox,
         // not this list, confines what the code can do at run time).
-        "limits.h", "float.h", "stdarg.h", "typeinfo", "functional", "string", "vector", "map", "memory"};
+        "limits.h", "float.h", "stdarg.h", "typeinfo", "functional", "string", "vector", "map", "memory",
+        "cassert", "assert.h"};
     return h;
 }
 

@@ -1,0 +1,116 @@
+// Kernels for test_npu_api_cann: the facilities CANN's current op repositories and published
+// agent kernels use (FasterGelu/FasterGeluV2, Sort32, TOTAL_VEC_LOCAL_SIZE, InitSocState,
+// element compound assignment, AscendC::half). Written for the test.
+#include "kernel_operator.h"
+
+#include <type_traits>
+
+using namespace AscendC;
+
+static_assert(std::is_same_v<AscendC::half, ::half>, "AscendC::half is the kernel API's half");
+
+// y = FasterGeluV2(x) for n floats (n a multiple of 8), through a shared temporary buffer.
+extern "C" __global__ __aicore__ void faster_gelu_v2_kernel(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, tmp;
+    pipe.InitBuffer(bx, n * sizeof(float));
+    pipe.InitBuffer(by, n * sizeof(float));
+    pipe.InitBuffer(tmp, 1024);
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, n);
+    yg.SetGlobalBuffer((__gm__ float*)y, 2 * n);
+    LocalTensor<float> lx = bx.Get<float>(), ly = by.Get<float>();
+    DataCopy(lx, xg, n);
+    PipeBarrier<PIPE_ALL>();
+    FasterGeluV2<float, false, true>(ly, lx, tmp.Get<uint8_t>(), n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, ly, n);
+    PipeBarrier<PIPE_ALL>();
+    FasterGelu(ly, lx, n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg[n], ly, n);
+}
+
+// 64 scores in two groups of 32, indices 0..63: out gets the 64 (score, index) entries.
+extern "C" __global__ __aicore__ void sort32_kernel(GM_ADDR scores, GM_ADDR out, int32_t repeat)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bs, bi, bo;
+    pipe.InitBuffer(bs, 64 * sizeof(float));
+    pipe.InitBuffer(bi, 64 * sizeof(uint32_t));
+    pipe.InitBuffer(bo, 64 * 8);
+    GlobalTensor<float> sg, og;
+    sg.SetGlobalBuffer((__gm__ float*)scores, 64);
+    og.SetGlobalBuffer((__gm__ float*)out, 128);
+    LocalTensor<float> ls = bs.Get<float>(), lo = bo.Get<float>();
+    LocalTensor<uint32_t> li = bi.Get<uint32_t>();
+    DataCopy(ls, sg, 64);
+    ArithProgression(li.ReinterpretCast<int32_t>(), int32_t(0), int32_t(1), 64);
+    PipeBarrier<PIPE_ALL>();
+    Sort32(lo, ls, li, repeat);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(og, lo, 128);
+}
+
+// The same for half scores: entries keep the half bits in the low 2 bytes.
+extern "C" __global__ __aicore__ void sort32_half_kernel(GM_ADDR scores, GM_ADDR out)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bs, bi, bo;
+    pipe.InitBuffer(bs, 32 * sizeof(half));
+    pipe.InitBuffer(bi, 32 * sizeof(uint32_t));
+    pipe.InitBuffer(bo, 32 * 8);
+    GlobalTensor<half> sg;
+    GlobalTensor<uint32_t> og;
+    sg.SetGlobalBuffer((__gm__ half*)scores, 32);
+    og.SetGlobalBuffer((__gm__ uint32_t*)out, 64);
+    LocalTensor<half> ls = bs.Get<half>(), lo = bo.Get<half>();
+    LocalTensor<uint32_t> li = bi.Get<uint32_t>();
+    DataCopy(ls, sg, 32);
+    ArithProgression(li.ReinterpretCast<int32_t>(), int32_t(100), int32_t(1), 32);
+    PipeBarrier<PIPE_ALL>();
+    Sort32(lo, ls, li, 1);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(og, lo.ReinterpretCast<uint32_t>(), 64);
+}
+
+// The vector share of UB as a buffer size; out[0] = its value. t(i) += / -= / *= / /= on a
+// LocalTensor and a GlobalTensor element.
+extern "C" __global__ __aicore__ void vec_local_size_kernel(GM_ADDR out)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> all;
+    pipe.InitBuffer(all, TOTAL_VEC_LOCAL_SIZE);
+    LocalTensor<float> t = all.Get<float>();
+    t(0) = 10.0f;
+    t(0) += 5.0f;
+    t(0) *= 2.0f;
+    t(0) -= 6.0f;
+    t(0) /= 4.0f;
+    GlobalTensor<float> og;
+    og.SetGlobalBuffer((__gm__ float*)out, 8);
+    og(0) = float(TOTAL_VEC_LOCAL_SIZE);
+    og(1) = t(0);
+    og(2) = 1.0f;
+    og(2) += 2.0f;
+    og(2) *= 3.0f;
+}
+
+// Atomic add left on by the kernel is cleared by InitSocState: the second copy overwrites.
+extern "C" __global__ __aicore__ void init_soc_state_kernel(GM_ADDR out)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 32);
+    LocalTensor<float> t = b.Get<float>();
+    Duplicate(t, 2.0f, 8);
+    GlobalTensor<float> og;
+    og.SetGlobalBuffer((__gm__ float*)out, 8);
+    PipeBarrier<PIPE_ALL>();
+    SetAtomicAdd<float>();
+    DataCopy(og, t, 8);
+    PipeBarrier<PIPE_ALL>();
+    InitSocState();
+    DataCopy(og, t, 8);
+}

@@ -1,0 +1,127 @@
+// The facilities CANN's current op repositories and published agent kernels use, against plain
+// C++ and with their bad input: FasterGelu/FasterGeluV2, Sort32 (float and half scores, ties,
+// repeat out of range), TOTAL_VEC_LOCAL_SIZE, element compound assignment, InitSocState.
+#include "NpuHarness.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+namespace cann {
+#include "kernels/api/cann_kernels.cpp"
+}
+
+namespace {
+// The documented approximations, in double.
+double fasterGeluV2(double x) {
+    const double clipped = std::min(std::fabs(0.7071 * x), 1.769) - 1.769;
+    const double sgn = x + 1e-12 < 0 ? -1.0 : 1.0;
+    return x * (sgn * (-0.1444 * clipped * clipped + 0.5) + 0.5);
+}
+double fasterGelu(double x) { return x / (1.0 + std::exp(-1.702 * x)); }
+bool near(float a, double b) { return std::fabs(double(a) - b) <= 1e-5 * (1 + std::fabs(b)); }
+} // namespace
+
+class TestNpuApiCann : public QObject {
+    Q_OBJECT
+private slots:
+    void fasterGeluFormsMatchTheDocumentedFormulas() {
+        NpuHarness h;
+        const uint32_t n = 256;
+        float* x = h.gmRandom<float>(n, -4, 4, 7);
+        x[0] = 0.0f;
+        x[1] = 3.0f;    // beyond the clip: x
+        x[2] = -3.0f;   // beyond the clip: 0
+        float* y = h.gm<float>(2 * n);
+        ICPU_RUN_KF(cann::faster_gelu_v2_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, n);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t i = 0; i < n; ++i) {
+            QVERIFY2(near(y[i], fasterGeluV2(x[i])), std::to_string(i).c_str());
+            QVERIFY2(near(y[n + i], fasterGelu(x[i])), std::to_string(i).c_str());
+        }
+        QCOMPARE(y[1], 3.0f);
+        QCOMPARE(y[2], -0.0f);
+        // GELU(1) = 0.8413: the approximation stays within 0.01 of it.
+        QVERIFY(std::fabs(fasterGeluV2(1.0) - 0.8413) < 0.01);
+    }
+    void sort32OrdersEachGroupLargestFirst() {
+        NpuHarness h;
+        float* s = h.gmRandom<float>(64, -10, 10, 11);
+        s[5] = s[9] = 50.0f;  // a tie: the lower index comes first
+        float* out = h.gm<float>(128);
+        ICPU_RUN_KF(cann::sort32_kernel, 1, (GM_ADDR)s, (GM_ADDR)out, int32_t(2));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t g = 0; g < 2; ++g) {
+            std::vector<uint32_t> order(32);
+            std::iota(order.begin(), order.end(), g * 32);
+            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return s[a] > s[b]; });
+            for (uint32_t k = 0; k < 32; ++k) {
+                const float* entry = out + 2 * (g * 32 + k);
+                uint32_t index;
+                std::memcpy(&index, entry + 1, 4);
+                QCOMPARE(index, order[k]);  // groups are sorted apart: indices stay in their group
+                QCOMPARE(entry[0], s[order[k]]);
+            }
+        }
+        uint32_t first, second;
+        std::memcpy(&first, out + 1, 4);
+        std::memcpy(&second, out + 3, 4);
+        QCOMPARE(first, 5u);
+        QCOMPARE(second, 9u);
+    }
+    void sort32HalfScoresKeepTheirBitsInTheLowBytes() {
+        NpuHarness h;
+        half* s = h.gm<half>(32);
+        for (int i = 0; i < 32; ++i) s[i] = half(float((i * 7) % 32) - 16.0f);
+        uint32_t* out = h.gm<uint32_t>(64);
+        ICPU_RUN_KF(cann::sort32_half_kernel, 1, (GM_ADDR)s, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        float prev = 1e9f;
+        for (int k = 0; k < 32; ++k) {
+            const uint16_t scoreBits = uint16_t(out[2 * k] & 0xffffu);
+            QCOMPARE(out[2 * k] >> 16, 0u);  // the reserved 2 bytes
+            const uint32_t index = out[2 * k + 1];
+            QVERIFY(index >= 100 && index < 132);
+            QCOMPARE(scoreBits, s[index - 100].bits);
+            const half score = s[index - 100];
+            QVERIFY(float(score) <= prev);
+            prev = float(score);
+        }
+    }
+    void sort32RepeatOutOfRangeIsAnError() {
+        NpuHarness h;
+        float* s = h.gm<float>(64);
+        float* out = h.gm<float>(128);
+        ICPU_RUN_KF(cann::sort32_kernel, 1, (GM_ADDR)s, (GM_ADDR)out, int32_t(256));
+        const auto* d = h.find("repeat_exceeds_255");
+        QVERIFY2(d, h.describe().c_str());
+        QVERIFY(d->message.find("Sort32") != std::string::npos);
+        // A repeat that fits the field but not the buffers is the usual out-of-bounds error.
+        NpuHarness h2;
+        float* s2 = h2.gm<float>(64);
+        float* out2 = h2.gm<float>(128);
+        ICPU_RUN_KF(cann::sort32_kernel, 1, (GM_ADDR)s2, (GM_ADDR)out2, int32_t(3));
+        QVERIFY2(!h2.last().diagnostics.empty(), "Sort32 over 96 scores of a 64-score buffer must be refused");
+    }
+    void vecLocalSizeAndElementCompoundAssignment() {
+        NpuHarness h;
+        float* out = h.gm<float>(8);
+        ICPU_RUN_KF(cann::vec_local_size_kernel, 1, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        QCOMPARE(out[0], 188416.0f);  // 184 KiB of the 910B's 192 KiB UB
+        QCOMPARE(out[1], 6.0f);       // ((10 + 5) * 2 - 6) / 4
+        QCOMPARE(out[2], 9.0f);       // (1 + 2) * 3
+    }
+    void initSocStateClearsAtomicAccumulation() {
+        NpuHarness h;
+        float* out = h.gm<float>(8);
+        for (int i = 0; i < 8; ++i) out[i] = 1.0f;
+        ICPU_RUN_KF(cann::init_soc_state_kernel, 1, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 8; ++i) QCOMPARE(out[i], 2.0f);  // overwritten, not 1 + 2 + 2
+    }
+};
+
+QTEST_MAIN(TestNpuApiCann)
+#include "test_npu_api_cann.moc"
