@@ -8,6 +8,13 @@
 #include <cstring>
 #include <numeric>
 
+// The headers the kernels include, at global scope as in a kernel build (the kernels' own
+// names go to namespace cann).
+#include "ascendc/host_api/tiling/template_argument.h"
+#include "kernel_operator_list_tensor_intf.h"
+#include "op_kernel/math_util.h"
+#include "op_kernel/platform_util.h"
+
 namespace cann {
 #include "kernels/api/cann_kernels.cpp"
 }
@@ -120,6 +127,69 @@ private slots:
         ICPU_RUN_KF(cann::init_soc_state_kernel, 1, (GM_ADDR)out);
         QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
         for (int i = 0; i < 8; ++i) QCOMPARE(out[i], 2.0f);  // overwritten, not 1 + 2 + 2
+    }
+    void tensorListGivesPointersAndShapes() {
+        NpuHarness h;
+        const uint32_t n = 96;
+        float* x0 = h.gmRandom<float>(n, -1, 1, 21);
+        float* x1 = h.gmRandom<float>(n, -1, 1, 22);
+        // The description: table offset, tensor 0 (1-D: n), tensor 1 (2-D: 8 x 12), two pointers.
+        uint64_t* list = h.gm<uint64_t>(8);
+        const uint64_t words[] = {6 * 8, 1, n, 2, 8, 12, uint64_t(uintptr_t(x0)), uint64_t(uintptr_t(x1))};
+        std::memcpy(list, words, sizeof(words));
+        float* out = h.gm<float>(n + 8);
+        uint64_t* meta = h.gm<uint64_t>(8);
+        ICPU_RUN_KF(cann::list_add_kernel, 1, (GM_ADDR)list, (GM_ADDR)out, (GM_ADDR)meta, n);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t i = 0; i < n; ++i) QCOMPARE(out[i], x0[i] + x1[i]);
+        QCOMPARE(meta[0], uint64_t(2));
+        QCOMPARE(meta[1], uint64_t(8));
+        QCOMPARE(meta[2], uint64_t(12));
+        QCOMPARE(meta[3], uint64_t(2));
+        QCOMPARE(meta[4], uint64_t(1));
+        QCOMPARE(meta[5], uint64_t(2));    // CeilDiv(96, 64)
+        QCOMPARE(meta[6], uint64_t(64));   // FloorAlign(96, 64)
+        QCOMPARE(meta[7], uint64_t(256 + n));
+    }
+    void tensorListIndexPastTheEndIsAnError() {
+        NpuHarness h;
+        float* x = h.gm<float>(8);
+        uint64_t* list = h.gm<uint64_t>(8);
+        const uint64_t words[] = {5 * 8, 1, 8, 1, 8, uint64_t(uintptr_t(x)), uint64_t(uintptr_t(x))};
+        std::memcpy(list, words, sizeof(words));
+        ICPU_RUN_KF(cann::list_index_kernel, 1, (GM_ADDR)list, 1u);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        NpuHarness h2;
+        uint64_t* list2 = h2.gm<uint64_t>(8);
+        std::memcpy(list2, words, sizeof(words));
+        ICPU_RUN_KF(cann::list_index_kernel, 1, (GM_ADDR)list2, 2u);
+        const auto* d = h2.find("assert_failed");
+        QVERIFY2(d && d->message.find("past the end of the list") != std::string::npos, h2.describe().c_str());
+        // A description whose table offset is not a multiple of 8 is refused, not walked.
+        NpuHarness h3;
+        uint64_t* bad = h3.gm<uint64_t>(8);
+        bad[0] = 13;
+        ICPU_RUN_KF(cann::list_index_kernel, 1, (GM_ADDR)bad, 0u);
+        QVERIFY2(h3.find("assert_failed"), h3.describe().c_str());
+    }
+    void tilingTemplateKeyPacksArgumentsByWidth() {
+        using cann::g_tilingDeclareParams;
+        QCOMPARE(GET_TPL_TILING_KEY(0, 0, 0), uint64_t(0));
+        QCOMPARE(GET_TPL_TILING_KEY(2, DEMO_TPL_FP32, 1), uint64_t(2 | (2 << 2) | (1 << 10)));
+        bool threw = false;
+        try {
+            (void)GET_TPL_TILING_KEY(4, 1, 0);  // 4 does not fit schMode's 2 bits
+        } catch (const std::invalid_argument& e) {
+            threw = std::string(e.what()).find("schMode") != std::string::npos;
+        }
+        QVERIFY(threw);
+        threw = false;
+        try {
+            (void)GET_TPL_TILING_KEY(1, 1);  // one value short
+        } catch (const std::invalid_argument& e) {
+            threw = std::string(e.what()).find("2 values for 3") != std::string::npos;
+        }
+        QVERIFY(threw);
     }
 };
 

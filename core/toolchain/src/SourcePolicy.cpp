@@ -103,7 +103,10 @@ const std::vector<std::string>& SourcePolicy::shippedAscendHeaders() {
         "lib/math/kernel_operator_power_intf.h", "lib/math/kernel_operator_sign_intf.h",
         "lib/math/kernel_operator_log_intf.h", "lib/math/kernel_operator_floor_intf.h",
         "lib/math/kernel_operator_ceil_intf.h", "lib/math/kernel_operator_round_intf.h",
-        "lib/math/kernel_operator_trunc_intf.h"};
+        "lib/math/kernel_operator_trunc_intf.h",
+        // CANN's current op repositories: tensor lists, tiling templates, Ops::Base helpers.
+        "kernel_operator_list_tensor_intf.h", "ascendc/host_api/tiling/template_argument.h",
+        "op_kernel/platform_util.h", "op_kernel/math_util.h"};
     return h;
 }
 

@@ -114,3 +114,64 @@ extern "C" __global__ __aicore__ void init_soc_state_kernel(GM_ADDR out)
     InitSocState();
     DataCopy(og, t, 8);
 }
+
+// ---- CANN op-repository headers ------------------------------------------------------------
+#include "ascendc/host_api/tiling/template_argument.h"
+#include "kernel_operator_list_tensor_intf.h"
+#include "op_kernel/math_util.h"
+#include "op_kernel/platform_util.h"
+
+// A tiling-template declaration as an op's kernel header writes it.
+#define DEMO_TPL_FP16 1
+#define DEMO_TPL_FP32 2
+ASCENDC_TPL_ARGS_DECL(DemoOp, ASCENDC_TPL_UINT_DECL(schMode, 2, ASCENDC_TPL_UI_LIST, 0, 1, 2),
+                      ASCENDC_TPL_DTYPE_DECL(dType, DEMO_TPL_FP16, DEMO_TPL_FP32),
+                      ASCENDC_TPL_BOOL_DECL(isTail, 0, 1));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
+                                     ASCENDC_TPL_UINT_SEL(schMode, ASCENDC_TPL_UI_LIST, 0, 1),
+                                     ASCENDC_TPL_DTYPE_SEL(dType, DEMO_TPL_FP32), ASCENDC_TPL_BOOL_SEL(isTail, 0)));
+
+// out = list[0] + list[1] over n floats; meta[0] = list size, meta[1..2] = shape of tensor 1,
+// meta[3] = its dimension count, meta[4] = its index; out[n..] = the Ops::Base helpers.
+extern "C" __global__ __aicore__ void list_add_kernel(GM_ADDR list, GM_ADDR out, GM_ADDR meta, uint32_t n)
+{
+    ListTensorDesc desc((__gm__ void*)list);
+    uint64_t shape[8] = {0};
+    TensorDesc<float> second;
+    second.SetShapeAddr(shape);
+    desc.GetDesc(second, 1);
+    GlobalTensor<float> a, b, o;
+    a.SetGlobalBuffer(desc.GetDataPtr<float>(0), n);
+    b = second.GetDataObj();
+    o.SetGlobalBuffer((__gm__ float*)out, n + 8);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ba, bb;
+    const uint32_t bytes = Ops::Base::CeilAlign<uint32_t>(n * sizeof(float), Ops::Base::GetUbBlockSize());
+    pipe.InitBuffer(ba, bytes);
+    pipe.InitBuffer(bb, bytes);
+    LocalTensor<float> la = ba.Get<float>(), lb = bb.Get<float>();
+    DataCopy(la, a, n);
+    DataCopy(lb, b, n);
+    PipeBarrier<PIPE_ALL>();
+    Add(la, la, lb, n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(o, la, n);
+    GlobalTensor<uint64_t> m;
+    m.SetGlobalBuffer((__gm__ uint64_t*)meta, 8);
+    m(0) = desc.GetSize();
+    m(1) = second.GetShape(0);
+    m(2) = second.GetShape(1);
+    m(3) = second.GetDim();
+    m(4) = second.GetIndex();
+    m(5) = Ops::Base::CeilDiv<uint32_t>(n, 64);
+    m(6) = Ops::Base::FloorAlign<uint32_t>(n, 64);
+    m(7) = Ops::Base::GetVRegSize() + Ops::Base::CeilDiv<uint32_t>(n, 0);  // a zero divisor gives n back
+}
+
+// Reads tensor `index` of the list (past its end: the list's own error).
+extern "C" __global__ __aicore__ void list_index_kernel(GM_ADDR list, uint32_t index)
+{
+    ListTensorDesc desc((__gm__ void*)list, 0xffffffff, 2);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(desc.GetDataPtr<float>(index), 8);
+}
