@@ -127,6 +127,14 @@ private slots:
         QVERIFY(device.find("<<<") == std::string::npos && device.find("launch") == std::string::npos);
         QVERIFY(device.find("main") == std::string::npos && device.find("aclInit") == std::string::npos);
         QVERIFY(device.find("#ifndef SKIP") != std::string::npos && device.find("#endif") != std::string::npos);
+        // A host tiling helper (no launch of its own) is host code too; a device helper is kept.
+        const std::string withTiling = eval::deviceSourceOf(
+            "#include \"tiling/tiling_api.h\"\n"
+            "static int tile() { matmul_tiling::MultiCoreMatmulTiling api; return 0; }\n"
+            "__aicore__ inline int half_of(int v) { return v / 2; }\n");
+        QVERIFY(withTiling.find("tiling_api") == std::string::npos);
+        QVERIFY(withTiling.find("MultiCoreMatmulTiling") == std::string::npos);
+        QVERIFY(withTiling.find("half_of(int v) { return v / 2; }") != std::string::npos);
         // Unbalanced braces and empty text neither crash nor loop.
         QVERIFY(eval::deviceSourceOf("int main() { aclInit(nullptr);").find("aclInit") == std::string::npos);
         QCOMPARE(eval::deviceSourceOf(""), std::string());

@@ -12,10 +12,11 @@ namespace {
 // the CPU-debug harness and the file helpers the samples read their inputs with.
 bool isHostHeader(const std::string& name) {
     static const std::vector<std::string> prefixes = {"acl/", "aclrtlaunch_", "aclnn", "tikicpulib", "cpu_debug_launch",
-                                                      "data_utils", "gtest/", "sys/"};
+                                                      "data_utils", "gtest/", "sys/", "tiling/", "register/", "torch/",
+                                                      "torch_npu/"};
     static const std::vector<std::string> exact = {"iostream", "fstream", "sstream", "iomanip", "cstdio", "stdio.h",
                                                    "cstdlib", "stdlib.h", "unistd.h", "fcntl.h", "chrono", "random",
-                                                   "thread", "mutex", "string.h"};
+                                                   "thread", "mutex", "string.h", "iterator", "ctime", "set"};
     for (const auto& p : prefixes)
         if (name.rfind(p, 0) == 0) return true;
     for (const auto& e : exact)
@@ -66,6 +67,14 @@ bool atLineStart(const std::string& code, size_t i) {
     return i == 0 || code[i - 1] == '\n';
 }
 
+// A function body that only the host part runs: a launch or ACL call (hostMarkerIn), the host
+// tiling APIs, console output or the samples' file helpers.
+bool hostOnlyBody(const std::string& body) {
+    static const std::regex hostApi(
+        R"(\b(?:matmul_tiling|platform_ascendc|optiling|std)::(?:\w+::)*(?:cout|cerr|MultiCoreMatmulTiling|MatmulApiTiling|BatchMatmulTiling|PlatformAscendC\w*|vector|ifstream|ofstream)\b|\b(?:ReadFile|WriteFile|GetAscendCPlatform)\s*\()");
+    return !hostMarkerIn(body, body).empty() || std::regex_search(body, hostApi);
+}
+
 // Blanks, in `out`, the top-level functions (namespaces and extern "C" blocks are looked into)
 // that are `main` or hold host code.
 void blankHostFunctions(const std::string& code, std::string& out) {
@@ -93,7 +102,7 @@ void blankHostFunctions(const std::string& code, std::string& out) {
             const size_t end = pastMatchingBrace(code, i);
             const std::string body = code.substr(i, end - i);
             const bool function = head.find(')') != std::string::npos;
-            if (function && (std::regex_search(head, isMain) || !hostMarkerIn(body, body).empty()))
+            if (function && (std::regex_search(head, isMain) || hostOnlyBody(body)))
                 blank(out, segment, end);
             i = end - 1;
             segment = end;

@@ -22,8 +22,9 @@ struct KernelSourceClass {
 KernelSourceClass classifyKernelSource(const std::string& fileName, const std::string& text);
 
 // `text` with its host part blanked (spaces, newlines kept, so diagnostics keep their lines):
-// host-only includes (acl/, the CPU-debug harness, file and stream helpers) and every top-level
-// function that is `main` or whose body holds a `<<<>>>` launch or an ACL call.
+// host-only includes (acl/, host tiling, the CPU-debug harness, file and stream helpers) and every
+// top-level function that is `main` or whose body holds a `<<<>>>` launch, an ACL call, the host
+// tiling APIs (matmul_tiling::, platform_ascendc::), console output or the file helpers.
 std::string deviceSourceOf(const std::string& text);
 
 // True when `text` defines (not only declares) a `__global__` kernel entry.
