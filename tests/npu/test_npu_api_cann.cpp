@@ -172,6 +172,26 @@ private slots:
         ICPU_RUN_KF(cann::list_index_kernel, 1, (GM_ADDR)bad, 0u);
         QVERIFY2(h3.find("assert_failed"), h3.describe().c_str());
     }
+    void localMemAllocatorHandsOutConsecutiveTensors() {
+        NpuHarness h;
+        const uint32_t n = 64;
+        float* x = h.gmRandom<float>(n, -1, 1, 31);
+        float* y = h.gmRandom<float>(n, -1, 1, 32);
+        float* z = h.gm<float>(n + 8);
+        ICPU_RUN_KF(cann::static_alloc_add_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)z, n);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t i = 0; i < n; ++i) QCOMPARE(z[i], x[i] + y[i]);
+        QCOMPARE(z[n], float(3 * n * sizeof(float) + 32));  // three 256-byte tensors and a block, back to back
+        // Tensors past the UB's capacity are refused where they are used.
+        NpuHarness h2;
+        const uint32_t big = 24576;  // 3 x 96 KiB: the third starts beyond 192 KiB
+        float* bx = h2.gm<float>(big);
+        float* by = h2.gm<float>(big);
+        float* bz = h2.gm<float>(big + 8);
+        ICPU_RUN_KF(cann::static_alloc_add_kernel, 1, (GM_ADDR)bx, (GM_ADDR)by, (GM_ADDR)bz, big);
+        const auto* d = h2.find("capacity_exceeded");
+        QVERIFY2(d && d->message.find("past the end of UB") != std::string::npos, h2.describe().c_str());
+    }
     void tilingTemplateKeyPacksArgumentsByWidth() {
         using cann::g_tilingDeclareParams;
         QCOMPARE(GET_TPL_TILING_KEY(0, 0, 0), uint64_t(0));

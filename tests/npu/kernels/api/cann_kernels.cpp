@@ -175,3 +175,29 @@ extern "C" __global__ __aicore__ void list_index_kernel(GM_ADDR list, uint32_t i
     GlobalTensor<float> g;
     g.SetGlobalBuffer(desc.GetDataPtr<float>(index), 8);
 }
+
+// Static tensor programming: z = x + y with tensors from LocalMemAllocator, no TPipe;
+// out[n] = the allocator's address after the four tensors. `n` elements each.
+extern "C" __global__ __aicore__ void static_alloc_add_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t n)
+{
+    InitSocState();
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> lx = ub.Alloc<float>(n);
+    LocalTensor<float> ly = ub.Alloc<TPosition::VECIN, float>(n);
+    LocalTensor<float> pad = ub.Alloc<float, 8>();  // one 32-byte block between y and z
+    LocalTensor<float> lz = ub.Alloc<float>(n);
+    (void)pad;
+    GlobalTensor<float> xg, yg, zg;
+    xg.SetGlobalBuffer((__gm__ float*)x, n);
+    yg.SetGlobalBuffer((__gm__ float*)y, n);
+    zg.SetGlobalBuffer((__gm__ float*)z, n + 8);
+    DataCopy(lx, xg, n);
+    DataCopy(ly, yg, n);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    Add(lz, lx, ly, n);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(zg, lz, n);
+    zg(n) = float(ub.GetCurAddr());
+}
