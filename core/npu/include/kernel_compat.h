@@ -163,3 +163,4 @@ __aicore__ inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
 // same function, so `using namespace AscendC;` code stays unambiguous.
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
+using AscendC::GetSysWorkSpacePtr;

@@ -13,6 +13,10 @@
 #define __gm__
 #define __vector__
 #define __cube__
+// A mixed cube/vector entry (`__mix__(cube cores, vector cores)`) and the Matmul API's
+// workspace parameter; the simulator runs such an entry as one kernel.
+#define __mix__(...)
+#define __kfc_workspace__
 #define __ubuf__
 #define __inline__ inline
 #define __sync_noalias__

@@ -106,7 +106,8 @@ const std::vector<std::string>& SourcePolicy::shippedAscendHeaders() {
         "lib/math/kernel_operator_trunc_intf.h",
         // CANN's current op repositories: tensor lists, tiling templates, Ops::Base helpers.
         "kernel_operator_list_tensor_intf.h", "ascendc/host_api/tiling/template_argument.h",
-        "op_kernel/platform_util.h", "op_kernel/math_util.h"};
+        "op_kernel/platform_util.h", "op_kernel/math_util.h", "utils/debug/asc_printf.h", "basic_api/kernel_basic_intf.h",
+        "basic_api/kernel_operator_block_sync_intf.h"};
     return h;
 }
 
