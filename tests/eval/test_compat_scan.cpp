@@ -140,6 +140,19 @@ private slots:
         QCOMPARE(eval::deviceSourceOf(""), std::string());
         QCOMPARE(eval::deviceSourceOf("}}} {"), std::string("}}} {"));
     }
+    void buildDefinitionsComeFromCacheVariables() {
+        const std::string cmake = "set(SCENARIO_NUM \"4\" CACHE STRING \"case\")\n"
+                                  "set(MODE fast)\n"
+                                  "set(EVIL \"1;system(x)\")\n"
+                                  "add_definitions(-DSCENARIO_NUM=${SCENARIO_NUM})\n"
+                                  "target_compile_definitions(t PRIVATE MODE_NAME=${MODE} EVIL=${EVIL} UNSET=${NOPE})\n";
+        const std::string defs = eval::buildDefinitionsOf(cmake);
+        QVERIFY2(defs.find("#define SCENARIO_NUM 4\n") != std::string::npos, defs.c_str());
+        QVERIFY2(defs.find("#define MODE_NAME fast\n") != std::string::npos, defs.c_str());
+        QVERIFY2(defs.find("EVIL") == std::string::npos, defs.c_str());  // not a plain token: left out
+        QVERIFY2(defs.find("UNSET") == std::string::npos, defs.c_str());   // no default to pass on
+        QCOMPARE(eval::buildDefinitionsOf(""), std::string());
+    }
     void missingIdentifierPatterns() {
         using S = eval::CompatScanner;
         QCOMPARE(S::missingIdentifiers("‘BroadCast’ was not declared in this scope").at(0), std::string("BroadCast"));

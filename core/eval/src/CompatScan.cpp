@@ -341,8 +341,8 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     }
     // A single-file program (.asc, or a kernel file holding its own launch) is compiled for its
     // device part: the host part is blanked, lines kept.
-    if (classifyKernelSource(path.filename().string(), source).kind == KernelSourceKind::Program)
-        source = deviceSourceOf(source);
+    const bool program = classifyKernelSource(path.filename().string(), source).kind == KernelSourceKind::Program;
+    if (program) source = deviceSourceOf(source);
     // 1. Policy, for the kernel and (transitively) the local headers it includes.
     std::set<std::string> seen, includeDirs, names;
     std::vector<std::pair<fs::path, std::string>> work{{path, source}};
@@ -373,6 +373,8 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     cr.displayName = fs::relative(path, root).string();
     cr.projectRoot = fs::absolute(projectTreeOf(opRoot)).string();
     cr.prelude = opPrelude(opRoot, b.kernelTexts);
+    // A program's own build passes definitions from its CMakeLists.txt (scenario numbers).
+    if (program) cr.prelude = buildDefinitionsOf(slurp(path.parent_path() / "CMakeLists.txt")) + cr.prelude;
     cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string()};
     // The project's own common headers come before the simulator's host stand-ins, as the
     // project's include directories come before the CANN ones in the real build.

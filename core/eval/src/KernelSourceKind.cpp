@@ -2,7 +2,9 @@
 
 #include "sage_toolchain/SourcePolicy.h"
 
+#include <map>
 #include <regex>
+#include <set>
 #include <vector>
 
 namespace sage::eval {
@@ -136,6 +138,25 @@ KernelSourceClass classifyKernelSource(const std::string& fileName, const std::s
     if (asc) out.kind = KernelSourceKind::Program;
     else if (!out.hostMarker.empty()) out.kind = definesKernelEntry(text) ? KernelSourceKind::Program : KernelSourceKind::HostLauncher;
     if (asc && out.hostMarker.empty()) out.hostMarker = "an .asc program";
+    return out;
+}
+
+std::string buildDefinitionsOf(const std::string& cmakeText) {
+    // Cache variables with a default: set(NAME "4" CACHE STRING ...) or set(NAME 4).
+    static const std::regex setVar(R"re(\bset\s*\(\s*([A-Za-z_]\w*)\s+"?([A-Za-z0-9_.]+)"?(?=[\s)]))re", std::regex::icase);
+    // Definitions that pass a variable on: -DNAME=${VAR} or NAME=${VAR}.
+    static const std::regex passOn(R"((?:-D|\b)([A-Za-z_]\w*)=\$\{([A-Za-z_]\w*)\})");
+    std::map<std::string, std::string> values;
+    for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), setVar); it != std::sregex_iterator(); ++it)
+        values.emplace((*it)[1].str(), (*it)[2].str());
+    std::string out;
+    std::set<std::string> done;
+    for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), passOn); it != std::sregex_iterator(); ++it) {
+        const std::string name = (*it)[1].str();
+        auto v = values.find((*it)[2].str());
+        if (v == values.end() || !done.insert(name).second) continue;
+        out += "#ifndef " + name + "\n#define " + name + " " + v->second + "\n#endif\n";
+    }
     return out;
 }
 

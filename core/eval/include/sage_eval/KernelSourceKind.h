@@ -27,6 +27,11 @@ KernelSourceClass classifyKernelSource(const std::string& fileName, const std::s
 // tiling APIs (matmul_tiling::, platform_ascendc::), console output or the file helpers.
 std::string deviceSourceOf(const std::string& text);
 
+// The compile definitions a program's CMakeLists.txt passes from cache variables with a default
+// (`set(SCENARIO_NUM "4" CACHE ...)` and `SCENARIO_NUM=${SCENARIO_NUM}`), as `#ifndef`-guarded
+// `#define` lines. Values other than a plain token (letters, digits, `_`, `.`) are left out.
+std::string buildDefinitionsOf(const std::string& cmakeText);
+
 // True when `text` defines (not only declares) a `__global__` kernel entry.
 bool definesKernelEntry(const std::string& text);
 
