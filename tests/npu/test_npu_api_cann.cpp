@@ -192,6 +192,18 @@ private slots:
         const auto* d = h2.find("capacity_exceeded");
         QVERIFY2(d && d->message.find("past the end of UB") != std::string::npos, h2.describe().c_str());
     }
+    void registeredTilingStructIsReadByValueAndPointer() {
+        NpuHarness h;
+        float* out = h.gm<float>(8);
+        const cann::DemoTilingData t{40, 2.5f};
+        auto* tiling = h.gm<cann::DemoTilingData>(1);
+        std::memcpy(tiling, &t, sizeof(t));
+        ICPU_RUN_KF(cann::tiling_struct_kernel, 1, (GM_ADDR)out, (GM_ADDR)tiling);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        QCOMPARE(out[0], 40.0f);
+        QCOMPARE(out[1], 2.5f);
+        QCOMPARE(out[2], 0.0f);  // no tiling key was set
+    }
     void tilingTemplateKeyPacksArgumentsByWidth() {
         using cann::g_tilingDeclareParams;
         QCOMPARE(GET_TPL_TILING_KEY(0, 0, 0), uint64_t(0));

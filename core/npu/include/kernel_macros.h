@@ -112,6 +112,17 @@ inline thread_local int g_coreType = AIV;
     type var;                                                                                              \
     ::sage::npu::rt::copyTiling(&var, sizeof(var), (tiling), std::source_location::current())
 #define TILING_KEY_IS(key) (::sage::npu::rt::tilingKey() == static_cast<uint64_t>(key))
+// The tiling key as a value (`switch (TILING_KEY_VAR)`).
+#define TILING_KEY_VAR (::sage::npu::rt::tilingKey())
+// Newer kernels read a plain tiling struct (op_kernel/<op>_tiling_data.h) and register it for the
+// framework; the registration tells the real build which struct the tiling bytes hold and does
+// nothing at run time.
+#define REGISTER_TILING_DEFAULT(type) static_assert(sizeof(type) > 0, "the registered tiling struct is complete")
+#define REGISTER_TILING_FOR_TILINGKEY(condition, type) static_assert(sizeof(type) > 0, "the registered tiling struct is complete")
+// A pointer to the kernel's own copy of the tiling struct.
+#define GET_TILING_DATA_PTR_WITH_STRUCT(type, var, tiling)                                                 \
+    GET_TILING_DATA_WITH_STRUCT(type, var##SageCopy, tiling);                                              \
+    const type* var = &var##SageCopy
 
 namespace sage::npu::detail {
 template <typename...> inline constexpr bool alwaysFalse = false;

@@ -201,3 +201,22 @@ extern "C" __global__ __aicore__ void static_alloc_add_kernel(GM_ADDR x, GM_ADDR
     DataCopy(zg, lz, n);
     zg(n) = float(ub.GetCurAddr());
 }
+
+// A plain tiling struct registered as newer op kernels do; out = the fields read through the
+// registered struct, its pointer form and the tiling key.
+struct DemoTilingData {
+    uint32_t total;
+    float scale;
+};
+extern "C" __global__ __aicore__ void tiling_struct_kernel(GM_ADDR out, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(DemoTilingData);
+    REGISTER_TILING_FOR_TILINGKEY("TILING_KEY_VAR == 1", DemoTilingData);
+    GET_TILING_DATA_WITH_STRUCT(DemoTilingData, t, tiling);
+    GET_TILING_DATA_PTR_WITH_STRUCT(DemoTilingData, p, tiling);
+    GlobalTensor<float> o;
+    o.SetGlobalBuffer((__gm__ float*)out, 8);
+    o(0) = float(t.total);
+    o(1) = p->scale;
+    o(2) = float(TILING_KEY_VAR);
+}
