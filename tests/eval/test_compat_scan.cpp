@@ -135,6 +135,19 @@ private slots:
         QVERIFY(withTiling.find("tiling_api") == std::string::npos);
         QVERIFY(withTiling.find("MultiCoreMatmulTiling") == std::string::npos);
         QVERIFY(withTiling.find("half_of(int v) { return v / 2; }") != std::string::npos);
+        // A function that calls host code (a tiling helper) is host code as well, however deep.
+        const std::string chain = eval::deviceSourceOf(
+            "struct Tiling { int n; };\n"
+            "void ComputeTiling(Tiling& t) { std::vector<int> v{8}; t.n = v[0]; }\n"
+            "void Prepare(Tiling& t) { ComputeTiling(t); }\n"
+            "int Generate() { Tiling t; Prepare(t); return t.n; }\n"
+            "__aicore__ inline int twice(int v) { return 2 * v; }\n"
+            "__aicore__ inline int quad(int v) { return twice(twice(v)); }\n");
+        QVERIFY2(chain.find("ComputeTiling") == std::string::npos && chain.find("Prepare") == std::string::npos &&
+                     chain.find("Generate") == std::string::npos,
+                 chain.c_str());
+        QVERIFY(chain.find("struct Tiling { int n; };") != std::string::npos);
+        QVERIFY(chain.find("quad(int v) { return twice(twice(v)); }") != std::string::npos);
         // Unbalanced braces and empty text neither crash nor loop.
         QVERIFY(eval::deviceSourceOf("int main() { aclInit(nullptr);").find("aclInit") == std::string::npos);
         QCOMPARE(eval::deviceSourceOf(""), std::string());

@@ -77,11 +77,27 @@ bool hostOnlyBody(const std::string& body) {
     return !hostMarkerIn(body, body).empty() || std::regex_search(body, hostApi);
 }
 
-// Blanks, in `out`, the top-level functions (namespaces and extern "C" blocks are looked into)
-// that are `main` or hold host code.
-void blankHostFunctions(const std::string& code, std::string& out) {
+// The name a function head declares: the identifier before its parameter list.
+std::string functionNameOf(const std::string& head) {
+    static const std::regex name(R"(([A-Za-z_]\w*)\s*\()");
+    std::smatch m;
+    return std::regex_search(head, m, name) ? m[1].str() : std::string();
+}
+
+bool callsAny(const std::string& body, const std::set<std::string>& names) {
+    for (const auto& n : names)
+        if (std::regex_search(body, std::regex("\\b" + n + "\\s*\\(")))
+            return true;
+    return false;
+}
+
+// One pass over the top-level functions (namespaces and extern "C" blocks are looked into):
+// blanks, in `out`, those that are `main`, hold host code, or call a function already known as
+// host code, and adds their names to `hostNames`. True when it found a new one.
+bool blankHostFunctionsOnce(const std::string& code, std::string& out, std::set<std::string>& hostNames) {
     static const std::regex opensScope(R"((?:\bnamespace\b[^;{}()]*|\bextern\s*"\s*"\s*)$)");
     static const std::regex isMain(R"(\bmain\s*\()");
+    bool found = false;
     int scopes = 0;  // open namespace / extern "C" braces
     size_t segment = 0;
     for (size_t i = 0; i < code.size(); ++i) {
@@ -103,12 +119,25 @@ void blankHostFunctions(const std::string& code, std::string& out) {
             }
             const size_t end = pastMatchingBrace(code, i);
             const std::string body = code.substr(i, end - i);
-            const bool function = head.find(')') != std::string::npos;
-            if (function && (std::regex_search(head, isMain) || hostOnlyBody(body)))
+            if (head.find(')') != std::string::npos &&
+                (std::regex_search(head, isMain) || hostOnlyBody(body) || callsAny(body, hostNames))) {
                 blank(out, segment, end);
+                const std::string name = functionNameOf(head);
+                if (!name.empty() && hostNames.insert(name).second) found = true;
+            }
             i = end - 1;
             segment = end;
         }
+    }
+    return found;
+}
+
+// Blanks the host functions, and then the functions that call them (a helper the launch calls
+// through another helper), until no new one turns up.
+void blankHostFunctions(const std::string& code, std::string& out) {
+    std::set<std::string> hostNames;
+    constexpr int kMaxCallDepth = 8;
+    for (int pass = 0; pass < kMaxCallDepth && blankHostFunctionsOnce(code, out, hostNames); ++pass) {
     }
 }
 
