@@ -1,5 +1,7 @@
 #include "sage_eval/CompatScan.h"
 
+#include "sage_eval/KernelSourceKind.h"
+
 #include "sage_toolchain/Files.h"
 #include "sage_toolchain/ProjectPaths.h"
 #include "sage_toolchain/SourcePolicy.h"
@@ -40,10 +42,13 @@ std::string slurp(const fs::path& p) {
     }
 }
 
-bool isKernelFile(const fs::path& p) {
+// A file the scan looks at: every `.asc` program, every .cpp under op_kernel/, and any other .cpp
+// naming a kernel entry (defined, or declared by a launcher).
+bool isKernelCandidate(const fs::path& p) {
+    if (p.extension() == ".asc") return true;
     if (p.extension() != ".cpp") return false;
     for (const auto& part : p) if (part == "op_kernel") return true;
-    static const std::regex entry(R"(__global__\s+__aicore__|__aicore__\s+__global__)");
+    static const std::regex entry(R"(__global__\s+(?:__aicore__|__vector__|__cube__)|__aicore__\s+__global__)");
     return std::regex_search(slurp(p), entry);
 }
 
@@ -334,6 +339,10 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
         b.refused.push_back({"rejected_path", "error", fs::relative(path, root).string(), 0, 0, e.what(), {}});
         return b;
     }
+    // A single-file program (.asc, or a kernel file holding its own launch) is compiled for its
+    // device part: the host part is blanked, lines kept.
+    const bool program = classifyKernelSource(path.filename().string(), source).kind == KernelSourceKind::Program;
+    if (program) source = deviceSourceOf(source);
     // 1. Policy, for the kernel and (transitively) the local headers it includes.
     std::set<std::string> seen, includeDirs, names;
     std::vector<std::pair<fs::path, std::string>> work{{path, source}};
@@ -364,6 +373,8 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     cr.displayName = fs::relative(path, root).string();
     cr.projectRoot = fs::absolute(projectTreeOf(opRoot)).string();
     cr.prelude = opPrelude(opRoot, b.kernelTexts);
+    // A program's own build passes definitions from its CMakeLists.txt (scenario numbers).
+    if (program) cr.prelude = buildDefinitionsOf(slurp(path.parent_path() / "CMakeLists.txt")) + cr.prelude;
     cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string()};
     // The project's own common headers come before the simulator's host stand-ins, as the
     // project's include directories come before the CANN ones in the real build.
@@ -377,6 +388,8 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
     CompatFile r;
     r.path = fs::relative(fs::path(file), fs::path(rootDir)).string();
     OpKernelBuild b = prepareOpKernel(rootDir, file, compiler_.paths().npuInclude);
+    if (classifyKernelSource(fs::path(file).filename().string(), slurp(file)).kind == KernelSourceKind::Program)
+        r.kind = "program";
     if (!b.refused.empty()) {
         r.firstError = b.refused.front().file + ":" + std::to_string(b.refused.front().line) + ": " + b.refused.front().message;
         return r;
@@ -410,11 +423,16 @@ CompatReport CompatScanner::scan(const std::string& dir, int limit) const {
             it.disable_recursion_pending();  // .git and other hidden folders
             continue;
         }
-        if (it->is_regular_file() && isKernelFile(it->path())) files.push_back(it->path());
+        if (it->is_regular_file() && isKernelCandidate(it->path())) files.push_back(it->path());
     }
     std::sort(files.begin(), files.end());
     if (limit > 0 && files.size() > size_t(limit)) files.resize(size_t(limit));
     for (const auto& f : files) {
+        const KernelSourceClass cls = classifyKernelSource(f.filename().string(), slurp(f));
+        if (cls.kind == KernelSourceKind::HostLauncher) {
+            rep.hostFiles.push_back({fs::relative(f, fs::path(dir)).string(), cls.hostMarker});
+            continue;
+        }
         rep.files.push_back(scanFile(dir, f.string()));
         for (const auto& id : rep.files.back().missing) ++rep.missingCounts[id];
     }
@@ -436,14 +454,18 @@ nlohmann::json CompatReport::toJson(int topMissing) const {
     for (const auto& f : files) {
         parsed += f.parsed;
         compiled += f.compiled;
-        j["files"].push_back({{"path", f.path}, {"parsed", f.parsed}, {"compiled", f.compiled},
+        j["files"].push_back({{"path", f.path}, {"kind", f.kind}, {"parsed", f.parsed}, {"compiled", f.compiled},
                               {"host_tiling", f.hostTiling}, {"verified", f.verified}, {"first_error", f.firstError},
                               {"missing", f.missing}});
     }
     int hostRan = 0, verified = 0;
     for (const auto& f : files) hostRan += f.hostTiling == "ran", verified += f.verified == "pass";
+    int programs = 0;
+    for (const auto& f : files) programs += f.kind == "program";
     j["totals"] = {{"files", files.size()}, {"parsed", parsed}, {"compiled", compiled}, {"host_tiling_ran", hostRan},
-                   {"verified", verified}};
+                   {"verified", verified}, {"programs", programs}, {"host_files", hostFiles.size()}};
+    j["host_files"] = nlohmann::json::array();
+    for (const auto& h : hostFiles) j["host_files"].push_back({{"path", h.path}, {"reason", h.reason}});
     j["top_missing"] = nlohmann::json::array();
     for (const auto& [id, n] : topOf(missingCounts, topMissing)) j["top_missing"].push_back({{"identifier", id}, {"files", n}});
     return j;
@@ -455,7 +477,7 @@ std::string CompatReport::toText(int topMissing) const {
     for (const auto& f : files) {
         parsed += f.parsed;
         compiled += f.compiled;
-        o << toolchain::printable(f.path) << "  parsed " << (f.parsed ? "yes" : "no") << ", compiled " << (f.compiled ? "yes" : "no")
+        o << toolchain::printable(f.path) << (f.kind == "program" ? "  (program: device part)" : "") << "  parsed " << (f.parsed ? "yes" : "no") << ", compiled " << (f.compiled ? "yes" : "no")
           << ", host tiling " << f.hostTiling << ", verified " << f.verified;
         if (!f.firstError.empty()) o << "\n    first error: " << toolchain::printable(f.firstError.substr(0, 300));
         o << "\n";
@@ -465,6 +487,10 @@ std::string CompatReport::toText(int topMissing) const {
       << compiled << " compiled (" << int(pct(compiled) + 0.5) << " %)\n";
     int hostRan = 0, verified = 0;
     for (const auto& f : files) hostRan += f.hostTiling == "ran", verified += f.verified == "pass";
+    if (!hostFiles.empty()) {
+        o << hostFiles.size() << " host launchers (host code, not counted as kernel files):\n";
+        for (const auto& h : hostFiles) o << "  " << toolchain::printable(h.path) << "  " << h.reason << "\n";
+    }
     if (hostRan || verified) o << "host tiling ran for " << hostRan << ", verified " << verified << " (ops with a spec)\n";
     if (!missingCounts.empty()) {
         o << "most frequent missing identifiers (files):\n";

@@ -32,11 +32,15 @@ constexpr int32_t DEFAULT_DATA_COPY_NBURST = 1;
 constexpr uint64_t FULL_MASK = ~0ull;
 // The core's memory sizes per architecture (910B: 2201, 310P: 2002), as the device headers give
 // them. The UB figure is the physical size; TPipe can hand out 256 bytes less (device profile).
+// TOTAL_VEC_LOCAL_SIZE is the part of UB the device headers give vector code (248 KiB on 310P,
+// 184 KiB on 910B: the top 8 KiB of the 910B's 192 KiB are reserved).
 #if __NPU_ARCH__ == 2002
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 253952;
 constexpr uint32_t TOTAL_UB_SIZE = 262144;
 constexpr uint32_t TOTAL_L1_SIZE = 1048576;
 constexpr uint32_t TOTAL_L0C_SIZE = 262144;
 #else
+constexpr int32_t TOTAL_VEC_LOCAL_SIZE = 188416;
 constexpr uint32_t TOTAL_UB_SIZE = 196608;
 constexpr uint32_t TOTAL_L1_SIZE = 524288;
 constexpr uint32_t TOTAL_L0C_SIZE = 131072;

@@ -4,6 +4,7 @@
 // get_block_idx spellings, ASSERT_MSG and the bfloat16 conversions.
 #pragma once
 
+#include "kernel_data_copy.h"
 #include "kernel_pipe.h"
 #include "kernel_vec.h"
 
@@ -22,6 +23,18 @@
 #endif
 
 namespace AscendC {
+
+// The scalar types under AscendC's own namespace, as kernels spell them (`AscendC::half`).
+using ::half;
+using ::bfloat16_t;
+
+// The core's global state a kernel entry resets when it does not use TPipe: no atomic
+// accumulation on GM writes, the normal mask mode, all mask bits set.
+__aicore__ inline void InitSocState() {
+    SetAtomicNone();
+    SetMaskNorm();
+    ResetMask();
+}
 
 using TrueType = std::true_type;
 using FalseType = std::false_type;
@@ -150,3 +163,4 @@ __aicore__ inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
 // same function, so `using namespace AscendC;` code stays unambiguous.
 using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
+using AscendC::GetSysWorkSpacePtr;

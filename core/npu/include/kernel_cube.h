@@ -60,6 +60,13 @@ struct FixpipeParamsV220 {
     bool reluEn = false;
     uint8_t unitFlag = 0;
     __aicore__ FixpipeParamsV220() = default;
+    // The documented brace order: {nSize, mSize, srcStride, dstStride, reluEn, quantPre, deqScalar,
+    // ndNum, srcNdStride, dstNdStride, unitFlag}.
+    __aicore__ FixpipeParamsV220(uint16_t n, uint16_t m, uint32_t srcStr, uint32_t dstStr, bool relu = false,
+                                 QuantMode_t quant = QuantMode_t::NoQuant, uint64_t deq = 0, uint16_t nd = 1,
+                                 uint16_t srcNd = 0, uint16_t dstNd = 0, uint8_t unit = 0)
+        : nSize(n), mSize(m), srcStride(srcStr), dstStride(dstStr), quantPre(quant), deqScalar(deq), ndNum(nd),
+          srcNdStride(srcNd), dstNdStride(dstNd), reluEn(relu), unitFlag(unit) {}
 };
 enum class CO2Layout : int { NZ = 0, ROW_MAJOR = 1 };
 struct FixpipeConfig {
@@ -114,3 +121,6 @@ __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>&
 }
 
 } // namespace AscendC
+
+// The device compiler declares QuantMode_t globally (kernels spell `QuantMode_t::F322F16`).
+using AscendC::QuantMode_t;

@@ -13,6 +13,10 @@
 #define __gm__
 #define __vector__
 #define __cube__
+// A mixed cube/vector entry (`__mix__(cube cores, vector cores)`) and the Matmul API's
+// workspace parameter; the simulator runs such an entry as one kernel.
+#define __mix__(...)
+#define __kfc_workspace__
 #define __ubuf__
 #define __inline__ inline
 #define __sync_noalias__
@@ -108,6 +112,17 @@ inline thread_local int g_coreType = AIV;
     type var;                                                                                              \
     ::sage::npu::rt::copyTiling(&var, sizeof(var), (tiling), std::source_location::current())
 #define TILING_KEY_IS(key) (::sage::npu::rt::tilingKey() == static_cast<uint64_t>(key))
+// The tiling key as a value (`switch (TILING_KEY_VAR)`).
+#define TILING_KEY_VAR (::sage::npu::rt::tilingKey())
+// Newer kernels read a plain tiling struct (op_kernel/<op>_tiling_data.h) and register it for the
+// framework; the registration tells the real build which struct the tiling bytes hold and does
+// nothing at run time.
+#define REGISTER_TILING_DEFAULT(type) static_assert(sizeof(type) > 0, "the registered tiling struct is complete")
+#define REGISTER_TILING_FOR_TILINGKEY(condition, type) static_assert(sizeof(type) > 0, "the registered tiling struct is complete")
+// A pointer to the kernel's own copy of the tiling struct.
+#define GET_TILING_DATA_PTR_WITH_STRUCT(type, var, tiling)                                                 \
+    GET_TILING_DATA_WITH_STRUCT(type, var##SageCopy, tiling);                                              \
+    const type* var = &var##SageCopy
 
 namespace sage::npu::detail {
 template <typename...> inline constexpr bool alwaysFalse = false;

@@ -217,6 +217,7 @@ public:
     __aicore__ void SetSubBlockIdx(uint8_t idx) { (void)idx; }
     __aicore__ void SetLocalWorkspace(const LocalTensor<uint8_t>& tmp) { (void)tmp; }
     __aicore__ void SetWorkspace(GM_ADDR ws, int size = 0) { (void)ws, (void)size; }
+    template <typename W> __aicore__ void SetWorkspace(const GlobalTensor<W>& ws) { (void)ws; }
     __aicore__ void SetUserDefInfo(uint64_t info) { (void)info; }
     __aicore__ void SetSelfDefineData(uint64_t data) { (void)data; }
 

@@ -52,6 +52,8 @@ enum class VecOp : uint8_t {
     Pow, Pows, RPows,
     // UB -> UB copy on the vector unit (Copy)
     Copy,
+    // GELU approximations of the activation library (composite)
+    FasterGelu, FasterGeluV2,
 };
 
 enum class ReduceOp : uint8_t { Sum, Max, Min };
@@ -153,6 +155,9 @@ uint64_t vecGatherMask(DType t, const LocalRef& dst, const LocalRef& src, const 
                        bool counter, uint32_t mask, uint32_t repeat, uint16_t srcBlk, uint16_t srcRep,
                        uint16_t patternRep, Loc loc);
 // dst[i] = first + i * step (ArithProgression, CreateVecIndex).
+// Sort32: `repeat` groups of 32 scores (t) with uint32 indices to 8-byte (score, index) entries,
+// largest score first.
+void vecSort32(DType t, const LocalRef& dst, const LocalRef& scores, const LocalRef& indices, int32_t repeat, Loc loc);
 void vecIndexFill(DType t, const LocalRef& dst, double first, double step, uint64_t count, Loc loc);
 // dst (rows x cols) from src: a row of `cols` repeated (axis 0) or a column of `rows` spread
 // along each row (axis 1) (BroadCast).

@@ -14,16 +14,16 @@ template <typename T> class GlobalTensor {
 public:
     __aicore__ GlobalTensor() = default;
     __aicore__ void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
-        ptr_ = buffer;
+        address_ = buffer;
         size_ = bufferSize;
     }
     __aicore__ void SetGlobalBuffer(__gm__ T* buffer) {
-        ptr_ = buffer;
+        address_ = buffer;
         size_ = kUnbounded;
     }
     __aicore__ GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor t;
-        t.ptr_ = ptr_ + offset;
+        t.address_ = address_ + offset;
         t.size_ = size_ == kUnbounded ? kUnbounded : (offset <= size_ ? size_ - offset : 0);
         return t;
     }
@@ -46,26 +46,34 @@ public:
             return *this;
         }
         ElementRef& operator=(const ElementRef& o) { return *this = T(o); }
+        // t(i) += v and friends: a scalar read, the arithmetic, a scalar write.
+        ElementRef& operator+=(T v) { return *this = T(T(*this) + v); }
+        ElementRef& operator-=(T v) { return *this = T(T(*this) - v); }
+        ElementRef& operator*=(T v) { return *this = T(T(*this) * v); }
+        ElementRef& operator/=(T v) { return *this = T(T(*this) / v); }
     };
     __aicore__ ElementRef operator()(uint64_t index, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) const {
         return ElementRef{*this, index, loc};
     }
     __aicore__ uint64_t GetSize() const { return size_ == kUnbounded ? 0 : size_; }
-    __aicore__ __gm__ T* GetPhyAddr() const { return ptr_; }
-    __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+    __aicore__ __gm__ T* GetPhyAddr() const { return address_; }
+    __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
     __aicore__ void SetL2CacheHint(int) {}
 
     // Runtime view: pointer plus the end SetGlobalBuffer declared (if any).
     ::sage::npu::GmRef ref() const {
         ::sage::npu::GmRef r;
-        r.ptr = reinterpret_cast<uint8_t*>(ptr_);
-        r.limit = size_ == kUnbounded ? nullptr : reinterpret_cast<const uint8_t*>(ptr_ + size_);
+        r.ptr = reinterpret_cast<uint8_t*>(address_);
+        r.limit = size_ == kUnbounded ? nullptr : reinterpret_cast<const uint8_t*>(address_ + size_);
         return r;
     }
 
+    // The buffer's start, a public member in AscendC as well. A store through it bypasses the
+    // simulator's GM accounting and is reported as a write the device did not make.
+    T* address_ = nullptr;
+
 private:
     static constexpr uint64_t kUnbounded = ~0ull;
-    T* ptr_ = nullptr;
     uint64_t size_ = kUnbounded;
 };
 
@@ -112,6 +120,11 @@ public:
             return *this;
         }
         ElementRef& operator=(const ElementRef& o) { return *this = T(o); }
+        // t(i) += v and friends: a scalar read, the arithmetic, a scalar write.
+        ElementRef& operator+=(T v) { return *this = T(T(*this) + v); }
+        ElementRef& operator-=(T v) { return *this = T(T(*this) - v); }
+        ElementRef& operator*=(T v) { return *this = T(T(*this) * v); }
+        ElementRef& operator/=(T v) { return *this = T(T(*this) / v); }
     };
     __aicore__ ElementRef operator()(uint32_t index, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) const {
         return ElementRef{this, index, loc};

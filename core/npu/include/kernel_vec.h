@@ -292,6 +292,27 @@ SAGE_LIBRARY_UNARY(Gelu)
 SAGE_LIBRARY_UNARY(Silu)
 SAGE_LIBRARY_UNARY(Softplus)
 
+// FasterGelu / FasterGeluV2 (activation library): the same forms, with the precision and
+// performance switches as template parameters (the simulator computes in float either way).
+#define SAGE_FAST_GELU(Name)                                                                                \
+    template <typename T, bool highPrecision = false, bool highPerformance = false>                          \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dataSize, \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        SAGE_TYPE_CHECK(detail::kFloat<T>, #Name, "half, float");                                           \
+        ::sage::npu::rt::vecCount(::sage::npu::VecOp::Name, ::sage::npu::dtypeOf<T>, dst.ref(), src.ref(),   \
+                                  nullptr, 0.0, dataSize, loc);                                             \
+    }                                                                                                       \
+    template <typename T, bool highPrecision = false, bool highPerformance = false>                          \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
+                                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize,        \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        (void)sharedTmpBuffer;                                                                              \
+        Name<T, highPrecision, highPerformance>(dst, src, dataSize, loc);                                   \
+    }
+SAGE_FAST_GELU(FasterGelu)
+SAGE_FAST_GELU(FasterGeluV2)
+#undef SAGE_FAST_GELU
+
 // Log (advanced API) is Ln.
 template <typename T>
 __aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,

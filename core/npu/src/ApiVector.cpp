@@ -18,7 +18,7 @@ const char* opName(VecOp op) {
                                   "Rsqrt", "Reciprocal", "Not", "Neg", "Sigmoid", "Tanh", "Gelu", "Silu", "Softplus",
                                   "Duplicate", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Erf",
                                   "Erfc", "Sign", "Log2", "Log10", "Floor", "Ceil", "Round", "Trunc", "Power",
-                                  "Power", "Power", "Copy"};
+                                  "Power", "Power", "Copy", "FasterGelu", "FasterGeluV2"};
     return names[size_t(op)];
 }
 
@@ -27,6 +27,7 @@ double cyclesPerRepeat(const DeviceProfile& p, VecOp op, DType t) {
     case VecOp::Div: case VecOp::Exp: case VecOp::Ln: case VecOp::Sqrt: case VecOp::Rsqrt: case VecOp::Reciprocal:
         return t == DType::F32 ? p.cyclesPerRepeatDivF32 : p.cyclesPerRepeatDivF16;
     case VecOp::Sigmoid: case VecOp::Tanh: case VecOp::Gelu: case VecOp::Silu: case VecOp::Softplus:
+    case VecOp::FasterGelu: case VecOp::FasterGeluV2:
         return p.cyclesPerRepeatComposite;
     // The library's math functions are polynomial sequences of several vector instructions.
     case VecOp::Sin: case VecOp::Cos: case VecOp::Tan: case VecOp::Asin: case VecOp::Acos: case VecOp::Atan:

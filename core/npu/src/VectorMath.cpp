@@ -135,6 +135,15 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
                 return C(0.5) * x * (C(1) + std::tanh(k * (x + C(0.044715) * x * x * x)));
             });
         case VecOp::Silu: return map1<T>(d, a, n, [](C x) { return x * sigmoid(x); });
+        // The documented approximations: FastGelu simplified to x / (1 + e^(-1.702 x)), and
+        // FastGeluV2 x * (sgn(x) * [-0.1444 (min(|0.7071 x|, 1.769) - 1.769)^2 + 0.5] + 0.5).
+        case VecOp::FasterGelu: return map1<T>(d, a, n, [](C x) { return x / (C(1) + std::exp(C(-1.702) * x)); });
+        case VecOp::FasterGeluV2:
+            return map1<T>(d, a, n, [](C x) {
+                const C clipped = std::min(std::fabs(C(0.7071) * x), C(1.769)) - C(1.769);
+                const C sgn = x + C(1e-12) < 0 ? C(-1) : C(1);
+                return x * (sgn * (C(-0.1444) * clipped * clipped + C(0.5)) + C(0.5));
+            });
         case VecOp::Softplus: return map1<T>(d, a, n, [](C x) { return x > C(20) ? x : std::log1p(std::exp(x)); });
         case VecOp::Duplicate: return map1<T>(d, d, n, [s](C) { return s; });
         case VecOp::Sin: return map1<T>(d, a, n, [](C x) { return std::sin(x); });

@@ -73,6 +73,8 @@ int columnAt(const std::string& s, size_t pos) {
 
 } // namespace
 
+std::string SourcePolicy::codeOnly(const std::string& source) { return sage::toolchain::codeOnly(source); }
+
 const std::vector<std::string>& SourcePolicy::allowedHeaders() {
     static const std::vector<std::string> h = {
         "kernel_operator.h", "cstdint", "cstddef", "cmath", "cfloat", "climits", "cstring", "type_traits",
@@ -80,7 +82,8 @@ const std::vector<std::string>& SourcePolicy::allowedHeaders() {
         "stddef.h", "math.h",
         // Harmless standard headers real kernels and their tiling headers include (the sandbox,
         // not this list, confines what the code can do at run time).
-        "limits.h", "float.h", "stdarg.h", "typeinfo", "functional", "string", "vector", "map", "memory"};
+        "limits.h", "float.h", "stdarg.h", "typeinfo", "functional", "string", "vector", "map", "memory",
+        "cassert", "assert.h"};
     return h;
 }
 
@@ -100,7 +103,11 @@ const std::vector<std::string>& SourcePolicy::shippedAscendHeaders() {
         "lib/math/kernel_operator_power_intf.h", "lib/math/kernel_operator_sign_intf.h",
         "lib/math/kernel_operator_log_intf.h", "lib/math/kernel_operator_floor_intf.h",
         "lib/math/kernel_operator_ceil_intf.h", "lib/math/kernel_operator_round_intf.h",
-        "lib/math/kernel_operator_trunc_intf.h"};
+        "lib/math/kernel_operator_trunc_intf.h",
+        // CANN's current op repositories: tensor lists, tiling templates, Ops::Base helpers.
+        "kernel_operator_list_tensor_intf.h", "ascendc/host_api/tiling/template_argument.h",
+        "op_kernel/platform_util.h", "op_kernel/math_util.h", "utils/debug/asc_printf.h", "basic_api/kernel_basic_intf.h",
+        "basic_api/kernel_operator_block_sync_intf.h"};
     return h;
 }
 

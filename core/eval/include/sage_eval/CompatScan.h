@@ -17,6 +17,7 @@ namespace sage::eval {
 
 struct CompatFile {
     std::string path;        // relative to the scanned directory
+    std::string kind = "kernel";  // "kernel", or "program" (an .asc or kernel-plus-launch file: its device part)
     bool parsed = false;     // passed the source policy (includes resolved inside its op directory)
     bool compiled = false;
     std::string hostTiling = "n/a";  // "ran", "failed" or "n/a" (no op_host, or no spec to run it with)
@@ -25,9 +26,17 @@ struct CompatFile {
     std::vector<std::string> missing;  // identifiers the compiler could not find
 };
 
+// A file that declares a kernel but is host code (a launcher `main.cpp`): listed, never compiled
+// as a kernel and not counted among the kernel files.
+struct CompatHostFile {
+    std::string path;
+    std::string reason;  // the host code found ("includes acl/acl.h", "has a <<<>>> kernel launch", ...)
+};
+
 struct CompatReport {
     std::string root;
-    std::vector<CompatFile> files;
+    std::vector<CompatFile> files;        // kernels and the device parts of programs
+    std::vector<CompatHostFile> hostFiles;
     std::map<std::string, int> missingCounts;  // identifier -> files that miss it
     nlohmann::json toJson(int topMissing = 20) const;
     std::string toText(int topMissing = 20) const;
@@ -58,8 +67,10 @@ public:
     // Called per op_kernel file after it compiled: fills hostTiling and verified when a spec
     // for its op exists (`sage compat --specs DIR` runs the op through `sage op`).
     std::function<void(const std::string& opRoot, CompatFile&)> onCompiled;
-    // Kernel files: every .cpp under an op_kernel/ directory, and any other .cpp that defines a
-    // `__global__ __aicore__` entry. `limit` > 0 stops after that many files (sorted by path).
+    // Kernel files: every .cpp under an op_kernel/ directory, any other .cpp that names a
+    // `__global__ __aicore__` (or `__vector__`/`__cube__`) entry, and every `.asc` program. Host
+    // launchers among them (KernelSourceKind.h) go to `hostFiles`. `limit` > 0 stops after that
+    // many files (sorted by path).
     CompatReport scan(const std::string& dir, int limit = 0) const;
     CompatFile scanFile(const std::string& root, const std::string& file) const;
     // Identifiers named by "was not declared", "is not a member of", "does not name a type",

@@ -33,3 +33,12 @@ struct SoftMaxTiling {
 struct LayerNormTiling {
     uint32_t words[32] = {};
 };
+
+// The same structs under the names newer kernels spell (`AscendC::tiling::TCubeTiling`).
+namespace AscendC {
+namespace tiling {
+using ::LayerNormTiling;
+using ::SoftMaxTiling;
+using ::TCubeTiling;
+} // namespace tiling
+} // namespace AscendC

@@ -23,6 +23,8 @@ public:
     static const std::vector<std::string>& allowedHeaders();
     // AscendC headers beyond kernel_operator.h that the simulator ships (kernel_tiling/, lib/).
     static const std::vector<std::string>& shippedAscendHeaders();
+    // `source` with comments and string/char literals blanked (newlines kept): code only.
+    static std::string codeOnly(const std::string& source);
 };
 
 } // namespace sage::toolchain

@@ -1,0 +1,204 @@
+#include "sage_eval/KernelSourceKind.h"
+
+#include "sage_toolchain/SourcePolicy.h"
+
+#include <map>
+#include <regex>
+#include <set>
+#include <vector>
+
+namespace sage::eval {
+namespace {
+
+// Headers only host code includes: the ACL runtime, the launch stubs the real build generates,
+// the CPU-debug harness and the file helpers the samples read their inputs with.
+bool isHostHeader(const std::string& name) {
+    static const std::vector<std::string> prefixes = {"acl/", "aclrtlaunch_", "aclnn", "tikicpulib", "cpu_debug_launch",
+                                                      "data_utils", "gtest/", "sys/", "tiling/", "register/", "torch/",
+                                                      "torch_npu/"};
+    static const std::vector<std::string> exact = {"iostream", "fstream", "sstream", "iomanip", "cstdio", "stdio.h",
+                                                   "cstdlib", "stdlib.h", "unistd.h", "fcntl.h", "chrono", "random",
+                                                   "thread", "mutex", "string.h", "iterator", "ctime", "set"};
+    for (const auto& p : prefixes)
+        if (name.rfind(p, 0) == 0) return true;
+    for (const auto& e : exact)
+        if (name == e) return true;
+    return false;
+}
+
+// Host code in `code` (comments and strings blanked): what it is, or empty.
+std::string hostMarkerIn(const std::string& code, const std::string& text) {
+    static const std::regex launch(R"(<<<[^;]*>>>\s*\()");
+    static const std::regex aclCall(R"(\bacl(?:rt)?[A-Z]\w*\s*\()");
+    static const std::regex cpuRun(R"(\bICPU_RUN_KF\s*\()");
+    static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*[<"]((?:acl/|tikicpulib|aclrtlaunch_)[^>"]*)[>"])re",
+                                    std::regex::multiline);
+    std::smatch m;
+    if (std::regex_search(text, m, include) && code[size_t(m.position(0)) + m[0].str().find('#')] == '#')
+        return "includes " + m[1].str();
+    if (std::regex_search(code, launch)) return "has a <<<>>> kernel launch";
+    if (std::regex_search(code, m, aclCall)) return "calls the ACL runtime (" + m[0].str().substr(0, m[0].length() - 1) + ")";
+    if (std::regex_search(code, cpuRun)) return "runs the kernel through the CPU-debug harness (ICPU_RUN_KF)";
+    return {};
+}
+
+void blank(std::string& s, size_t from, size_t to) {
+    for (size_t i = from; i < to && i < s.size(); ++i)
+        if (s[i] != '\n') s[i] = ' ';
+}
+
+// The index just past the brace matching the `{` at `open` (or the end of `code`).
+size_t pastMatchingBrace(const std::string& code, size_t open) {
+    int depth = 0;
+    for (size_t i = open; i < code.size(); ++i) {
+        if (code[i] == '{') ++depth;
+        if (code[i] == '}' && --depth == 0) return i + 1;
+    }
+    return code.size();
+}
+
+// The index just past the preprocessor line starting at `hash` (continuation lines included).
+size_t pastDirective(const std::string& code, size_t hash) {
+    size_t i = hash;
+    while (i < code.size() && !(code[i] == '\n' && code[i - 1] != '\\')) ++i;
+    return i;
+}
+
+bool atLineStart(const std::string& code, size_t i) {
+    while (i > 0 && (code[i - 1] == ' ' || code[i - 1] == '\t')) --i;
+    return i == 0 || code[i - 1] == '\n';
+}
+
+// A function body that only the host part runs: a launch or ACL call (hostMarkerIn), the host
+// tiling APIs, console output or the samples' file helpers.
+bool hostOnlyBody(const std::string& body) {
+    static const std::regex hostApi(
+        R"(\b(?:matmul_tiling|platform_ascendc|optiling|std)::(?:\w+::)*(?:cout|cerr|MultiCoreMatmulTiling|MatmulApiTiling|BatchMatmulTiling|PlatformAscendC\w*|vector|ifstream|ofstream)\b|\b(?:ReadFile|WriteFile|GetAscendCPlatform)\s*\()");
+    return !hostMarkerIn(body, body).empty() || std::regex_search(body, hostApi);
+}
+
+// The name a function head declares: the identifier before its parameter list.
+std::string functionNameOf(const std::string& head) {
+    static const std::regex name(R"(([A-Za-z_]\w*)\s*\()");
+    std::smatch m;
+    return std::regex_search(head, m, name) ? m[1].str() : std::string();
+}
+
+bool callsAny(const std::string& body, const std::set<std::string>& names) {
+    for (const auto& n : names)
+        if (std::regex_search(body, std::regex("\\b" + n + "\\s*\\(")))
+            return true;
+    return false;
+}
+
+// One pass over the top-level functions (namespaces and extern "C" blocks are looked into):
+// blanks, in `out`, those that are `main`, hold host code, or call a function already known as
+// host code, and adds their names to `hostNames`. True when it found a new one.
+bool blankHostFunctionsOnce(const std::string& code, std::string& out, std::set<std::string>& hostNames) {
+    static const std::regex opensScope(R"((?:\bnamespace\b[^;{}()]*|\bextern\s*"\s*"\s*)$)");
+    static const std::regex isMain(R"(\bmain\s*\()");
+    bool found = false;
+    int scopes = 0;  // open namespace / extern "C" braces
+    size_t segment = 0;
+    for (size_t i = 0; i < code.size(); ++i) {
+        const char c = code[i];
+        if (c == '#' && atLineStart(code, i)) {
+            i = pastDirective(code, i);
+            segment = i;
+        } else if (c == ';') {
+            segment = i + 1;
+        } else if (c == '}' && scopes > 0) {
+            --scopes;
+            segment = i + 1;
+        } else if (c == '{') {
+            const std::string head = code.substr(segment, i - segment);
+            if (std::regex_search(head, opensScope)) {
+                ++scopes;
+                segment = i + 1;
+                continue;
+            }
+            const size_t end = pastMatchingBrace(code, i);
+            const std::string body = code.substr(i, end - i);
+            if (head.find(')') != std::string::npos &&
+                (std::regex_search(head, isMain) || hostOnlyBody(body) || callsAny(body, hostNames))) {
+                blank(out, segment, end);
+                const std::string name = functionNameOf(head);
+                if (!name.empty() && hostNames.insert(name).second) found = true;
+            }
+            i = end - 1;
+            segment = end;
+        }
+    }
+    return found;
+}
+
+// Blanks the host functions, and then the functions that call them (a helper the launch calls
+// through another helper), until no new one turns up.
+void blankHostFunctions(const std::string& code, std::string& out) {
+    std::set<std::string> hostNames;
+    constexpr int kMaxCallDepth = 8;
+    for (int pass = 0; pass < kMaxCallDepth && blankHostFunctionsOnce(code, out, hostNames); ++pass) {
+    }
+}
+
+} // namespace
+
+const char* toString(KernelSourceKind kind) {
+    switch (kind) {
+    case KernelSourceKind::Kernel: return "kernel";
+    case KernelSourceKind::HostLauncher: return "host";
+    case KernelSourceKind::Program: return "program";
+    }
+    return "kernel";
+}
+
+bool definesKernelEntry(const std::string& text) {
+    const std::string code = toolchain::SourcePolicy::codeOnly(text);
+    // `__global__` and its qualifiers, then the parameter list, then a body rather than `;`.
+    static const std::regex entry(R"(\b__global__\b[^;{}]*\([^;{}]*\)\s*\{)");
+    return std::regex_search(code, entry);
+}
+
+KernelSourceClass classifyKernelSource(const std::string& fileName, const std::string& text) {
+    const bool asc = fileName.size() > 4 && fileName.compare(fileName.size() - 4, 4, ".asc") == 0;
+    const std::string code = toolchain::SourcePolicy::codeOnly(text);
+    KernelSourceClass out;
+    out.hostMarker = hostMarkerIn(code, text);
+    if (asc) out.kind = KernelSourceKind::Program;
+    else if (!out.hostMarker.empty()) out.kind = definesKernelEntry(text) ? KernelSourceKind::Program : KernelSourceKind::HostLauncher;
+    if (asc && out.hostMarker.empty()) out.hostMarker = "an .asc program";
+    return out;
+}
+
+std::string buildDefinitionsOf(const std::string& cmakeText) {
+    // Cache variables with a default: set(NAME "4" CACHE STRING ...) or set(NAME 4).
+    static const std::regex setVar(R"re(\bset\s*\(\s*([A-Za-z_]\w*)\s+"?([A-Za-z0-9_.]+)"?(?=[\s)]))re", std::regex::icase);
+    // Definitions that pass a variable on: -DNAME=${VAR} or NAME=${VAR}.
+    static const std::regex passOn(R"((?:-D|\b)([A-Za-z_]\w*)=\$\{([A-Za-z_]\w*)\})");
+    std::map<std::string, std::string> values;
+    for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), setVar); it != std::sregex_iterator(); ++it)
+        values.emplace((*it)[1].str(), (*it)[2].str());
+    std::string out;
+    std::set<std::string> done;
+    for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), passOn); it != std::sregex_iterator(); ++it) {
+        const std::string name = (*it)[1].str();
+        auto v = values.find((*it)[2].str());
+        if (v == values.end() || !done.insert(name).second) continue;
+        out += "#ifndef " + name + "\n#define " + name + " " + v->second + "\n#endif\n";
+    }
+    return out;
+}
+
+std::string deviceSourceOf(const std::string& text) {
+    std::string out = text;
+    const std::string code = toolchain::SourcePolicy::codeOnly(text);
+    static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"][^\n]*)re", std::regex::multiline);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), include); it != std::sregex_iterator(); ++it) {
+        const size_t at = size_t(it->position(0));
+        if (code[at + it->str(0).find('#')] == '#' && isHostHeader((*it)[1].str())) blank(out, at, at + it->length(0));
+    }
+    blankHostFunctions(code, out);
+    return out;
+}
+
+} // namespace sage::eval

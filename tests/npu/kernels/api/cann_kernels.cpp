@@ -1,0 +1,222 @@
+// Kernels for test_npu_api_cann: the facilities CANN's current op repositories and published
+// agent kernels use (FasterGelu/FasterGeluV2, Sort32, TOTAL_VEC_LOCAL_SIZE, InitSocState,
+// element compound assignment, AscendC::half). Written for the test.
+#include "kernel_operator.h"
+
+#include <type_traits>
+
+using namespace AscendC;
+
+static_assert(std::is_same_v<AscendC::half, ::half>, "AscendC::half is the kernel API's half");
+
+// y = FasterGeluV2(x) for n floats (n a multiple of 8), through a shared temporary buffer.
+extern "C" __global__ __aicore__ void faster_gelu_v2_kernel(GM_ADDR x, GM_ADDR y, uint32_t n)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, tmp;
+    pipe.InitBuffer(bx, n * sizeof(float));
+    pipe.InitBuffer(by, n * sizeof(float));
+    pipe.InitBuffer(tmp, 1024);
+    GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, n);
+    yg.SetGlobalBuffer((__gm__ float*)y, 2 * n);
+    LocalTensor<float> lx = bx.Get<float>(), ly = by.Get<float>();
+    DataCopy(lx, xg, n);
+    PipeBarrier<PIPE_ALL>();
+    FasterGeluV2<float, false, true>(ly, lx, tmp.Get<uint8_t>(), n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, ly, n);
+    PipeBarrier<PIPE_ALL>();
+    FasterGelu(ly, lx, n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg[n], ly, n);
+}
+
+// 64 scores in two groups of 32, indices 0..63: out gets the 64 (score, index) entries.
+extern "C" __global__ __aicore__ void sort32_kernel(GM_ADDR scores, GM_ADDR out, int32_t repeat)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bs, bi, bo;
+    pipe.InitBuffer(bs, 64 * sizeof(float));
+    pipe.InitBuffer(bi, 64 * sizeof(uint32_t));
+    pipe.InitBuffer(bo, 64 * 8);
+    GlobalTensor<float> sg, og;
+    sg.SetGlobalBuffer((__gm__ float*)scores, 64);
+    og.SetGlobalBuffer((__gm__ float*)out, 128);
+    LocalTensor<float> ls = bs.Get<float>(), lo = bo.Get<float>();
+    LocalTensor<uint32_t> li = bi.Get<uint32_t>();
+    DataCopy(ls, sg, 64);
+    ArithProgression(li.ReinterpretCast<int32_t>(), int32_t(0), int32_t(1), 64);
+    PipeBarrier<PIPE_ALL>();
+    Sort32(lo, ls, li, repeat);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(og, lo, 128);
+}
+
+// The same for half scores: entries keep the half bits in the low 2 bytes.
+extern "C" __global__ __aicore__ void sort32_half_kernel(GM_ADDR scores, GM_ADDR out)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bs, bi, bo;
+    pipe.InitBuffer(bs, 32 * sizeof(half));
+    pipe.InitBuffer(bi, 32 * sizeof(uint32_t));
+    pipe.InitBuffer(bo, 32 * 8);
+    GlobalTensor<half> sg;
+    GlobalTensor<uint32_t> og;
+    sg.SetGlobalBuffer((__gm__ half*)scores, 32);
+    og.SetGlobalBuffer((__gm__ uint32_t*)out, 64);
+    LocalTensor<half> ls = bs.Get<half>(), lo = bo.Get<half>();
+    LocalTensor<uint32_t> li = bi.Get<uint32_t>();
+    DataCopy(ls, sg, 32);
+    ArithProgression(li.ReinterpretCast<int32_t>(), int32_t(100), int32_t(1), 32);
+    PipeBarrier<PIPE_ALL>();
+    Sort32(lo, ls, li, 1);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(og, lo.ReinterpretCast<uint32_t>(), 64);
+}
+
+// The vector share of UB as a buffer size; out[0] = its value. t(i) += / -= / *= / /= on a
+// LocalTensor and a GlobalTensor element.
+extern "C" __global__ __aicore__ void vec_local_size_kernel(GM_ADDR out)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> all;
+    pipe.InitBuffer(all, TOTAL_VEC_LOCAL_SIZE);
+    LocalTensor<float> t = all.Get<float>();
+    t(0) = 10.0f;
+    t(0) += 5.0f;
+    t(0) *= 2.0f;
+    t(0) -= 6.0f;
+    t(0) /= 4.0f;
+    GlobalTensor<float> og;
+    og.SetGlobalBuffer((__gm__ float*)out, 8);
+    og(0) = float(TOTAL_VEC_LOCAL_SIZE);
+    og(1) = t(0);
+    og(2) = 1.0f;
+    og(2) += 2.0f;
+    og(2) *= 3.0f;
+}
+
+// Atomic add left on by the kernel is cleared by InitSocState: the second copy overwrites.
+extern "C" __global__ __aicore__ void init_soc_state_kernel(GM_ADDR out)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 32);
+    LocalTensor<float> t = b.Get<float>();
+    Duplicate(t, 2.0f, 8);
+    GlobalTensor<float> og;
+    og.SetGlobalBuffer((__gm__ float*)out, 8);
+    PipeBarrier<PIPE_ALL>();
+    SetAtomicAdd<float>();
+    DataCopy(og, t, 8);
+    PipeBarrier<PIPE_ALL>();
+    InitSocState();
+    DataCopy(og, t, 8);
+}
+
+// ---- CANN op-repository headers ------------------------------------------------------------
+#include "ascendc/host_api/tiling/template_argument.h"
+#include "kernel_operator_list_tensor_intf.h"
+#include "op_kernel/math_util.h"
+#include "op_kernel/platform_util.h"
+
+// A tiling-template declaration as an op's kernel header writes it.
+#define DEMO_TPL_FP16 1
+#define DEMO_TPL_FP32 2
+ASCENDC_TPL_ARGS_DECL(DemoOp, ASCENDC_TPL_UINT_DECL(schMode, 2, ASCENDC_TPL_UI_LIST, 0, 1, 2),
+                      ASCENDC_TPL_DTYPE_DECL(dType, DEMO_TPL_FP16, DEMO_TPL_FP32),
+                      ASCENDC_TPL_BOOL_DECL(isTail, 0, 1));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
+                                     ASCENDC_TPL_UINT_SEL(schMode, ASCENDC_TPL_UI_LIST, 0, 1),
+                                     ASCENDC_TPL_DTYPE_SEL(dType, DEMO_TPL_FP32), ASCENDC_TPL_BOOL_SEL(isTail, 0)));
+
+// out = list[0] + list[1] over n floats; meta[0] = list size, meta[1..2] = shape of tensor 1,
+// meta[3] = its dimension count, meta[4] = its index; out[n..] = the Ops::Base helpers.
+extern "C" __global__ __aicore__ void list_add_kernel(GM_ADDR list, GM_ADDR out, GM_ADDR meta, uint32_t n)
+{
+    ListTensorDesc desc((__gm__ void*)list);
+    uint64_t shape[8] = {0};
+    TensorDesc<float> second;
+    second.SetShapeAddr(shape);
+    desc.GetDesc(second, 1);
+    GlobalTensor<float> a, b, o;
+    a.SetGlobalBuffer(desc.GetDataPtr<float>(0), n);
+    b = second.GetDataObj();
+    o.SetGlobalBuffer((__gm__ float*)out, n + 8);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ba, bb;
+    const uint32_t bytes = Ops::Base::CeilAlign<uint32_t>(n * sizeof(float), Ops::Base::GetUbBlockSize());
+    pipe.InitBuffer(ba, bytes);
+    pipe.InitBuffer(bb, bytes);
+    LocalTensor<float> la = ba.Get<float>(), lb = bb.Get<float>();
+    DataCopy(la, a, n);
+    DataCopy(lb, b, n);
+    PipeBarrier<PIPE_ALL>();
+    Add(la, la, lb, n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(o, la, n);
+    GlobalTensor<uint64_t> m;
+    m.SetGlobalBuffer((__gm__ uint64_t*)meta, 8);
+    m(0) = desc.GetSize();
+    m(1) = second.GetShape(0);
+    m(2) = second.GetShape(1);
+    m(3) = second.GetDim();
+    m(4) = second.GetIndex();
+    m(5) = Ops::Base::CeilDiv<uint32_t>(n, 64);
+    m(6) = Ops::Base::FloorAlign<uint32_t>(n, 64);
+    m(7) = Ops::Base::GetVRegSize() + Ops::Base::CeilDiv<uint32_t>(n, 0);  // a zero divisor gives n back
+}
+
+// Reads tensor `index` of the list (past its end: the list's own error).
+extern "C" __global__ __aicore__ void list_index_kernel(GM_ADDR list, uint32_t index)
+{
+    ListTensorDesc desc((__gm__ void*)list, 0xffffffff, 2);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(desc.GetDataPtr<float>(index), 8);
+}
+
+// Static tensor programming: z = x + y with tensors from LocalMemAllocator, no TPipe;
+// out[n] = the allocator's address after the four tensors. `n` elements each.
+extern "C" __global__ __aicore__ void static_alloc_add_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t n)
+{
+    InitSocState();
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> lx = ub.Alloc<float>(n);
+    LocalTensor<float> ly = ub.Alloc<TPosition::VECIN, float>(n);
+    LocalTensor<float> pad = ub.Alloc<float, 8>();  // one 32-byte block between y and z
+    LocalTensor<float> lz = ub.Alloc<float>(n);
+    (void)pad;
+    GlobalTensor<float> xg, yg, zg;
+    xg.SetGlobalBuffer((__gm__ float*)x, n);
+    yg.SetGlobalBuffer((__gm__ float*)y, n);
+    zg.SetGlobalBuffer((__gm__ float*)z, n + 8);
+    DataCopy(lx, xg, n);
+    DataCopy(ly, yg, n);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    Add(lz, lx, ly, n);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(zg, lz, n);
+    zg(n) = float(ub.GetCurAddr());
+}
+
+// A plain tiling struct registered as newer op kernels do; out = the fields read through the
+// registered struct, its pointer form and the tiling key.
+struct DemoTilingData {
+    uint32_t total;
+    float scale;
+};
+extern "C" __global__ __aicore__ void tiling_struct_kernel(GM_ADDR out, GM_ADDR tiling)
+{
+    REGISTER_TILING_DEFAULT(DemoTilingData);
+    REGISTER_TILING_FOR_TILINGKEY("TILING_KEY_VAR == 1", DemoTilingData);
+    GET_TILING_DATA_WITH_STRUCT(DemoTilingData, t, tiling);
+    GET_TILING_DATA_PTR_WITH_STRUCT(DemoTilingData, p, tiling);
+    GlobalTensor<float> o;
+    o.SetGlobalBuffer((__gm__ float*)out, 8);
+    o(0) = float(t.total);
+    o(1) = p->scale;
+    o(2) = float(TILING_KEY_VAR);
+}

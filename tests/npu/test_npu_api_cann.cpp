@@ -1,0 +1,229 @@
+// The facilities CANN's current op repositories and published agent kernels use, against plain
+// C++ and with their bad input: FasterGelu/FasterGeluV2, Sort32 (float and half scores, ties,
+// repeat out of range), TOTAL_VEC_LOCAL_SIZE, element compound assignment, InitSocState.
+#include "NpuHarness.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+// The headers the kernels include, at global scope as in a kernel build (the kernels' own
+// names go to namespace cann).
+#include "ascendc/host_api/tiling/template_argument.h"
+#include "kernel_operator_list_tensor_intf.h"
+#include "op_kernel/math_util.h"
+#include "op_kernel/platform_util.h"
+
+namespace cann {
+#include "kernels/api/cann_kernels.cpp"
+}
+
+namespace {
+// The documented approximations, in double.
+double fasterGeluV2(double x) {
+    const double clipped = std::min(std::fabs(0.7071 * x), 1.769) - 1.769;
+    const double sgn = x + 1e-12 < 0 ? -1.0 : 1.0;
+    return x * (sgn * (-0.1444 * clipped * clipped + 0.5) + 0.5);
+}
+double fasterGelu(double x) { return x / (1.0 + std::exp(-1.702 * x)); }
+bool near(float a, double b) { return std::fabs(double(a) - b) <= 1e-5 * (1 + std::fabs(b)); }
+} // namespace
+
+class TestNpuApiCann : public QObject {
+    Q_OBJECT
+private slots:
+    void fasterGeluFormsMatchTheDocumentedFormulas() {
+        NpuHarness h;
+        const uint32_t n = 256;
+        float* x = h.gmRandom<float>(n, -4, 4, 7);
+        x[0] = 0.0f;
+        x[1] = 3.0f;    // beyond the clip: x
+        x[2] = -3.0f;   // beyond the clip: 0
+        float* y = h.gm<float>(2 * n);
+        ICPU_RUN_KF(cann::faster_gelu_v2_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, n);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t i = 0; i < n; ++i) {
+            QVERIFY2(near(y[i], fasterGeluV2(x[i])), std::to_string(i).c_str());
+            QVERIFY2(near(y[n + i], fasterGelu(x[i])), std::to_string(i).c_str());
+        }
+        QCOMPARE(y[1], 3.0f);
+        QCOMPARE(y[2], -0.0f);
+        // GELU(1) = 0.8413: the approximation stays within 0.01 of it.
+        QVERIFY(std::fabs(fasterGeluV2(1.0) - 0.8413) < 0.01);
+    }
+    void sort32OrdersEachGroupLargestFirst() {
+        NpuHarness h;
+        float* s = h.gmRandom<float>(64, -10, 10, 11);
+        s[5] = s[9] = 50.0f;  // a tie: the lower index comes first
+        float* out = h.gm<float>(128);
+        ICPU_RUN_KF(cann::sort32_kernel, 1, (GM_ADDR)s, (GM_ADDR)out, int32_t(2));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t g = 0; g < 2; ++g) {
+            std::vector<uint32_t> order(32);
+            std::iota(order.begin(), order.end(), g * 32);
+            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return s[a] > s[b]; });
+            for (uint32_t k = 0; k < 32; ++k) {
+                const float* entry = out + 2 * (g * 32 + k);
+                uint32_t index;
+                std::memcpy(&index, entry + 1, 4);
+                QCOMPARE(index, order[k]);  // groups are sorted apart: indices stay in their group
+                QCOMPARE(entry[0], s[order[k]]);
+            }
+        }
+        uint32_t first, second;
+        std::memcpy(&first, out + 1, 4);
+        std::memcpy(&second, out + 3, 4);
+        QCOMPARE(first, 5u);
+        QCOMPARE(second, 9u);
+    }
+    void sort32HalfScoresKeepTheirBitsInTheLowBytes() {
+        NpuHarness h;
+        half* s = h.gm<half>(32);
+        for (int i = 0; i < 32; ++i) s[i] = half(float((i * 7) % 32) - 16.0f);
+        uint32_t* out = h.gm<uint32_t>(64);
+        ICPU_RUN_KF(cann::sort32_half_kernel, 1, (GM_ADDR)s, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        float prev = 1e9f;
+        for (int k = 0; k < 32; ++k) {
+            const uint16_t scoreBits = uint16_t(out[2 * k] & 0xffffu);
+            QCOMPARE(out[2 * k] >> 16, 0u);  // the reserved 2 bytes
+            const uint32_t index = out[2 * k + 1];
+            QVERIFY(index >= 100 && index < 132);
+            QCOMPARE(scoreBits, s[index - 100].bits);
+            const half score = s[index - 100];
+            QVERIFY(float(score) <= prev);
+            prev = float(score);
+        }
+    }
+    void sort32RepeatOutOfRangeIsAnError() {
+        NpuHarness h;
+        float* s = h.gm<float>(64);
+        float* out = h.gm<float>(128);
+        ICPU_RUN_KF(cann::sort32_kernel, 1, (GM_ADDR)s, (GM_ADDR)out, int32_t(256));
+        const auto* d = h.find("repeat_exceeds_255");
+        QVERIFY2(d, h.describe().c_str());
+        QVERIFY(d->message.find("Sort32") != std::string::npos);
+        // A repeat that fits the field but not the buffers is the usual out-of-bounds error.
+        NpuHarness h2;
+        float* s2 = h2.gm<float>(64);
+        float* out2 = h2.gm<float>(128);
+        ICPU_RUN_KF(cann::sort32_kernel, 1, (GM_ADDR)s2, (GM_ADDR)out2, int32_t(3));
+        QVERIFY2(!h2.last().diagnostics.empty(), "Sort32 over 96 scores of a 64-score buffer must be refused");
+    }
+    void vecLocalSizeAndElementCompoundAssignment() {
+        NpuHarness h;
+        float* out = h.gm<float>(8);
+        ICPU_RUN_KF(cann::vec_local_size_kernel, 1, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        QCOMPARE(out[0], 188416.0f);  // 184 KiB of the 910B's 192 KiB UB
+        QCOMPARE(out[1], 6.0f);       // ((10 + 5) * 2 - 6) / 4
+        QCOMPARE(out[2], 9.0f);       // (1 + 2) * 3
+    }
+    void initSocStateClearsAtomicAccumulation() {
+        NpuHarness h;
+        float* out = h.gm<float>(8);
+        for (int i = 0; i < 8; ++i) out[i] = 1.0f;
+        ICPU_RUN_KF(cann::init_soc_state_kernel, 1, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 8; ++i) QCOMPARE(out[i], 2.0f);  // overwritten, not 1 + 2 + 2
+    }
+    void tensorListGivesPointersAndShapes() {
+        NpuHarness h;
+        const uint32_t n = 96;
+        float* x0 = h.gmRandom<float>(n, -1, 1, 21);
+        float* x1 = h.gmRandom<float>(n, -1, 1, 22);
+        // The description: table offset, tensor 0 (1-D: n), tensor 1 (2-D: 8 x 12), two pointers.
+        uint64_t* list = h.gm<uint64_t>(8);
+        const uint64_t words[] = {6 * 8, 1, n, 2, 8, 12, uint64_t(uintptr_t(x0)), uint64_t(uintptr_t(x1))};
+        std::memcpy(list, words, sizeof(words));
+        float* out = h.gm<float>(n + 8);
+        uint64_t* meta = h.gm<uint64_t>(8);
+        ICPU_RUN_KF(cann::list_add_kernel, 1, (GM_ADDR)list, (GM_ADDR)out, (GM_ADDR)meta, n);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t i = 0; i < n; ++i) QCOMPARE(out[i], x0[i] + x1[i]);
+        QCOMPARE(meta[0], uint64_t(2));
+        QCOMPARE(meta[1], uint64_t(8));
+        QCOMPARE(meta[2], uint64_t(12));
+        QCOMPARE(meta[3], uint64_t(2));
+        QCOMPARE(meta[4], uint64_t(1));
+        QCOMPARE(meta[5], uint64_t(2));    // CeilDiv(96, 64)
+        QCOMPARE(meta[6], uint64_t(64));   // FloorAlign(96, 64)
+        QCOMPARE(meta[7], uint64_t(256 + n));
+    }
+    void tensorListIndexPastTheEndIsAnError() {
+        NpuHarness h;
+        float* x = h.gm<float>(8);
+        uint64_t* list = h.gm<uint64_t>(8);
+        const uint64_t words[] = {5 * 8, 1, 8, 1, 8, uint64_t(uintptr_t(x)), uint64_t(uintptr_t(x))};
+        std::memcpy(list, words, sizeof(words));
+        ICPU_RUN_KF(cann::list_index_kernel, 1, (GM_ADDR)list, 1u);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        NpuHarness h2;
+        uint64_t* list2 = h2.gm<uint64_t>(8);
+        std::memcpy(list2, words, sizeof(words));
+        ICPU_RUN_KF(cann::list_index_kernel, 1, (GM_ADDR)list2, 2u);
+        const auto* d = h2.find("assert_failed");
+        QVERIFY2(d && d->message.find("past the end of the list") != std::string::npos, h2.describe().c_str());
+        // A description whose table offset is not a multiple of 8 is refused, not walked.
+        NpuHarness h3;
+        uint64_t* bad = h3.gm<uint64_t>(8);
+        bad[0] = 13;
+        ICPU_RUN_KF(cann::list_index_kernel, 1, (GM_ADDR)bad, 0u);
+        QVERIFY2(h3.find("assert_failed"), h3.describe().c_str());
+    }
+    void localMemAllocatorHandsOutConsecutiveTensors() {
+        NpuHarness h;
+        const uint32_t n = 64;
+        float* x = h.gmRandom<float>(n, -1, 1, 31);
+        float* y = h.gmRandom<float>(n, -1, 1, 32);
+        float* z = h.gm<float>(n + 8);
+        ICPU_RUN_KF(cann::static_alloc_add_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)z, n);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t i = 0; i < n; ++i) QCOMPARE(z[i], x[i] + y[i]);
+        QCOMPARE(z[n], float(3 * n * sizeof(float) + 32));  // three 256-byte tensors and a block, back to back
+        // Tensors past the UB's capacity are refused where they are used.
+        NpuHarness h2;
+        const uint32_t big = 24576;  // 3 x 96 KiB: the third starts beyond 192 KiB
+        float* bx = h2.gm<float>(big);
+        float* by = h2.gm<float>(big);
+        float* bz = h2.gm<float>(big + 8);
+        ICPU_RUN_KF(cann::static_alloc_add_kernel, 1, (GM_ADDR)bx, (GM_ADDR)by, (GM_ADDR)bz, big);
+        const auto* d = h2.find("capacity_exceeded");
+        QVERIFY2(d && d->message.find("past the end of UB") != std::string::npos, h2.describe().c_str());
+    }
+    void registeredTilingStructIsReadByValueAndPointer() {
+        NpuHarness h;
+        float* out = h.gm<float>(8);
+        const cann::DemoTilingData t{40, 2.5f};
+        auto* tiling = h.gm<cann::DemoTilingData>(1);
+        std::memcpy(tiling, &t, sizeof(t));
+        ICPU_RUN_KF(cann::tiling_struct_kernel, 1, (GM_ADDR)out, (GM_ADDR)tiling);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        QCOMPARE(out[0], 40.0f);
+        QCOMPARE(out[1], 2.5f);
+        QCOMPARE(out[2], 0.0f);  // no tiling key was set
+    }
+    void tilingTemplateKeyPacksArgumentsByWidth() {
+        using cann::g_tilingDeclareParams;
+        QCOMPARE(GET_TPL_TILING_KEY(0, 0, 0), uint64_t(0));
+        QCOMPARE(GET_TPL_TILING_KEY(2, DEMO_TPL_FP32, 1), uint64_t(2 | (2 << 2) | (1 << 10)));
+        bool threw = false;
+        try {
+            (void)GET_TPL_TILING_KEY(4, 1, 0);  // 4 does not fit schMode's 2 bits
+        } catch (const std::invalid_argument& e) {
+            threw = std::string(e.what()).find("schMode") != std::string::npos;
+        }
+        QVERIFY(threw);
+        threw = false;
+        try {
+            (void)GET_TPL_TILING_KEY(1, 1);  // one value short
+        } catch (const std::invalid_argument& e) {
+            threw = std::string(e.what()).find("2 values for 3") != std::string::npos;
+        }
+        QVERIFY(threw);
+    }
+};
+
+QTEST_MAIN(TestNpuApiCann)
+#include "test_npu_api_cann.moc"
