@@ -12,7 +12,7 @@ set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-3600}
 [ $# -gt 0 ] && shift
-harnesses=${*:-"shape_expression compute_spec task_json device_profile memory_jsonl llm_reply search_replace op_spec op_host"}
+harnesses=${*:-"shape_expression compute_spec task_json device_profile memory_jsonl llm_reply search_replace sse_stream op_spec op_host"}
 command -v clang++ >/dev/null || { echo "fuzz-long: needs clang (Debian package clang) with libFuzzer (libclang-rt-14-dev)" >&2; exit 2; }
 
 flags="-fsanitize=fuzzer-no-link,address -fno-omit-frame-pointer -g"
