@@ -144,7 +144,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
     ps.limits.fileSizeBytes = std::min<uint64_t>(opts.fileSizeBytes, largestJobFile(job));
     ps.limits.maxProcesses = 256;
     ps.limits.groupMemoryBytes = opts.memoryBytes;
-    ps.limits.groupProcesses = 16;  // bwrap and the runner (which may create none)
+    ps.limits.groupProcesses = 64;  // tasks, threads included: bwrap and the runner (which may create none)
     ps.isolateNetwork = true;
     ps.cancel = opts.cancel;
     // Inside the namespaces the runner sees /usr, the runtime, the candidate and its inputs
