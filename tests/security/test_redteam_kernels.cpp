@@ -482,6 +482,10 @@ private slots:
         if (!cgroup) QSKIP("ASan builds have no RLIMIT_AS, and this machine no cgroup v2 memory control");
 #endif
         qInfo("cgroup v2 memory control: %s", cgroup ? "available" : why.c_str());
+        // The group found from /proc/self/cgroup and mountinfo is a real cgroup v2 folder.
+        std::string noGroup;
+        const std::string own = toolchain::ProcessCgroup::ownGroup(noGroup);
+        QVERIFY2(own.empty() ? !noGroup.empty() : fs::exists(own + "/cgroup.controllers"), (own + noGroup).c_str());
         const std::string src = kernel("#include <cstring>\nstatic char* volatile sink;\n",
                                        "for (int i = 0; i < 1024; ++i) { char* p = new char[64u << 20]; std::memset(p, i, 64u << 20); sink = p; }");
         Outcome o = runRaw(src, 60, 512ull << 20);
