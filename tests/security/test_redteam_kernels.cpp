@@ -8,6 +8,7 @@
 #include "sage_eval/Evaluator.h"
 #include "sage_eval/ProfileAnalyzer.h"
 #include "sage_eval/RunCache.h"
+#include "sage_toolchain/ProcessCgroup.h"
 
 #include <QtTest>
 
@@ -105,10 +106,12 @@ class TestRedTeamKernels : public QObject {
         std::string status, message, all;  // `all`: everything the caller got back, for leak checks
         uint64_t cycles = 0;               // the run's reported total cycles
         std::vector<toolchain::Diagnostic> diagnostics;
+        std::string memoryLimit, cgroupUnavailable;  // how the runner bounded memory
+        std::string cacheKey;                        // the compile's cache key
     };
 
     // The sandbox layer alone: compile, then run the first case in the sandbox.
-    Outcome runRaw(const std::string& source, double timeout = 20) {
+    Outcome runRaw(const std::string& source, double timeout = 20, uint64_t memoryBytes = 0) {
         Outcome o;
         const auto& task = vadd();
         const auto& device = evaluator_->devices().get(toolchain::DeviceCatalog::kDefaultDevice);
@@ -119,6 +122,7 @@ class TestRedTeamKernels : public QObject {
         cr.npuArch = device.npuArch;
         cr.deviceId = device.id;
         auto compiled = compiler_->compile(cr);
+        o.cacheKey = compiler_->cacheKey(cr);
         o.compiled = compiled.ok;
         o.diagnostics = compiled.diagnostics;
         for (const auto& d : compiled.diagnostics) o.all += d.message + "\n";
@@ -140,7 +144,13 @@ class TestRedTeamKernels : public QObject {
         job.device = nlohmann::json::parse(std::ifstream(paths_.devicesDir() + "/" + device.id + ".json"));
         toolchain::SandboxOptions opts;
         opts.timeoutSeconds = timeout;
+        if (memoryBytes) {  // a tight budget: cgroup memory.max, and RLIMIT_AS twice that
+            opts.memoryBytes = memoryBytes;
+            opts.addressSpaceBytes = 2 * memoryBytes;
+        }
         auto report = sandbox_->run(job, {in}, opts);
+        o.memoryLimit = report.memoryLimit;
+        o.cgroupUnavailable = report.cgroupUnavailable;
         o.status = report.runs.at(0).status;
         o.message = report.runs.at(0).message;
         for (const auto& l : report.runs[0].launches) o.cycles += l.totalCycles;
@@ -461,6 +471,58 @@ private slots:
 #endif
         Outcome o = runRaw(kernel("#include <new>\n", "", "volatile char* big = new char[1ull << 42]; big[0] = 1;"));
         QVERIFY2(o.status == "oom", (o.status + ": " + o.all).c_str());
+        assertContained(o);
+    }
+    // Allocates and touches 64 GiB in 64 MiB steps under a 512 MiB budget: stopped as `oom` by
+    // whichever bound the machine offers, and the runner says which one it was.
+    void memoryBombIsStoppedAndSaysHow() {
+        std::string why;
+        const bool cgroup = toolchain::ProcessCgroup::create(512ull << 20, 0, why) != nullptr;
+#if SAGE_SANITIZED
+        if (!cgroup) QSKIP("ASan builds have no RLIMIT_AS, and this machine no cgroup v2 memory control");
+#endif
+        qInfo("cgroup v2 memory control: %s", cgroup ? "available" : why.c_str());
+        // The group found from /proc/self/cgroup and mountinfo is a real cgroup v2 folder.
+        std::string noGroup;
+        const std::string own = toolchain::ProcessCgroup::ownGroup(noGroup);
+        QVERIFY2(own.empty() ? !noGroup.empty() : fs::exists(own + "/cgroup.controllers"), (own + noGroup).c_str());
+        const std::string src = kernel("#include <cstring>\nstatic char* volatile sink;\n",
+                                       "for (int i = 0; i < 1024; ++i) { char* p = new char[64u << 20]; std::memset(p, i, 64u << 20); sink = p; }");
+        Outcome o = runRaw(src, 60, 512ull << 20);
+        QVERIFY2(o.status == "oom", (o.status + ": " + o.all).c_str());
+        QCOMPARE(o.memoryLimit, std::string(cgroup ? "cgroup" : "rlimit"));
+        if (cgroup) {
+            QVERIFY2(o.message.find("512 MiB its cgroup allows (memory.max)") != std::string::npos, o.message.c_str());
+        } else {
+            QVERIFY2(o.message.find("RLIMIT_AS") != std::string::npos, o.message.c_str());
+            QVERIFY(!o.cgroupUnavailable.empty());
+        }
+        assertContained(o);
+        // Where cgroups are forced off, the fallback still stops it.
+        qputenv("SAGE_NO_CGROUP", "1");
+        Outcome fallback = runRaw(src, 60, 512ull << 20);
+        qunsetenv("SAGE_NO_CGROUP");
+        QVERIFY2(fallback.status == "oom", (fallback.status + ": " + fallback.all).c_str());
+        QCOMPARE(fallback.memoryLimit, std::string("rlimit"));
+        QCOMPARE(fallback.cgroupUnavailable, std::string("SAGE_NO_CGROUP is set"));
+        assertContained(fallback);
+    }
+    // 1.4 GiB printed by the kernel: stdout is a file of the job folder, capped like every file
+    // of the job (RLIMIT_FSIZE at the job's largest file), so the host's disk never sees it.
+    void outputFloodIsStoppedByTheFileLimit() {
+        Outcome o = runRaw(kernel("#include <cstdio>\n#include <vector>\n",
+                                  "std::vector<char> mb(1u << 20, 'x'); for (int i = 0; i < 1400; ++i) std::fwrite(mb.data(), 1, mb.size(), stdout);"));
+        QVERIFY2(o.status == "crash", (o.status + ": " + o.all).c_str());
+        QVERIFY2(o.message.find("SIGXFSZ") != std::string::npos && o.message.find("grew past the job's limit") != std::string::npos,
+                 o.message.c_str());
+        assertContained(o);
+    }
+    // A kernel whose object is 80 MiB (a huge initialised array) is refused and not cached.
+    void hugeObjectIsRefusedAndNotCached() {
+        Outcome o = runRaw(kernel("__attribute__((used)) static char big[80u << 20] = {1};\n", ""));
+        QCOMPARE(o.status, std::string("compile_error"));
+        QVERIFY2(o.all.find("more than the 64 MiB a kernel may") != std::string::npos, o.all.c_str());
+        QVERIFY2(!fs::exists(fs::path(paths_.cacheDir) / "kernels" / o.cacheKey), "an oversized kernel was cached");
         assertContained(o);
     }
     void stackBombIsACrash() {

@@ -174,7 +174,7 @@ Task loadTaskFolder(const std::string& dirPath) {
         if (!j["init"].is_object()) f.fail("init", "must be an object keyed by input name");
         for (auto& [k, v] : j["init"].items()) {
             std::string p = "init." + k;
-            bool known = std::any_of(t.inputs.begin(), t.inputs.end(), [&](const TensorDecl& d) { return d.name == k; });
+            bool known = std::any_of(t.inputs.begin(), t.inputs.end(), [&name = k](const TensorDecl& d) { return d.name == name; });  // clang < 16 cannot capture a binding
             if (!known) f.fail(p, "'" + k + "' is not an input");
             InitSpec s;
             if (!v.is_object()) f.fail(p, "must be an object such as {\"dist\": \"uniform\", \"low\": -1, \"high\": 1}");

@@ -42,6 +42,8 @@ constexpr double kCompileSeconds = 120;
 // at the lowest CPU priority: only on cores the evaluations leave idle.
 constexpr int kBackgroundNiceness = 19;
 constexpr uint64_t kCompileMemoryBytes = 1ull << 30;
+// The whole compile (driver, cc1plus, as, gold) where a cgroup v2 group is available.
+constexpr uint64_t kCompileGroupMemoryBytes = 2ull << 30;
 constexpr uint64_t kMaxKernelObjectBytes = 64ull << 20;
 
 // The compiler runs confined like the runner (docs/security.md): it sees /usr, the kernel
@@ -63,6 +65,8 @@ void confineCompiler(ProcessSpec& spec, const ToolPaths& paths, const std::strin
     spec.limits.cpuSeconds = uint64_t(kCompileSeconds) + 5;
     spec.limits.fileSizeBytes = 512ull << 20;
     spec.limits.maxProcesses = 64;
+    spec.limits.groupMemoryBytes = kCompileGroupMemoryBytes;
+    spec.limits.groupProcesses = 64;
 }
 
 std::string uniqueSuffix() {
@@ -339,7 +343,7 @@ CompileResult Compiler::compile(const CompileRequest& request) const {
     // failure is reported but never cached, so the next attempt compiles again.
     const bool outOfMemory = pr.err.find("out of memory") != std::string::npos ||
                              pr.err.find("virtual memory exhausted") != std::string::npos ||
-                             pr.err.find("std::bad_alloc") != std::string::npos;
+                             pr.err.find("std::bad_alloc") != std::string::npos || pr.memoryLimitHit;
     // A candidate that inflates its object (a 400 MB array) is refused, not kept in the cache.
     std::error_code sizeEc;
     const uint64_t objectBytes = res.ok ? fs::file_size(work / "kernel.so", sizeEc) : 0;
@@ -361,8 +365,8 @@ CompileResult Compiler::compile(const CompileRequest& request) const {
     else if (outOfMemory || pr.signal)
         res.diagnostics.push_back({"compile_error", "error", display, 0, 0,
                                    "the compiler ran out of memory (limit " +
-                                       std::to_string(kCompileMemoryBytes >> 20) +
-                                       " MiB) or was killed" + (pr.signal ? " by " + signalName(pr.signal) : "") +
+                                       std::to_string((pr.memoryLimit == "cgroup" ? kCompileGroupMemoryBytes : kCompileMemoryBytes) >> 20) +
+                                       " MiB" + (pr.memoryLimit == "cgroup" ? " for the whole compile" : "") + ") or was killed" + (pr.signal ? " by " + signalName(pr.signal) : "") +
                                        ": a template or constexpr bomb?",
                                    {}});
     // Errors inside our headers (e.g. a dtype static_assert) are moved to the candidate line that

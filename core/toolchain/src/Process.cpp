@@ -1,6 +1,7 @@
 #include "sage_toolchain/Process.h"
 
 #include "sage_config.h"
+#include "sage_toolchain/ProcessCgroup.h"
 
 #include <chrono>
 #include <csignal>
@@ -69,6 +70,7 @@ struct ChildSetup {
     char* const* argv;
     char* const* envp;
     int errPipe;
+    int cgroupProcs;  // the group's cgroup.procs, or -1
     sigset_t callerMask;
 };
 
@@ -86,9 +88,11 @@ int startChild(void* arg) {
     }
     sigprocmask(SIG_SETMASK, &c.callerMask, nullptr);
     setpgid(0, 0);
-    int netOk = 0;
+    int netOk = 0;  // bit 0: network isolated; bit 1: in the cgroup
     if (c.confine) netOk = 1;  // bwrap --unshare-all
     else if (spec.isolateNetwork && unshare(CLONE_NEWNET) == 0) netOk = 1;
+    // Into the group before exec, so that nothing of the tree ever runs outside it.
+    if (c.cgroupProcs >= 0 && write(c.cgroupProcs, "0", 1) == 1) netOk |= 2;
     setLimit(RLIMIT_AS, spec.limits.addressSpaceBytes);
     setLimit(RLIMIT_CPU, spec.limits.cpuSeconds);
     setLimit(RLIMIT_FSIZE, spec.limits.fileSizeBytes);
@@ -140,6 +144,63 @@ bool awaitExit(pid_t pid, int& status, double timeoutSeconds, const std::atomic<
     }
     if (pidfd >= 0) close(pidfd);
     return exited;
+}
+
+// The inherited environment (unless confined: then PATH and LANG only), with spec.env's
+// NAME=VALUE entries replacing same-named ones.
+std::vector<std::string> childEnvironment(const ProcessSpec& spec, bool confine) {
+    auto nameOf = [](const std::string& kv) { return kv.substr(0, kv.find('=')); };
+    std::vector<std::string> envStore;
+    if (confine || !spec.inheritEnvironment) envStore = {"PATH=/usr/bin:/bin", "LANG=C", "LC_ALL=C"};
+    for (char** e = environ; !confine && spec.inheritEnvironment && e && *e; ++e) {
+        std::string kv(*e);
+        bool overridden = false;
+        for (const auto& x : spec.env) overridden |= nameOf(x) == nameOf(kv);
+        if (!overridden) envStore.push_back(std::move(kv));
+    }
+    for (const auto& e : spec.env) {
+        std::erase_if(envStore, [&](const std::string& kv) { return nameOf(kv) == nameOf(e); });
+        envStore.push_back(e);
+    }
+    return envStore;
+}
+
+// The NULL-terminated array execve takes.
+std::vector<char*> pointersTo(std::vector<std::string>& strings) {
+    std::vector<char*> out;
+    for (auto& s : strings) out.push_back(s.data());
+    out.push_back(nullptr);
+    return out;
+}
+
+// Waits for the child (awaitExit); on timeout or cancel kills its process group. Returns the
+// wait status and sets the wall time, timedOut and cancelled.
+int awaitOrKill(pid_t pid, const ProcessSpec& spec, std::chrono::steady_clock::time_point t0, ProcessResult& r) {
+    int status = 0;
+    if (!awaitExit(pid, status, spec.timeoutSeconds, spec.cancel, t0)) {
+        const bool cancel = spec.cancel && spec.cancel->load();
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        r.timedOut = !cancel;
+        r.cancelled = cancel;
+    }
+    kill(-pid, SIGKILL);  // anything the child left behind in its group
+    r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return status;
+}
+
+// bwrap itself failed (exit 1, "bwrap: ..." on stderr): the process never started.
+void explainBubblewrapFailure(ProcessResult& r, const std::string& program) {
+    r.started = false;
+    const std::string why = r.err.substr(7, r.err.find('\n') - 7);
+    const bool namespaces = why.find("namespace") != std::string::npos || why.find("uid map") != std::string::npos ||
+                            why.find("not permitted") != std::string::npos;
+    r.startError = "the sandbox (bubblewrap) could not start " + program + ": " + why +
+                   (namespaces ? ". It needs user namespaces: run as root, or enable them for users "
+                                 "(sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0); in a "
+                                 "container, allow unshare/clone of namespaces in its seccomp profile"
+                               : "");
 }
 
 } // namespace
@@ -206,33 +267,18 @@ ProcessResult runProcess(const ProcessSpec& spec) {
         }
         argStore = confinedArgv(spec, bwrap);
     }
-    std::vector<char*> argv;
-    for (const auto& a : argStore) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    // The inherited environment (unless confined: then PATH and LANG only), with spec.env's
-    // NAME=VALUE entries replacing same-named ones.
-    auto nameOf = [](const std::string& kv) { return kv.substr(0, kv.find('=')); };
-    std::vector<std::string> envStore;
-    if (confine || !spec.inheritEnvironment) envStore = {"PATH=/usr/bin:/bin", "LANG=C", "LC_ALL=C"};
-    for (char** e = environ; !confine && spec.inheritEnvironment && e && *e; ++e) {
-        std::string kv(*e);
-        bool overridden = false;
-        for (const auto& x : spec.env) overridden |= nameOf(x) == nameOf(kv);
-        if (!overridden) envStore.push_back(std::move(kv));
-    }
-    for (const auto& e : spec.env) {
-        std::erase_if(envStore, [&](const std::string& kv) { return nameOf(kv) == nameOf(e); });
-        envStore.push_back(e);
-    }
-    std::vector<char*> envp;
-    for (auto& e : envStore) envp.push_back(e.data());
-    envp.push_back(nullptr);
+    std::vector<std::string> envStore = childEnvironment(spec, confine);
+    std::vector<char*> argv = pointersTo(argStore), envp = pointersTo(envStore);
     int errPipe[2];
     if (pipe2(errPipe, O_CLOEXEC) != 0) {
         r.startError = std::string("pipe: ") + std::strerror(errno);
         return r;
     }
-    ChildSetup setup{&spec, confine, outPath.c_str(), errPath.c_str(), argv.data(), envp.data(), errPipe[1], {}};
+    std::unique_ptr<ProcessCgroup> group;
+    if (spec.limits.groupMemoryBytes)
+        group = ProcessCgroup::create(spec.limits.groupMemoryBytes, spec.limits.groupProcesses, r.cgroupUnavailable);
+    ChildSetup setup{&spec, confine, outPath.c_str(), errPath.c_str(), argv.data(), envp.data(), errPipe[1],
+                     group ? group->procsDescriptor() : -1, {}};
     // The child shares the parent's memory until it execs (CLONE_VM | CLONE_VFORK, as posix_spawn
     // does): a fork would copy the page tables of a process that holds hundreds of MB of tensors,
     // and every later write of the parent would then fault a page copy. Signals stay blocked until
@@ -259,23 +305,17 @@ ProcessResult runProcess(const ProcessSpec& spec) {
     }
     close(errPipe[1]);
     int netOk = 0, execErr = 0;
-    if (read(errPipe[0], &netOk, sizeof netOk) == sizeof netOk) r.networkIsolated = netOk == 1;
+    if (read(errPipe[0], &netOk, sizeof netOk) == sizeof netOk) r.networkIsolated = (netOk & 1) != 0;
+    if (spec.limits.groupMemoryBytes) r.memoryLimit = (netOk & 2) ? "cgroup" : "rlimit";
+    if (group && !(netOk & 2)) r.cgroupUnavailable = "the child could not move itself into " + group->path();
     if (read(errPipe[0], &execErr, sizeof execErr) == sizeof execErr) {
         r.startError = "cannot run " + spec.argv[0] + ": " + std::strerror(execErr);
     }
     close(errPipe[0]);
     r.started = r.startError.empty();
-    int status = 0;
-    if (!awaitExit(pid, status, spec.timeoutSeconds, spec.cancel, t0)) {
-        const bool cancel = spec.cancel && spec.cancel->load();
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        r.timedOut = !cancel;
-        r.cancelled = cancel;
-    }
-    kill(-pid, SIGKILL);  // anything the child left behind in its group
-    r.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const int status = awaitOrKill(pid, spec, t0, r);
+    r.memoryLimitHit = group && (netOk & 2) && group->memoryLimitHit();
+    group.reset();  // whatever the tree left behind is killed with its group
     if (WIFEXITED(status)) r.exitCode = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
     r.out = readBounded(outPath, spec.captureLimit);
@@ -285,17 +325,7 @@ ProcessResult runProcess(const ProcessSpec& spec) {
         r.signal = r.exitCode - 128;
         r.exitCode = -1;
     }
-    if (confine && r.exitCode == 1 && r.err.rfind("bwrap: ", 0) == 0) {
-        r.started = false;
-        const std::string why = r.err.substr(7, r.err.find('\n') - 7);
-        const bool namespaces = why.find("namespace") != std::string::npos || why.find("uid map") != std::string::npos ||
-                                why.find("not permitted") != std::string::npos;
-        r.startError = "the sandbox (bubblewrap) could not start " + spec.argv[0] + ": " + why +
-                       (namespaces ? ". It needs user namespaces: run as root, or enable them for users "
-                                     "(sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0); in a "
-                                     "container, allow unshare/clone of namespaces in its seccomp profile"
-                                   : "");
-    }
+    if (confine && r.exitCode == 1 && r.err.rfind("bwrap: ", 0) == 0) explainBubblewrapFailure(r, spec.argv[0]);
     unlink(outPath.c_str());
     unlink(errPath.c_str());
     return r;

@@ -34,7 +34,7 @@ std::string blockedSyscall(const std::string& err) {
     return out;
 }
 
-std::string failureStatus(const ProcessResult& pr, std::string& message, const std::string& err) {
+std::string failureStatus(const ProcessResult& pr, uint64_t memoryBytes, std::string& message, const std::string& err) {
     if (pr.exitCode == 4 || pr.signal == SIGSYS) {
         std::string sc = blockedSyscall(err);
         if (sc.empty() && pr.signal == SIGSYS) sc = "killed by SIGSYS while it blocked signals (creating a thread?)";
@@ -59,8 +59,13 @@ std::string failureStatus(const ProcessResult& pr, std::string& message, const s
         message = "the run did not finish in time (wall-clock or CPU limit): an infinite loop or a hang?";
         return "timeout";
     }
+    if (pr.memoryLimitHit) {
+        message = "the run ran out of memory: it used more than the " + std::to_string(memoryBytes >> 20) +
+                  " MiB its cgroup allows (memory.max) and was stopped";
+        return "oom";
+    }
     if (pr.exitCode == 3) {
-        message = "the run ran out of memory (an allocation failed under the sandbox's address-space limit)";
+        message = "the run ran out of memory (an allocation failed under the sandbox's address-space limit, RLIMIT_AS)";
         return "oom";
     }
     if (pr.signal) {
@@ -79,6 +84,14 @@ std::string failureStatus(const ProcessResult& pr, std::string& message, const s
 // the kernel and is refused before it is parsed (a 24 MiB document costs the host gigabytes).
 uint64_t resultBytesBound(const RunJob& job, const RunSpec& run) {
     return (8ull << 20) + (run.timeline ? uint64_t(job.maxEvents) * 128 : 0);
+}
+
+// Which bound a failed allocation ran into, for the `oom` message the runner wrote.
+std::string memoryBound(const ProcessResult& pr, const SandboxOptions& opts) {
+    if (pr.memoryLimit == "cgroup")
+        return ": the run's cgroup allows " + std::to_string(opts.memoryBytes >> 20) + " MiB (memory.max)";
+    return ": the sandbox's address-space limit is " + std::to_string(opts.addressSpaceBytes >> 20) +
+           " MiB (RLIMIT_AS; no cgroup: " + pr.cgroupUnavailable + ")";
 }
 
 uint64_t tensorBytes(const TensorSpec& t) { return elementCount(t.shape) * dtypeBytes(t.dtype); }
@@ -130,6 +143,8 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
     ps.limits.cpuSeconds = uint64_t(opts.timeoutSeconds) + 2;
     ps.limits.fileSizeBytes = std::min<uint64_t>(opts.fileSizeBytes, largestJobFile(job));
     ps.limits.maxProcesses = 256;
+    ps.limits.groupMemoryBytes = opts.memoryBytes;
+    ps.limits.groupProcesses = 64;  // tasks, threads included: bwrap and the runner (which may create none)
     ps.isolateNetwork = true;
     ps.cancel = opts.cancel;
     // Inside the namespaces the runner sees /usr, the runtime, the candidate and its inputs
@@ -155,6 +170,8 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
         throw std::runtime_error("cannot start the sandboxed runner: " + pr.startError);
     }
     report.networkIsolated = pr.networkIsolated;
+    report.memoryLimit = pr.memoryLimit;
+    report.cgroupUnavailable = pr.cgroupUnavailable;
     report.stderrTail = pr.err.size() > 4000 ? pr.err.substr(pr.err.size() - 4000) : pr.err;
     bool failedBefore = false;
     std::string failStatus, failMessage;
@@ -188,6 +205,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
                 r.status = "error";
                 r.message = std::string("unreadable runner result: ") + e.what();
             }
+            if (r.status == "oom") r.message += memoryBound(pr, opts);
             for (const auto& t : job.runs[i].tensors) {
                 fs::path file = dir / t.file;
                 std::error_code outEc;
@@ -210,7 +228,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
             }
         } else {
             if (!failedBefore) {
-                failStatus = failureStatus(pr, failMessage, pr.err);
+                failStatus = failureStatus(pr, opts.memoryBytes, failMessage, pr.err);
                 failedBefore = true;
                 r.status = failStatus;
                 r.message = failMessage;
@@ -225,7 +243,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
     // every run of the evaluation: the kernel tried to leave the sandbox.
     if (!failedBefore && (pr.exitCode == 4 || pr.signal == SIGSYS)) {
         std::string message;
-        const std::string status = failureStatus(pr, message, pr.err);
+        const std::string status = failureStatus(pr, opts.memoryBytes, message, pr.err);
         for (auto& r : report.runs) {
             r.status = status;
             r.message = message;

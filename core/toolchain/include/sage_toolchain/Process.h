@@ -15,6 +15,10 @@ struct ProcessLimits {
     uint64_t cpuSeconds = 0;         // RLIMIT_CPU
     uint64_t fileSizeBytes = 0;      // RLIMIT_FSIZE
     uint64_t maxProcesses = 0;       // RLIMIT_NPROC (not enforced for root by the kernel: confine too)
+    // A cgroup v2 group of the process and all its children (ProcessCgroup): memory.max and
+    // pids.max, where cgroup v2 memory control is available; 0 = no group.
+    uint64_t groupMemoryBytes = 0;
+    uint64_t groupProcesses = 0;
 };
 
 // A bubblewrap confinement: new user, pid, mount, network, IPC and UTS namespaces, uid/gid 65534,
@@ -55,6 +59,11 @@ struct ProcessResult {
     std::string out, err;
     std::string startError;
     bool confined = false;  // ran inside the bubblewrap namespaces
+    // How memory was bounded: "cgroup" (groupMemoryBytes for the whole tree) or "rlimit"
+    // (RLIMIT_AS per process; cgroupUnavailable says why no group), "" when no group was asked for.
+    std::string memoryLimit;
+    std::string cgroupUnavailable;
+    bool memoryLimitHit = false;  // the group's OOM killer stopped a process
 };
 
 // Every child (compiler, runner, reference, host tiling) starts with only stdin, stdout and

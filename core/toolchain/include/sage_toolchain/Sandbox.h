@@ -17,6 +17,9 @@ namespace sage::toolchain {
 struct SandboxOptions {
     double timeoutSeconds = 60;
     uint64_t addressSpaceBytes = 8ull << 30;
+    // The memory of the runner's whole tree, where a cgroup v2 group can be made (ProcessCgroup);
+    // elsewhere addressSpaceBytes alone bounds it.
+    uint64_t memoryBytes = 4ull << 30;
     uint64_t fileSizeBytes = 2ull << 30;
     const std::atomic<bool>* cancel = nullptr;
     // An existing directory of the caller's: each run's output files are moved there (under
@@ -37,6 +40,9 @@ struct SandboxReport {
     bool networkIsolated = false;
     double seconds = 0;
     std::string stderrTail;  // the runner's stderr (bounded), for crash reports
+    // How the run's memory was bounded: "cgroup" (memory.max of its group) or "rlimit"
+    // (RLIMIT_AS only; cgroupUnavailable says why).
+    std::string memoryLimit, cgroupUnavailable;
 };
 
 class Sandbox {
