@@ -24,11 +24,13 @@
 #include <QPlainTextEdit>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QTableView>
 #include <QTimer>
 #include <QTreeView>
 #include <qcustomplot.h>
 
+#include <atomic>
 #include <filesystem>
 #include <set>
 
@@ -318,6 +320,51 @@ private slots:
         QVERIFY(w->dock("verification")->isVisible());
     }
 
+    // At a laptop's 1366 x 768 the mismatch table shows the selected mismatch's values whole
+    // (each value column inside the viewport and as wide as its text), the box's title names the
+    // output and why it fails, and the plots' log-axis labels do not overlap.
+    void mismatchValuesAreInViewAt1366x768() {
+        auto w = uitest::window(root_, evaluator_);
+        w->resizeWithDefaultLayout(QSize(1366, 768));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        auto r = run(*w, "off_by_one.cpp");
+        QVERIFY(r && r->ok() && !r->evaluation->verify.pass);
+        w->showPanel("verification");
+        VerificationPanel* v = w->verificationPanel();
+        QTableView* table = v->mismatchView();
+        QTRY_VERIFY(table->isVisible() && v->mismatches()->rowCount() > 0);
+        const int row = table->currentIndex().row();
+        QCOMPARE(row, 0);
+        for (int column : {int(MismatchModel::IndexColumn), int(MismatchModel::ExpectedColumn),
+                           int(MismatchModel::ActualColumn), int(MismatchModel::AbsColumn), int(MismatchModel::RelColumn)}) {
+            const QModelIndex cell = v->mismatches()->index(row, column);
+            const QRect rect = table->visualRect(cell);
+            QVERIFY2(table->viewport()->rect().contains(rect),
+                     qPrintable(QString("column %1 at %2+%3 outside a viewport %4 wide")
+                                    .arg(column).arg(rect.x()).arg(rect.width()).arg(table->viewport()->width())));
+            const int text = table->fontMetrics().horizontalAdvance(cell.data().toString());
+            QVERIFY2(rect.width() > text, qPrintable(QString("column %1: %2 px for a %3 px value").arg(column).arg(rect.width()).arg(text)));
+        }
+        const auto* failing = v->model()->outputAt(v->caseView()->currentIndex());
+        QVERIFY(failing);
+        bool titled = false;
+        for (const QLabel* label : v->findChildren<QLabel*>())
+            titled |= label->text().contains("First mismatches") && label->toolTip() == QString::fromStdString(failing->reason);
+        QVERIFY(titled);
+        for (QCustomPlot* plot : {v->errorPlot(), v->histogramPlot()}) {
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            plot->replot(QCustomPlot::rpImmediateRefresh);  // the tick count follows the first layout
+            const int line = QFontMetrics(plot->yAxis->tickLabelFont()).height();
+            std::vector<double> ys;
+            for (double tick : plot->yAxis->tickVector())
+                if (plot->yAxis->range().contains(tick)) ys.push_back(plot->yAxis->coordToPixel(tick));
+            QVERIFY2(ys.size() >= 2, qPrintable(plot->objectName()));
+            for (size_t k = 1; k < ys.size(); ++k)
+                QVERIFY2(std::abs(ys[k] - ys[k - 1]) >= line,
+                         qPrintable(QString("%1: labels %2 px apart, a line is %3").arg(plot->objectName()).arg(std::abs(ys[k] - ys[k - 1])).arg(line)));
+        }
+    }
+
     void timelineHasALanePerCorePipeAndAClickSelectsTheLine() {
         auto w = uitest::window(root_, evaluator_);
         auto r = run(*w, "good.cpp");
@@ -438,8 +485,12 @@ private slots:
         QVERIFY(w->openTask("vadd"));
         QVERIFY(w->loadKernelFile(uitest::evalData("kernels/hang.cpp")));
         QSignalSpy finished(w->evaluationService(), &EvaluationService::finished);
+        // Cancel once the job is on the worker thread (not merely queued): the hook tells.
+        auto working = std::make_shared<std::atomic<bool>>(false);
+        w->evaluationService()->setBeforeRunHook([working]() { working->store(true); });
         QVERIFY(w->evaluate());
-        QTest::qWait(1500);
+        QTRY_VERIFY_WITH_TIMEOUT(working->load(), 30000);
+        QCOMPARE(finished.count(), 0);  // the hang kernel is still running
         w->cancelEvaluation();
         QVERIFY(finished.wait(30000));
         auto r = finished.takeFirst().at(0).value<EvaluationResultPtr>();
