@@ -10,6 +10,7 @@
 
 #include <memory>
 
+class QHBoxLayout;
 class QCheckBox;
 class QLabel;
 class QTabWidget;
@@ -43,6 +44,10 @@ signals:
     void baselineFromTaskRequested();
 
 private:
+    QHBoxLayout* buildToolBar();
+    QWidget* buildSummaryTab();
+    QWidget* buildSelectionTab();
+    QWidget* buildBaselineTab();
     void updateSummary();
     void showTimeline();  // the plot shows the timeline, or its cores grouped (Group cores)
     void updateRange(double t0, double t1);
