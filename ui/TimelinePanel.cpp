@@ -178,7 +178,7 @@ void TimelinePanel::setEvaluation(std::shared_ptr<const eval::Evaluation> evalua
                                   std::shared_ptr<const TimelineData> timeline) {
     evaluation_ = std::move(evaluation);
     timeline_ = std::move(timeline);
-    const uint32_t group = timeline_ ? TimelineData::coresPerGroupFor(*timeline_, TimelinePlot::kMaxVisibleLanes) : 1;
+    const uint32_t group = coresPerGroup();
     {
         QSignalBlocker block(groupCores_);
         groupCores_->setChecked(group > 1);
@@ -197,11 +197,21 @@ void TimelinePanel::showTimeline() {
     if (evaluation_ && evaluation_->profile.present) empty = tr("The stored evaluation has no timeline: it is re-run when the agent pauses or ends (or press F5)");
     else if (evaluation_) empty = tr("No profile: the kernel did not run to completion");
     shown_ = timeline_;
+    shownGroup_ = 1;
     if (timeline_ && groupCores_->isChecked()) {
-        const uint32_t group = std::max<uint32_t>(2, TimelineData::coresPerGroupFor(*timeline_, TimelinePlot::kMaxVisibleLanes));
-        shown_ = std::make_shared<const TimelineData>(TimelineData::groupCores(*timeline_, group));
+        shownGroup_ = std::max<uint32_t>(2, coresPerGroup());
+        shown_ = std::make_shared<const TimelineData>(TimelineData::groupCores(*timeline_, shownGroup_));
     }
     plot_->setTimeline(shown_, empty);
+}
+
+uint32_t TimelinePanel::coresPerGroup() const {
+    return timeline_ ? TimelineData::coresPerGroupFor(*timeline_, plot_->lanesThatFit()) : 1;
+}
+
+void TimelinePanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);  // the layout has already given the plot its new height
+    if (timeline_ && groupCores_->isChecked() && std::max<uint32_t>(2, coresPerGroup()) != shownGroup_) showTimeline();
 }
 
 void TimelinePanel::setBaseline(std::shared_ptr<const eval::Evaluation> baseline, const QString& name) {

@@ -12,6 +12,7 @@
 #include "ui/MismatchModel.h"
 #include "ui/ProfileCompareModel.h"
 #include "ui/RangeStatsModel.h"
+#include "ui/TimelineData.h"
 #include "ui/TimelinePanel.h"
 #include "ui/TimelinePlot.h"
 #include "ui/VerificationModel.h"
@@ -19,7 +20,9 @@
 
 #include "sage_eval/TraceExport.h"
 
+#include <QCheckBox>
 #include <QDockWidget>
+#include <QFontMetrics>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QJsonDocument>
@@ -363,6 +366,41 @@ private slots:
                 QVERIFY2(std::abs(ys[k] - ys[k - 1]) >= line,
                          qPrintable(QString("%1: labels %2 px apart, a line is %3").arg(plot->objectName()).arg(std::abs(ys[k] - ys[k - 1])).arg(line)));
         }
+    }
+
+    // A 48-core run in a short timeline (a 1366 x 768 dock) groups its cores until every lane's
+    // label has a line of its own, and all of them are in view; resizing the dock regroups.
+    void aManyCoreTimelineGroupsCoresUntilTheLabelsFit() {
+        std::vector<TimelineInput> events;
+        for (uint32_t core = 0; core < 48; ++core)
+            for (int pipe : {0, 1, 4, 5})
+                events.push_back({core, pipe, core * 10ull, core * 10ull + 8, 0, 3, 32, 1});
+        const auto timeline = std::make_shared<const TimelineData>(TimelineData::build(events, {"DataCopy"}, {}));
+        QCOMPARE(timeline->laneCount(), 192);
+        auto evaluation = std::make_shared<eval::Evaluation>();
+        evaluation->profile.present = true;
+        TimelinePanel panel;
+        auto lanesShownAtHeight = [&](int height) {
+            panel.resize(800, height);
+            if (!QTest::qWaitFor([&]() { return panel.height() == height; }, 5000)) return -1;
+            TimelinePlot* plot = panel.plot();
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            const double visible = plot->yAxis->range().size();
+            const int line = QFontMetrics(plot->yAxis->tickLabelFont()).height();
+            if (!panel.findChild<QCheckBox*>("groupCores")->isChecked()) return -2;
+            if (plot->axisRect()->height() / visible < line) return -3;  // labels would overlap
+            if (visible < plot->laneCount()) return -4;                 // lanes out of view
+            return plot->laneCount();
+        };
+        panel.resize(800, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setEvaluation(evaluation, timeline);
+        const int tallPlot = lanesShownAtHeight(700);
+        const int shortPlot = lanesShownAtHeight(260);  // the dock made shorter: regrouped
+        QVERIFY2(shortPlot > 0, qPrintable(QString::number(shortPlot)));
+        QVERIFY2(tallPlot > shortPlot, qPrintable(QString("%1 lanes tall, %2 short").arg(tallPlot).arg(shortPlot)));
+        QCOMPARE(lanesShownAtHeight(700), tallPlot);  // and back
     }
 
     void timelineHasALanePerCorePipeAndAClickSelectsTheLine() {
