@@ -204,6 +204,9 @@ void MainWindow::buildCentre() {
     centralTabs_->setDocumentMode(true);
     centralTabs_->addTab(editorPage, tr("Kernel"));
     centralTabs_->addTab(diffView_, tr("Diff"));
+    connect(centralTabs_, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (centralTabs_->widget(tab) == diffView_) updateCandidates();  // the editor's text as it is now
+    });
     setCentralWidget(centralTabs_);
 
 }

@@ -3,6 +3,7 @@
 // stale results, a slow evaluation that must not stall the GUI thread, layout and export.
 #include "UiTestSupport.h"
 
+#include "ui/CandidateDiffView.h"
 #include "ui/DiagnosticsModel.h"
 #include "ui/DiagnosticsPanel.h"
 #include "ui/EvaluationPresenter.h"
@@ -366,6 +367,26 @@ private slots:
                 QVERIFY2(std::abs(ys[k] - ys[k - 1]) >= line,
                          qPrintable(QString("%1: labels %2 px apart, a line is %3").arg(plot->objectName()).arg(std::abs(ys[k] - ys[k - 1])).arg(line)));
         }
+    }
+
+    // The Diff tab compares the picked pair as soon as it opens (editor against baseline.cpp),
+    // and a value changed far right on a long line is scrolled into both panes at 1366 x 768.
+    void theCandidateDiffShowsAChangedValueFarRight() {
+        auto w = uitest::window(root_, evaluator_);
+        w->resizeWithDefaultLayout(QSize(1366, 768));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openTask("vadd"));
+        w->editor()->setText(w->editor()->text() + "\n// the engineer's note\n");
+        w->showPanel("diff");
+        CandidateDiffView* diff = w->diffView();
+        QTRY_VERIFY(diff->isVisible() && !diff->leftText().isEmpty() && !diff->rightText().isEmpty());
+        QVERIFY(diff->leftText().contains("the engineer's note"));  // the editor as it is now
+        QVERIFY(diff->changedRows() > 0);
+        // Two versions of a long line that part only at its end.
+        const QString line = "constexpr uint32_t TILE_LENGTH = 256;  // @tunable" + QString(100, QLatin1Char(' ')) + "value ";
+        diff->compare({"left", "// kernel\n" + line + "4096;\n"}, {"right", "// kernel\n" + line + "8192;\n"});
+        QCOMPARE(diff->firstChange(), std::make_pair(1, int(line.size())));
+        QVERIFY(diff->firstChangeInView());
     }
 
     // A 48-core run in a short timeline (a 1366 x 768 dock) groups its cores until every lane's
