@@ -39,7 +39,19 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
     retrievals_ = new RetrievalModel(this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(buildSettingsForm());
+    layout->addLayout(buildRunButtons());
+    buildStateLabels();
+    layout->addWidget(state_);
+    layout->addWidget(problem_);
+    layout->addWidget(buildIterationsAndDetail(), 1);
+    connect(controller_, &AgentController::stateChanged, this, &AgentPanel::updateControls);
+    connect(controller_, &AgentController::eventArrived, this, &AgentPanel::onEvent);
+    updateControls();
+}
 
+// Policy, budget, memory mode and pending entries: the settings of the next run.
+QGridLayout* AgentPanel::buildSettingsForm() {
     auto* form = new QGridLayout;
     policy_ = new QComboBox(this);
     policy_->addItems({QStringLiteral("builtin"), QStringLiteral("llm")});
@@ -66,9 +78,11 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
     form->addWidget(memoryMode_, 1, 1);
     form->addWidget(includePending_, 1, 2, 1, 3);
     form->setColumnStretch(5, 1);
-    layout->addLayout(form);
+    connect(policySettings, &QToolButton::clicked, this, &AgentPanel::settingsRequested);
+    return form;
+}
 
-    // Two rows of four, so that the dock can be narrow (it sets the editor's width in the default layout).
+QGridLayout* AgentPanel::buildRunButtons() {
     auto* buttons = new QGridLayout;
     int placed = 0;
     auto button = [this, buttons, &placed](const QString& text, const char* name, const QString& tip) {
@@ -91,19 +105,37 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
     goToBest_ = button(tr("Go to best"), "agentGoToBest",
                        tr("Load the best correct iteration (★, the fewest cycles) into the editor and the panels"));
     buttons->setColumnStretch(4, 1);
-    layout->addLayout(buttons);
+    connect(start_, &QPushButton::clicked, this, [this]() { emit startRequested(false); });
+    connect(pause_, &QPushButton::clicked, controller_, &AgentController::pause);
+    connect(step_, &QPushButton::clicked, this, [this]() {
+        if (controller_->active()) controller_->step();
+        else emit startRequested(true);  // not running yet: start paused, then step once it pauses
+    });
+    connect(resume_, &QPushButton::clicked, controller_, &AgentController::resume);
+    connect(stop_, &QPushButton::clicked, controller_, &AgentController::stop);
+    connect(submit_, &QPushButton::clicked, this, &AgentPanel::submitEditRequested);
+    connect(goToBest_, &QPushButton::clicked, this, &AgentPanel::goToBest);
+    auto bestKnown = [this]() { goToBest_->setEnabled(iterations_->bestIteration() >= 0); };
+    connect(iterations_, &QAbstractItemModel::dataChanged, this, bestKnown);
+    connect(iterations_, &QAbstractItemModel::modelReset, this, bestKnown);
+    return buttons;
+}
+
+void AgentPanel::buildStateLabels() {
     state_ = new QLabel(tr("Idle."), this);
     state_->setTextFormat(Qt::RichText);
     state_->setWordWrap(true);
-    layout->addWidget(state_);
     problem_ = new QLabel(this);
     problem_->setObjectName(QStringLiteral("agentProblem"));
     problem_->setWordWrap(true);
     problem_->setStyleSheet(QStringLiteral("color: #c62828"));
     problem_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     problem_->hide();
-    layout->addWidget(problem_);
 
+}
+
+// The iteration table above the selected iteration's response, prompt, experiences and rationale.
+QSplitter* AgentPanel::buildIterationsAndDetail() {
     auto* split = new QSplitter(Qt::Vertical, this);
     view_ = new QTableView(split);
     view_->setObjectName(QStringLiteral("iterationTable"));
@@ -142,24 +174,6 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
     split->addWidget(tabs_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    layout->addWidget(split, 1);
-
-    connect(start_, &QPushButton::clicked, this, [this]() { emit startRequested(false); });
-    connect(pause_, &QPushButton::clicked, controller_, &AgentController::pause);
-    connect(step_, &QPushButton::clicked, this, [this]() {
-        if (controller_->active()) controller_->step();
-        else emit startRequested(true);  // not running yet: start paused, then step once it pauses
-    });
-    connect(resume_, &QPushButton::clicked, controller_, &AgentController::resume);
-    connect(stop_, &QPushButton::clicked, controller_, &AgentController::stop);
-    connect(submit_, &QPushButton::clicked, this, &AgentPanel::submitEditRequested);
-    connect(goToBest_, &QPushButton::clicked, this, &AgentPanel::goToBest);
-    auto bestKnown = [this]() { goToBest_->setEnabled(iterations_->bestIteration() >= 0); };
-    connect(iterations_, &QAbstractItemModel::dataChanged, this, bestKnown);
-    connect(iterations_, &QAbstractItemModel::modelReset, this, bestKnown);
-    connect(policySettings, &QToolButton::clicked, this, &AgentPanel::settingsRequested);
-    connect(controller_, &AgentController::stateChanged, this, &AgentPanel::updateControls);
-    connect(controller_, &AgentController::eventArrived, this, &AgentPanel::onEvent);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& i) {
         if (!i.isValid()) return;
         auto r = iterations_->record(i.row());
@@ -173,7 +187,7 @@ AgentPanel::AgentPanel(AgentController* controller, QWidget* parent) : QWidget(p
     connect(retrievalView, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
         emit experienceActivated(i.data(RetrievalModel::IdRole).toLongLong());
     });
-    updateControls();
+    return split;
 }
 
 void AgentPanel::setDefaults(const QString& policy, int budget, const QString& memoryMode, bool includePending) {

@@ -11,6 +11,8 @@
 
 #include <QWidget>
 
+class QGridLayout;
+class QSplitter;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -57,6 +59,10 @@ signals:
     void message(const QString& text);
 
 private:
+    QGridLayout* buildSettingsForm();
+    QGridLayout* buildRunButtons();  // two rows of four, so that the dock can be narrow (it sets the editor's width)
+    void buildStateLabels();
+    QSplitter* buildIterationsAndDetail();
     void onEvent(const AgentEventPtr& e);
     void updateControls();
     void showRecord(const IterationRecordPtr& r);

@@ -80,6 +80,7 @@ void CandidateDiffView::setCandidates(const std::vector<NamedSource>& candidates
     if (int i = leftPick_->findText(l); i >= 0) leftPick_->setCurrentIndex(i);
     if (int i = rightPick_->findText(r); i >= 0) rightPick_->setCurrentIndex(i);
     else if (candidates_.size() > 1) rightPick_->setCurrentIndex(1);
+    compareSelected();  // never blank panes under two picked names
 }
 
 void CandidateDiffView::compareSelected() {
@@ -133,13 +134,51 @@ void CandidateDiffView::compare(const NamedSource& left, const NamedSource& righ
         }
     }
     summary_->setText(changed_ == 0 ? tr("identical") : tr("%n changed line(s)", nullptr, changed_));
-    // Scroll to the first change.
-    for (int i = 0; i < int(rows.size()); ++i)
-        if (rows[size_t(i)].kind != DiffRow::Kind::Same) {
-            left_->setFirstVisibleLine(std::max(0, i - 3));
-            right_->setFirstVisibleLine(std::max(0, i - 3));
-            break;
+    changes_.clear();
+    for (int i = 0; i < int(rows.size()); ++i) {
+        const auto& row = rows[size_t(i)];
+        if (row.kind == DiffRow::Kind::Same) continue;
+        int column = 0;  // a changed line: where the two versions part
+        if (row.kind == DiffRow::Kind::Changed) {
+            const QString &l = a[row.left], &r = b[row.right];
+            while (column < l.size() && column < r.size() && l[column] == r[column]) ++column;
         }
+        changes_.push_back({i, column});
+    }
+    firstChange_ = changes_.empty() ? std::pair{-1, -1} : changes_.front();
+    scrollToFirstChange();
+}
+
+void CandidateDiffView::scrollToFirstChange() {
+    const int row = firstChange_.first;
+    if (row < 0) return;
+    for (QsciScintilla* pane : {left_, right_}) {
+        pane->setFirstVisibleLine(std::max(0, row - 3));
+        // Changed values far right on long lines (a constant's new value): the view starts a few
+        // characters before the rightmost point where a change on the first screen begins.
+        int column = 0, columnRow = row;
+        for (const auto& [r, c] : changes_)
+            if (r < row - 3 + pane->SendScintilla(QsciScintillaBase::SCI_LINESONSCREEN) && c > column) {
+                column = c;
+                columnRow = r;
+            }
+        const QByteArray prefix = pane->text(columnRow).left(std::max(0, column - 8)).toUtf8();
+        const long width = pane->SendScintilla(QsciScintillaBase::SCI_TEXTWIDTH, long(QsciScintillaBase::STYLE_DEFAULT),
+                                               prefix.constData());
+        const int textArea = pane->viewport()->width() - pane->marginWidth(0);
+        pane->SendScintilla(QsciScintillaBase::SCI_SETXOFFSET, width > textArea / 2 ? width : 0L);
+    }
+}
+
+bool CandidateDiffView::firstChangeInView() const {
+    const auto [row, column] = firstChange_;
+    if (row < 0) return true;
+    for (const QsciScintilla* pane : {left_, right_}) {
+        const long position = pane->positionFromLineIndex(row, std::min(column, int(pane->text(row).size())));
+        const long x = pane->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL, position);
+        if (x < pane->marginWidth(0) || x > pane->viewport()->width() - 8) return false;
+    }
+    return true;
 }
 
 QString CandidateDiffView::leftText() const { return left_->text(); }

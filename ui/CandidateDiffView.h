@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+#include <utility>
 #include <vector>
 
 class QComboBox;
@@ -22,20 +23,28 @@ class CandidateDiffView : public QWidget {
     Q_OBJECT
 public:
     explicit CandidateDiffView(QWidget* parent = nullptr);
-    // The candidates offered in the two pickers (the current selection is kept by name).
+    // The candidates offered in the two pickers (the current selection is kept by name); the
+    // panes show the picked pair at once.
     void setCandidates(const std::vector<NamedSource>& candidates);
     void compare(const NamedSource& left, const NamedSource& right);
     int changedRows() const { return changed_; }
     QString leftText() const;
     QString rightText() const;
+    // Where the first change starts in the panes (row, column), or {-1, -1} when identical.
+    std::pair<int, int> firstChange() const { return firstChange_; }
+    // Whether that column is inside both panes' visible text area.
+    bool firstChangeInView() const;
 
 private:
     void compareSelected();
+    void scrollToFirstChange();
     QComboBox *leftPick_, *rightPick_;
     QLabel* summary_;
     QsciScintilla *left_, *right_;
     std::vector<NamedSource> candidates_;
     int changed_ = 0;
+    std::pair<int, int> firstChange_{-1, -1};
+    std::vector<std::pair<int, int>> changes_;  // (row, column where the versions part) per changed row
 };
 
 } // namespace sage::ui

@@ -120,6 +120,20 @@ void ExperienceDetailView::setDetail(std::shared_ptr<const ExperienceDetail> det
     detail_ = std::move(detail);
     if (!detail_) return clear();
     const auto& e = detail_->experience;
+    QString html = entryHtml(e) + statsHtml(detail_->stats) + adoptionsHtml(detail_->adoptions) + provenanceHtml(e);
+    if (!detail_->revisions.empty()) {
+        html += tr("<h4>Revisions</h4><ul>");
+        for (const auto& r : detail_->revisions)
+            html += QStringLiteral("<li>%1 · %2 · %3</li>").arg(esc(r.at), esc(r.author), esc(r.reason));
+        html += QStringLiteral("</ul>");
+    }
+    html += tr("<p style='color:gray'>created %1 · updated %2</p>").arg(esc(e.createdAt), esc(e.updatedAt));
+    text_->setHtml(html);
+    plotQHistory();
+}
+
+// Title, status line, trigger, content, idiom, evidence, action and merge target.
+QString ExperienceDetailView::entryHtml(const memory::Experience& e) const {
     QString html;
     html += QStringLiteral("<h3>#%1 %2</h3>").arg(e.id).arg(esc(e.title));
     html += QStringLiteral("<p><b>%1</b> · %2 · stage <b>%3</b> · origin %4%5</p>")
@@ -137,10 +151,14 @@ void ExperienceDetailView::setDetail(std::shared_ptr<const ExperienceDetail> det
     if (!e.action.is_null()) html += tr("<p><b>Action:</b> <code>%1</code></p>").arg(esc(e.actionText()));
     if (e.mergedInto) html += tr("<p><b>Merged into</b> #%1</p>").arg(*e.mergedInto);
 
-    html += tr("<h4>Learned values</h4><table border=1 cellspacing=0 cellpadding=3>"
+    return html;
+}
+
+QString ExperienceDetailView::statsHtml(const memory::ExperienceStats& stats) const {
+    QString html = tr("<h4>Learned values</h4><table border=1 cellspacing=0 cellpadding=3>"
                "<tr><th>stage</th><th>Q</th><th>retrieved</th><th>adopted</th><th>successes</th><th>ignored</th>"
                "<th>mean reward</th></tr>");
-    for (const auto& st : detail_->stats.stages)
+    for (const auto& st : stats.stages)
         html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td>"
                                "<td align=right>%5</td><td align=right>%6</td><td align=right>%7</td></tr>")
                     .arg(str(memory::toString(st.stage)))
@@ -152,8 +170,12 @@ void ExperienceDetailView::setDetail(std::shared_ptr<const ExperienceDetail> det
                     .arg(st.meanReward(), 0, 'f', 3);
     html += QStringLiteral("</table>");
 
-    html += adoptionsHtml(detail_->adoptions);
-    html += tr("<h4>Provenance</h4>");
+    return html;
+}
+
+// Where the entry came from: task, a link to the run's iteration, a note and the diff, coloured.
+QString ExperienceDetailView::provenanceHtml(const memory::Experience& e) const {
+    QString html = tr("<h4>Provenance</h4>");
     if (e.provenance.empty()) html += tr("<p style='color:gray'>none recorded</p>");
     for (const auto& p : e.provenance) {
         html += QStringLiteral("<p>");
@@ -178,15 +200,11 @@ void ExperienceDetailView::setDetail(std::shared_ptr<const ExperienceDetail> det
             html += QStringLiteral("<pre style='font-size:small'>%1</pre>").arg(diff);
         }
     }
-    if (!detail_->revisions.empty()) {
-        html += tr("<h4>Revisions</h4><ul>");
-        for (const auto& r : detail_->revisions)
-            html += QStringLiteral("<li>%1 · %2 · %3</li>").arg(esc(r.at), esc(r.author), esc(r.reason));
-        html += QStringLiteral("</ul>");
-    }
-    html += tr("<p style='color:gray'>created %1 · updated %2</p>").arg(esc(e.createdAt), esc(e.updatedAt));
-    text_->setHtml(html);
+    return html;
+}
 
+// Q of each learning stage over time.
+void ExperienceDetailView::plotQHistory() {
     double lo = 0, hi = 0;
     bool any = false;
     for (int s = 0; s < 3; ++s) {

@@ -29,6 +29,10 @@ signals:
     void iterationLinkActivated(qint64 run, int iteration);
 
 private:
+    QString entryHtml(const memory::Experience& e) const;
+    QString statsHtml(const memory::ExperienceStats& stats) const;
+    QString provenanceHtml(const memory::Experience& e) const;
+    void plotQHistory();
     std::shared_ptr<const ExperienceDetail> detail_;
     QTextBrowser* text_;
     QCustomPlot* plot_;

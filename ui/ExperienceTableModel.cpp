@@ -101,34 +101,38 @@ QVariant ExperienceTableModel::data(const QModelIndex& index, int role) const {
         case AdoptedColumn: return qint64(totals.adopted);
         default: return data(index, Qt::DisplayRole);
         }
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case IdColumn: return qint64(e.id);
-        case TitleColumn: return QString::fromStdString(e.title);
-        case StatusColumn: return str(memory::toString(e.status));
-        case StageColumn: return str(memory::toString(e.stage));
-        case KindColumn: return str(memory::toString(e.kind));
-        case CategoryColumn: return QString::fromStdString(e.trigger.category);
-        case TriggerColumn: {
-            QStringList t;
-            if (!e.trigger.diagnostic.empty()) t << QString::fromStdString(e.trigger.diagnostic);
-            if (!e.trigger.bottleneck.empty()) t << QString::fromStdString(e.trigger.bottleneck);
-            return t.join(QStringLiteral(", "));
-        }
-        case QColumn: return QString::number(totals.q, 'f', 3);
-        case RetrievedColumn: return qint64(totals.retrieved);
-        case AdoptedColumn: return qint64(totals.adopted);
-        case FlagsColumn: {
-            QStringList f;
-            if (e.pinned) f << tr("pinned");
-            if (e.flagged()) f << tr("flagged");
-            if (e.mergedInto) f << tr("→ #%1").arg(*e.mergedInto);
-            f << str(memory::toString(e.origin));
-            return f.join(QStringLiteral(" "));
-        }
-        case UpdatedColumn: return QString::fromStdString(e.updatedAt).left(19).replace(QLatin1Char('T'), QLatin1Char(' '));
-        }
-        return {};
+    case Qt::DisplayRole: return displayText(e, index.column());
+    }
+    return {};
+}
+
+QVariant ExperienceTableModel::displayText(const memory::ExperienceSummary& e, int column) const {
+    const auto totals = e.stats.totals();
+    switch (column) {
+    case IdColumn: return qint64(e.id);
+    case TitleColumn: return QString::fromStdString(e.title);
+    case StatusColumn: return str(memory::toString(e.status));
+    case StageColumn: return str(memory::toString(e.stage));
+    case KindColumn: return str(memory::toString(e.kind));
+    case CategoryColumn: return QString::fromStdString(e.trigger.category);
+    case TriggerColumn: {
+        QStringList t;
+        if (!e.trigger.diagnostic.empty()) t << QString::fromStdString(e.trigger.diagnostic);
+        if (!e.trigger.bottleneck.empty()) t << QString::fromStdString(e.trigger.bottleneck);
+        return t.join(QStringLiteral(", "));
+    }
+    case QColumn: return QString::number(totals.q, 'f', 3);
+    case RetrievedColumn: return qint64(totals.retrieved);
+    case AdoptedColumn: return qint64(totals.adopted);
+    case FlagsColumn: {
+        QStringList f;
+        if (e.pinned) f << tr("pinned");
+        if (e.flagged()) f << tr("flagged");
+        if (e.mergedInto) f << tr("→ #%1").arg(*e.mergedInto);
+        f << str(memory::toString(e.origin));
+        return f.join(QStringLiteral(" "));
+    }
+    case UpdatedColumn: return QString::fromStdString(e.updatedAt).left(19).replace(QLatin1Char('T'), QLatin1Char(' '));
     }
     return {};
 }

@@ -42,6 +42,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    QVariant displayText(const memory::ExperienceSummary& e, int column) const;
     std::shared_ptr<const std::vector<memory::ExperienceSummary>> entries_;
 };
 

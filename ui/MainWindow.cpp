@@ -170,7 +170,26 @@ QDockWidget* MainWindow::dock(const QString& name) const {
 }
 
 void MainWindow::buildPanels() {
-    // Centre: editor (with find bar) and the candidate diff.
+    buildCentre();
+    buildTaskDock();
+    buildResultDocks();
+    buildAgentAndMemoryDocks();
+    presenter_ = new EvaluationPresenter(editor_, diagnosticsModel_, diagnosticsPanel_, verificationPanel_,
+                                         timelinePanel_, this);
+    presenter_->clear();
+
+    connectNavigation();
+    connectBaseline();
+    if (service_) {
+        connect(service_, &EvaluationService::finished, this, &MainWindow::onEvaluationFinished);
+        connect(service_, &EvaluationService::busyChanged, this, &MainWindow::onBusyChanged);
+    }
+    connectTasksAndMemory();
+    if (agentPanel_) connectAgentPanel();
+}
+
+// Centre: the editor (with its find bar) and the candidate diff.
+void MainWindow::buildCentre() {
     auto* editorPage = new QWidget(this);
     auto* editorLayout = new QVBoxLayout(editorPage);
     editorLayout->setContentsMargins(0, 0, 0, 0);
@@ -185,8 +204,14 @@ void MainWindow::buildPanels() {
     centralTabs_->setDocumentMode(true);
     centralTabs_->addTab(editorPage, tr("Kernel"));
     centralTabs_->addTab(diffView_, tr("Diff"));
+    connect(centralTabs_, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (centralTabs_->widget(tab) == diffView_) updateCandidates();  // the editor's text as it is now
+    });
     setCentralWidget(centralTabs_);
 
+}
+
+void MainWindow::buildTaskDock() {
     taskModel_ = new TaskTreeModel(this);
     taskModel_->setTasks(tasks_);
     taskView_ = new QTreeView(this);
@@ -198,6 +223,10 @@ void MainWindow::buildPanels() {
     taskView_->setColumnWidth(TaskTreeModel::NameColumn, 150);
     addDock(QStringLiteral("tasks"), tr("Tasks"), taskView_, Qt::LeftDockWidgetArea);
 
+}
+
+// Diagnostics, op project, verification and timeline: the bottom docks that show an evaluation.
+void MainWindow::buildResultDocks() {
     diagnosticsModel_ = new DiagnosticsModel(this);
     diagnosticsPanel_ = new DiagnosticsPanel(diagnosticsModel_, this);
     addDock(QStringLiteral("diagnostics"), tr("Diagnostics"), diagnosticsPanel_, Qt::BottomDockWidgetArea);
@@ -211,6 +240,9 @@ void MainWindow::buildPanels() {
     addDock(QStringLiteral("verification"), tr("Verification"), verificationPanel_, Qt::BottomDockWidgetArea);
     timelinePanel_ = new TimelinePanel(this);
     addDock(QStringLiteral("timeline"), tr("Timeline"), timelinePanel_, Qt::BottomDockWidgetArea);
+}
+
+void MainWindow::buildAgentAndMemoryDocks() {
     if (agent_) {
         agentPanel_ = new AgentPanel(agent_, this);
         agentPanel_->setDefaults(settings_.policy, settings_.budget, settings_.memoryMode, settings_.includePending);
@@ -218,10 +250,10 @@ void MainWindow::buildPanels() {
     }
     memoryBrowser_ = new MemoryBrowser(memory_, this);
     addDock(QStringLiteral("memory"), tr("Memory"), memoryBrowser_, Qt::RightDockWidgetArea);
-    presenter_ = new EvaluationPresenter(editor_, diagnosticsModel_, diagnosticsPanel_, verificationPanel_,
-                                         timelinePanel_, this);
-    presenter_->clear();
+}
 
+// Diagnostics and timeline rows lead to their source line in the editor.
+void MainWindow::connectNavigation() {
     connect(diagnosticsPanel_, &DiagnosticsPanel::lineActivated, this, [this](int line, int column) {
         centralTabs_->setCurrentIndex(0);
         editor_->goToLine(line, std::max(1, column));
@@ -231,6 +263,10 @@ void MainWindow::buildPanels() {
         editor_->goToLine(line);
         setMessage(tr("Line %1: %2 cycles in the last profile").arg(line).arg(editor_->heatCycles(line)));
     });
+}
+
+// The timeline's comparison baseline: the current profile or the task's baseline.cpp.
+void MainWindow::connectBaseline() {
     connect(timelinePanel_, &TimelinePanel::baselineFromCurrentRequested, this, [this]() {
         if (auto r = presenter_->current(); r && r->evaluation && r->evaluation->profile.present)
             timelinePanel_->setBaseline(r->evaluation, tr("revision %1").arg(r->revision));
@@ -256,10 +292,9 @@ void MainWindow::buildPanels() {
             timelinePanel_->showTab(QStringLiteral("baseline"));
             setMessage(tr("Baseline: %1 cycles").arg(r->evaluation->profile.totalCycles));
         });
-    if (service_) {
-        connect(service_, &EvaluationService::finished, this, &MainWindow::onEvaluationFinished);
-        connect(service_, &EvaluationService::busyChanged, this, &MainWindow::onBusyChanged);
-    }
+}
+
+void MainWindow::connectTasksAndMemory() {
     connect(taskView_, &QTreeView::activated, this, &MainWindow::onTaskActivated);
     connect(taskView_, &QTreeView::clicked, this, [this](const QModelIndex& i) {
         const auto kind = TaskTreeModel::NodeKind(i.data(TaskTreeModel::KindRole).toInt());
@@ -276,37 +311,38 @@ void MainWindow::buildPanels() {
     connect(presenter_, &EvaluationPresenter::staleChanged, this, [this](bool stale) {
         resultLabel_->setText(stale ? tr("edited since the last evaluation") : presenter_->statusLine());
     });
-    if (agentPanel_) {
-        connect(agentPanel_, &AgentPanel::startRequested, this, [this](bool paused) { startAgent(paused, paused); });
-        connect(agentPanel_, &AgentPanel::submitEditRequested, this, [this]() {
-            if (agent_->submitEdit(editor_->text())) {
-                agent_->resume();
-                setMessage(tr("The agent continues from your edit."));
-            } else {
-                setMessage(tr("The agent is not paused: pause it first."));
-            }
-        });
-        connect(agentPanel_, &AgentPanel::iterationSelected, this, &MainWindow::onIterationSelected);
-        connect(agentPanel_, &AgentPanel::experienceActivated, this, [this](qint64 id) {
-            showPanel(QStringLiteral("memory"));
-            memoryBrowser_->selectExperience(id);
-        });
-        connect(agentPanel_, &AgentPanel::settingsRequested, this, &MainWindow::openSettings);
-        connect(agentPanel_, &AgentPanel::message, this, [this](const QString& m) { setMessage(m); });
-        connect(agentPanel_, &AgentPanel::runFinished, this, [this](qint64) {
-            memory_->refresh();
-            if (task_) loadRuns(QString::fromStdString(task_->name));
-        });
-        connect(agent_, &AgentController::eventArrived, this, [this](const AgentEventPtr& e) {
-            if (e->type == agent::AgentEventType::MemoryUpdated) memory_->refresh();
-            if (e->type == agent::AgentEventType::Paused && stepWhenPaused_) {
-                stepWhenPaused_ = false;
-                agent_->step();
-            } else if (e->type == agent::AgentEventType::Paused) {
-                rerunShownIterationForTimeline();
-            }
-        });
-    }
+}
+
+void MainWindow::connectAgentPanel() {
+    connect(agentPanel_, &AgentPanel::startRequested, this, [this](bool paused) { startAgent(paused, paused); });
+    connect(agentPanel_, &AgentPanel::submitEditRequested, this, [this]() {
+        if (agent_->submitEdit(editor_->text())) {
+            agent_->resume();
+            setMessage(tr("The agent continues from your edit."));
+        } else {
+            setMessage(tr("The agent is not paused: pause it first."));
+        }
+    });
+    connect(agentPanel_, &AgentPanel::iterationSelected, this, &MainWindow::onIterationSelected);
+    connect(agentPanel_, &AgentPanel::experienceActivated, this, [this](qint64 id) {
+        showPanel(QStringLiteral("memory"));
+        memoryBrowser_->selectExperience(id);
+    });
+    connect(agentPanel_, &AgentPanel::settingsRequested, this, &MainWindow::openSettings);
+    connect(agentPanel_, &AgentPanel::message, this, [this](const QString& m) { setMessage(m); });
+    connect(agentPanel_, &AgentPanel::runFinished, this, [this](qint64) {
+        memory_->refresh();
+        if (task_) loadRuns(QString::fromStdString(task_->name));
+    });
+    connect(agent_, &AgentController::eventArrived, this, [this](const AgentEventPtr& e) {
+        if (e->type == agent::AgentEventType::MemoryUpdated) memory_->refresh();
+        if (e->type == agent::AgentEventType::Paused && stepWhenPaused_) {
+            stepWhenPaused_ = false;
+            agent_->step();
+        } else if (e->type == agent::AgentEventType::Paused) {
+            rerunShownIterationForTimeline();
+        }
+    });
 }
 
 void MainWindow::resizeWithDefaultLayout(const QSize& wanted) {

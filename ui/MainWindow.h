@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 
+class QAction;
 class QComboBox;
 class QPlainTextEdit;
 class QDockWidget;
@@ -117,7 +118,24 @@ protected:
 
 private:
     void buildPanels();
+    void buildCentre();
+    void buildTaskDock();
+    void buildResultDocks();
+    void buildAgentAndMemoryDocks();
+    void connectNavigation();
+    void connectBaseline();
+    void connectTasksAndMemory();
+    void connectAgentPanel();
     void buildActions();
+    struct BuildActions {
+        QAction *check, *evaluate, *cancel;
+    };
+    QAction* buildFileMenu();  // returns Export trace, which the tool bar shows too
+    void buildEditMenu();
+    BuildActions buildBuildMenu();
+    void buildViewMenu();
+    void buildToolBar(const BuildActions& build, QAction* exportAction);
+    void buildStatusBar();
     void connectApiKeys();  // the keychain's answers: stored, removed, read (then a deferred agent start)
     void buildDefaultLayout();  // where the docks go (once)
     void sizeDocks();           // how large they are, in proportions of the window

@@ -34,6 +34,17 @@
 namespace sage::ui {
 
 void MainWindow::buildActions() {
+    QAction* exportAction = buildFileMenu();
+    buildEditMenu();
+    const BuildActions build = buildBuildMenu();
+    buildViewMenu();
+    buildToolBar(build, exportAction);
+    buildStatusBar();
+    if (!evaluator_)
+        for (auto* a : {build.check, build.evaluate, build.cancel}) a->setEnabled(false);
+}
+
+QAction* MainWindow::buildFileMenu() {
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* openKernel = file->addAction(tr("&Open kernel…"), this, [this]() {
         const QString f = QFileDialog::getOpenFileName(this, tr("Open kernel"), QString(), tr("C++ (*.cpp *.cc *.h);;All (*)"));
@@ -70,13 +81,18 @@ void MainWindow::buildActions() {
     file->addAction(tr("&Settings…"), this, &MainWindow::openSettings)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+    return exportAction;
+}
 
+void MainWindow::buildEditMenu() {
     auto* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(tr("&Find…"), findBar_, &FindReplaceBar::showFind)->setShortcut(QKeySequence::Find);
     edit->addAction(tr("&Replace…"), findBar_, &FindReplaceBar::showReplace)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
     edit->addAction(tr("Find &next"), findBar_, [this]() { findBar_->findNext(true); })->setShortcut(QKeySequence::FindNext);
     edit->addAction(tr("&Go to line…"), this, &MainWindow::goToLine)->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+}
 
+MainWindow::BuildActions MainWindow::buildBuildMenu() {
     auto* build = menuBar()->addMenu(tr("&Build"));
     auto* checkAction = build->addAction(tr("&Check / compile"), this, [this]() { check(); });
     checkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
@@ -93,19 +109,25 @@ void MainWindow::buildActions() {
         if (!task_ || !confirmUnsavedEdits(tr("reload baseline.cpp"))) return;
         showSource(QString::fromStdString(task_->baselineSource));
     });
+    return {checkAction, evalAction, cancelAction};
+}
 
+void MainWindow::buildViewMenu() {
     auto* view = menuBar()->addMenu(tr("&View"));
     for (const char* name : {"tasks", "diagnostics", "verification", "timeline", "agent", "memory"})
         if (auto* d = dock(QString::fromLatin1(name))) view->addAction(d->toggleViewAction());
     view->addSeparator();
     view->addAction(tr("Candidate &diff"), this, [this]() { centralTabs_->setCurrentIndex(1); });
     view->addAction(tr("&Restore default layout"), this, &MainWindow::restoreDefaultLayout);
+}
 
+// Check, Evaluate, the device selector and Export trace.
+void MainWindow::buildToolBar(const BuildActions& build, QAction* exportAction) {
     auto* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    bar->addAction(checkAction);
-    bar->addAction(evalAction);
+    bar->addAction(build.check);
+    bar->addAction(build.evaluate);
     bar->addSeparator();
     bar->addWidget(new QLabel(tr(" Device "), bar));
     device_ = new QComboBox(bar);
@@ -120,7 +142,10 @@ void MainWindow::buildActions() {
     bar->addWidget(device_);
     bar->addSeparator();
     bar->addAction(exportAction);
+}
 
+// The result of the last evaluation, and a progress bar with Cancel while one runs.
+void MainWindow::buildStatusBar() {
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 0);
     progress_->setMaximumWidth(160);
@@ -134,8 +159,6 @@ void MainWindow::buildActions() {
     statusBar()->addPermanentWidget(resultLabel_);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
-    if (!evaluator_)
-        for (auto* a : {checkAction, evalAction, cancelAction}) a->setEnabled(false);
 }
 
 void MainWindow::goToLine() {

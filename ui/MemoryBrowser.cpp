@@ -44,7 +44,21 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     proxy_->setSourceModel(model_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(buildFilterBar());
+    layout->addWidget(text_);
+    layout->addWidget(buildTableAndDetail(), 1);
+    layout->addLayout(buildActionButtons());
+    summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
+    summary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    layout->addWidget(summary_);
+    connectTextSearch();
+    connectService();
+    updateButtons();
+}
 
+// The review-queue button, the status/stage/kind/category filters and the search line.
+QHBoxLayout* MemoryBrowser::buildFilterBar() {
     auto* filters = new QHBoxLayout;
     pendingButton_ = new QToolButton(this);
     pendingButton_->setObjectName(QStringLiteral("pendingQueueButton"));
@@ -66,9 +80,15 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
         box->setMinimumContentsLength(7);
         filters->addWidget(box);
     }
-    layout->addLayout(filters);
-    layout->addWidget(text_);
+    connectFilter(status_, [this](const QString& v) { proxy_->setStatus(v); });
+    connectFilter(stage_, [this](const QString& v) { proxy_->setStage(v); });
+    connectFilter(kind_, [this](const QString& v) { proxy_->setKind(v); });
+    connectFilter(category_, [this](const QString& v) { proxy_->setCategory(v); });
+    connect(pendingButton_, &QToolButton::toggled, this, &MemoryBrowser::showPendingQueue);
+    return filters;
+}
 
+QSplitter* MemoryBrowser::buildTableAndDetail() {
     auto* split = new QSplitter(Qt::Horizontal, this);
     view_ = new QTableView(split);
     view_->setObjectName(QStringLiteral("experienceTable"));
@@ -91,9 +111,10 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     split->setSizes({500, 500});
-    layout->addWidget(split, 1);
+    return split;
+}
 
-    // Two rows of five, so that the dock can be narrow.
+QGridLayout* MemoryBrowser::buildActionButtons() {
     auto* actions = new QGridLayout;
     int placed = 0;
     auto button = [this, actions, &placed](const QString& text, const char* name, const QString& tip, bool perEntry) {
@@ -115,21 +136,26 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
     auto* import = button(tr("Import…"), "importButton", tr("Import a JSON Lines file"), false);
     auto* exportB = button(tr("Export…"), "exportButton", tr("Export every entry as JSON Lines"), false);
     auto* refresh = button(tr("Refresh"), "refreshButton", tr("Reload from the database"), false);
-    layout->addLayout(actions);
-    summary_ = new QLabel(this);
-    summary_->setWordWrap(true);
-    summary_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    layout->addWidget(summary_);
+    connect(approve, &QPushButton::clicked, this, &MemoryBrowser::approveSelected);
+    connect(reject, &QPushButton::clicked, this, &MemoryBrowser::rejectSelected);
+    connect(edit, &QPushButton::clicked, this, &MemoryBrowser::editSelected);
+    connect(merge, &QPushButton::clicked, this, &MemoryBrowser::mergeSelected);
+    connect(archive, &QPushButton::clicked, this, &MemoryBrowser::archiveSelected);
+    connect(pinButton_, &QPushButton::clicked, this, &MemoryBrowser::togglePinSelected);
+    connect(remove, &QPushButton::clicked, this, &MemoryBrowser::deleteSelected);
+    connect(import, &QPushButton::clicked, this, &MemoryBrowser::importFile);
+    connect(exportB, &QPushButton::clicked, this, &MemoryBrowser::exportFile);
+    connect(refresh, &QPushButton::clicked, service_, &MemoryService::refresh);
+    return actions;
+}
 
+// The search line filters the loaded rows at once and, after a pause in typing, asks the store's
+// full-text search over the content too.
+void MemoryBrowser::connectTextSearch() {
     textDebounce_ = new QTimer(this);
     textDebounce_->setSingleShot(true);
     textDebounce_->setInterval(250);
 
-    connectFilter(status_, [this](const QString& v) { proxy_->setStatus(v); });
-    connectFilter(stage_, [this](const QString& v) { proxy_->setStage(v); });
-    connectFilter(kind_, [this](const QString& v) { proxy_->setKind(v); });
-    connectFilter(category_, [this](const QString& v) { proxy_->setCategory(v); });
-    connect(pendingButton_, &QToolButton::toggled, this, &MemoryBrowser::showPendingQueue);
     connect(text_, &QLineEdit::textChanged, this, [this](const QString& t) {
         proxy_->setText(t);
         textDebounce_->start();
@@ -151,38 +177,10 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
             });
     });
 
-    connect(service_, &MemoryService::listed, this, [this](ExperienceList entries, int pending, int flagged) {
-        const qint64 keep = selectedId();
-        const int keepRow = view_->selectionModel()->currentIndex().row();
-        model_->setEntries(entries);
-        const QString cat = category_->currentData().toString();
-        {
-            QSignalBlocker block(category_);
-            category_->clear();
-            category_->addItem(tr("any category"), QString());
-            for (const auto& c : model_->categories()) category_->addItem(c, c);
-            category_->setCurrentIndex(std::max(0, category_->findData(cat)));
-        }
-        if (pending != pending_) {
-            pending_ = pending;
-            emit pendingCountChanged(pending);
-        }
-        pendingButton_->setText(tr("Review queue (%1)").arg(pending));
-        pendingButton_->setStyleSheet(pending ? QStringLiteral("QToolButton { font-weight: bold; color: #ef6c00; }")
-                                              : QString());
-        summary_->setText(tr("%1 entries · %2 pending review · %3 flagged (retrieved often, rarely adopted) · %4")
-                              .arg(entries ? entries->size() : 0).arg(pending).arg(flagged).arg(service_->path()));
-        if (wanted_) {
-            if (selectExperience(wanted_)) wanted_ = 0;
-        } else if (keep && !selectIfVisible(keep)) {
-            // The entry left the filter (approved or rejected in the review queue): the filter
-            // stays and the entry that took its row is next.
-            selectRow(std::min(keepRow, proxy_->rowCount() - 1));
-        } else if (!keep && reviewQueueShown()) {
-            selectRow(0);
-        }
-        updateButtons();
-    });
+}
+
+void MemoryBrowser::connectService() {
+    connect(service_, &MemoryService::listed, this, &MemoryBrowser::showEntries);
     connect(service_, &MemoryService::detailLoaded, this, [this](qint64 id, std::shared_ptr<const ExperienceDetail> d) {
         if (id == selectedId()) detail_->setDetail(d);
     });
@@ -199,16 +197,38 @@ MemoryBrowser::MemoryBrowser(MemoryService* service, QWidget* parent) : QWidget(
         else detail_->clear();
     });
     connect(detail_, &ExperienceDetailView::iterationLinkActivated, this, &MemoryBrowser::iterationLinkActivated);
-    connect(approve, &QPushButton::clicked, this, &MemoryBrowser::approveSelected);
-    connect(reject, &QPushButton::clicked, this, &MemoryBrowser::rejectSelected);
-    connect(edit, &QPushButton::clicked, this, &MemoryBrowser::editSelected);
-    connect(merge, &QPushButton::clicked, this, &MemoryBrowser::mergeSelected);
-    connect(archive, &QPushButton::clicked, this, &MemoryBrowser::archiveSelected);
-    connect(pinButton_, &QPushButton::clicked, this, &MemoryBrowser::togglePinSelected);
-    connect(remove, &QPushButton::clicked, this, &MemoryBrowser::deleteSelected);
-    connect(import, &QPushButton::clicked, this, &MemoryBrowser::importFile);
-    connect(exportB, &QPushButton::clicked, this, &MemoryBrowser::exportFile);
-    connect(refresh, &QPushButton::clicked, service_, &MemoryService::refresh);
+}
+
+void MemoryBrowser::showEntries(ExperienceList entries, int pending, int flagged) {
+    const qint64 keep = selectedId();
+    const int keepRow = view_->selectionModel()->currentIndex().row();
+    model_->setEntries(entries);
+    const QString cat = category_->currentData().toString();
+    {
+        QSignalBlocker block(category_);
+        category_->clear();
+        category_->addItem(tr("any category"), QString());
+        for (const auto& c : model_->categories()) category_->addItem(c, c);
+        category_->setCurrentIndex(std::max(0, category_->findData(cat)));
+    }
+    if (pending != pending_) {
+        pending_ = pending;
+        emit pendingCountChanged(pending);
+    }
+    pendingButton_->setText(tr("Review queue (%1)").arg(pending));
+    pendingButton_->setStyleSheet(pending ? QStringLiteral("QToolButton { font-weight: bold; color: #ef6c00; }")
+                                          : QString());
+    summary_->setText(tr("%1 entries · %2 pending review · %3 flagged (retrieved often, rarely adopted) · %4")
+                          .arg(entries ? entries->size() : 0).arg(pending).arg(flagged).arg(service_->path()));
+    if (wanted_) {
+        if (selectExperience(wanted_)) wanted_ = 0;
+    } else if (keep && !selectIfVisible(keep)) {
+        // The entry left the filter (approved or rejected in the review queue): the filter
+        // stays and the entry that took its row is next.
+        selectRow(std::min(keepRow, proxy_->rowCount() - 1));
+    } else if (!keep && reviewQueueShown()) {
+        selectRow(0);
+    }
     updateButtons();
 }
 

@@ -4,11 +4,16 @@
 // All database work goes through MemoryService on its worker thread.
 #pragma once
 
+#include "ui/MemoryService.h"
+
 #include <functional>
 
 #include <QWidget>
 
 class QComboBox;
+class QGridLayout;
+class QHBoxLayout;
+class QSplitter;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -57,6 +62,12 @@ signals:
     void message(const QString& text);
 
 private:
+    QHBoxLayout* buildFilterBar();
+    QSplitter* buildTableAndDetail();
+    QGridLayout* buildActionButtons();  // two rows of five, so that the dock can be narrow
+    void connectTextSearch();
+    void connectService();
+    void showEntries(ExperienceList entries, int pending, int flagged);  // a fresh listing from the store
     void updateButtons();
     bool selectIfVisible(qint64 id);  // false when the id is unknown or filtered out
     void selectRow(int proxyRow);

@@ -22,7 +22,17 @@ SettingsDialog::SettingsDialog(const WorkbenchSettings& s, const QStringList& de
     : QDialog(parent), base_(s) {
     setWindowTitle(tr("Settings"));
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildLlmGroup(s));
+    layout->addWidget(buildEvaluationGroup(s, devices));
+    layout->addWidget(buildAgentGroup(s));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
 
+// Endpoint, model, where the API key comes from (variable or keychain) and the token budget.
+QGroupBox* SettingsDialog::buildLlmGroup(const WorkbenchSettings& s) {
     auto* llm = new QGroupBox(tr("LLM policy (OpenAI-compatible)"), this);
     auto* llmForm = new QFormLayout(llm);
     baseUrl_ = new QLineEdit(s.llmBaseUrl, llm);
@@ -64,8 +74,10 @@ SettingsDialog::SettingsDialog(const WorkbenchSettings& s, const QStringList& de
     llmForm->addRow(tr("Context window"), contextTokens_);
     llmForm->addRow(tr("Max reply tokens"), maxTokens_);
     llmForm->addRow(tr("Temperature"), temperature_);
-    layout->addWidget(llm);
+    return llm;
+}
 
+QGroupBox* SettingsDialog::buildEvaluationGroup(const WorkbenchSettings& s, const QStringList& devices) {
     auto* general = new QGroupBox(tr("Evaluation and memory"), this);
     auto* form = new QFormLayout(general);
     device_ = new QComboBox(general);
@@ -96,8 +108,16 @@ SettingsDialog::SettingsDialog(const WorkbenchSettings& s, const QStringList& de
     form->addRow(QString(), dbInUse_);
     form->addRow(tr("Seeds per case"), seeds_);
     form->addRow(tr("Evaluation timeout"), timeout_);
-    layout->addWidget(general);
+    connect(browse, &QPushButton::clicked, this, [this]() {
+        const QString f = QFileDialog::getSaveFileName(this, tr("Memory database"), dbPath_->text(),
+                                                       tr("SQLite (*.db *.sqlite);;All files (*)"), nullptr,
+                                                       QFileDialog::DontConfirmOverwrite);
+        if (!f.isEmpty()) dbPath_->setText(f);
+    });
+    return general;
+}
 
+QGroupBox* SettingsDialog::buildAgentGroup(const WorkbenchSettings& s) {
     auto* agent = new QGroupBox(tr("Agent"), this);
     auto* agentForm = new QFormLayout(agent);
     policy_ = new QComboBox(agent);
@@ -125,18 +145,7 @@ SettingsDialog::SettingsDialog(const WorkbenchSettings& s, const QStringList& de
     agentForm->addRow(tr("Patience"), patience_);
     agentForm->addRow(tr("Target roofline fraction"), target_);
     agentForm->addRow(QString(), includePending_);
-    layout->addWidget(agent);
-
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    layout->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(browse, &QPushButton::clicked, this, [this]() {
-        const QString f = QFileDialog::getSaveFileName(this, tr("Memory database"), dbPath_->text(),
-                                                       tr("SQLite (*.db *.sqlite);;All files (*)"), nullptr,
-                                                       QFileDialog::DontConfirmOverwrite);
-        if (!f.isEmpty()) dbPath_->setText(f);
-    });
+    return agent;
 }
 
 WorkbenchSettings SettingsDialog::settings() const {

@@ -6,6 +6,7 @@
 
 #include <QDialog>
 
+class QGroupBox;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -28,6 +29,9 @@ public:
     bool removeApiKey() const;  // "Forget the stored key" was ticked
 
 private:
+    QGroupBox* buildLlmGroup(const WorkbenchSettings& s);
+    QGroupBox* buildEvaluationGroup(const WorkbenchSettings& s, const QStringList& devices);
+    QGroupBox* buildAgentGroup(const WorkbenchSettings& s);
     WorkbenchSettings base_;
     QLineEdit *baseUrl_, *model_, *keyEnv_, *apiKey_, *dbPath_;
     QLabel* dbInUse_;

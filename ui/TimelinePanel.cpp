@@ -38,6 +38,34 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     compareModel_ = new ProfileCompareModel(this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    plot_ = new TimelinePlot(split);
+    plot_->setObjectName(QStringLiteral("timelinePlot"));
+    plot_->setMinimumSize(200, 150);
+    tabs_ = new QTabWidget(split);
+    tabs_->addTab(buildSummaryTab(), tr("Summary"));
+    tabs_->addTab(buildSelectionTab(), tr("Selection"));
+    tabs_->addTab(buildBaselineTab(), tr("Baseline"));
+    split->addWidget(plot_);
+    split->addWidget(tabs_);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes({760, 330});
+    tabs_->setMinimumWidth(200);
+    layout->addLayout(buildToolBar());  // above the plot; built after it, as its buttons drive it
+    layout->addWidget(split, 1);
+    connect(plot_, &TimelinePlot::zoomDepthChanged, this,
+            [this](int depth) { undo_->setText(tr("Undo zoom (%1)").arg(depth)); });
+    connect(plot_, &TimelinePlot::rangeSelected, this, &TimelinePanel::updateRange);
+    connect(plot_, &TimelinePlot::eventClicked, this, [this](int lane, qulonglong event) {
+        const auto& e = plot_->timeline()->event(lane, size_t(event));
+        if (e.line > 0) emit lineActivated(int(e.line));
+    });
+    connect(groupCores_, &QCheckBox::toggled, this, [this]() { showTimeline(); });
+}
+
+// Zoom in/out, undo zoom, zoom to selection, fit, group cores and the navigation hint.
+QHBoxLayout* TimelinePanel::buildToolBar() {
     auto* bar = new QHBoxLayout;
     auto tool = [this, bar](const QString& text, const QString& tip) {
         auto* b = new QToolButton(this);
@@ -62,13 +90,18 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     hint_->setToolTip(hint_->text());
     bar->addStretch(1);
     bar->addWidget(hint_);
-    layout->addLayout(bar);
+    connect(zoomIn, &QToolButton::clicked, plot_, [this]() { plot_->zoomBy(0.7); });
+    connect(zoomOut, &QToolButton::clicked, plot_, [this]() { plot_->zoomBy(1 / 0.7); });
+    connect(undo_, &QToolButton::clicked, plot_, &TimelinePlot::undoZoom);
+    connect(toSelection, &QToolButton::clicked, plot_, &TimelinePlot::zoomToSelection);
+    connect(fit, &QToolButton::clicked, plot_, [this]() {
+        plot_->zoomBy(1);  // remembers the range
+        plot_->fit();
+    });
+    return bar;
+}
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    plot_ = new TimelinePlot(split);
-    plot_->setObjectName(QStringLiteral("timelinePlot"));
-    plot_->setMinimumSize(200, 150);
-    tabs_ = new QTabWidget(split);
+QWidget* TimelinePanel::buildSummaryTab() {
     summary_ = new QLabel(tr("No profile yet: evaluate (F5)."), tabs_);
     summary_->setTextFormat(Qt::RichText);
     summary_->setWordWrap(true);
@@ -79,8 +112,12 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     summaryScroll->setWidget(summary_);
     summaryScroll->setWidgetResizable(true);
     summaryScroll->setFrameShape(QFrame::NoFrame);
-    tabs_->addTab(summaryScroll, tr("Summary"));
+    return summaryScroll;
 
+}
+
+// The range statistics of a Shift+drag selection.
+QWidget* TimelinePanel::buildSelectionTab() {
     auto* selection = new QWidget(tabs_);
     auto* selLayout = new QVBoxLayout(selection);
     selLayout->setContentsMargins(2, 2, 2, 2);
@@ -94,8 +131,12 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     rangeView->setSortingEnabled(true);
     selLayout->addWidget(rangeLabel_);
     selLayout->addWidget(rangeView, 1);
-    tabs_->addTab(selection, tr("Selection"));
+    return selection;
 
+}
+
+// The comparison with a baseline profile: the current one kept, or the task's baseline.cpp.
+QWidget* TimelinePanel::buildBaselineTab() {
     auto* baseline = new QWidget(tabs_);
     auto* baseLayout = new QVBoxLayout(baseline);
     baseLayout->setContentsMargins(2, 2, 2, 2);
@@ -113,33 +154,9 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     baseLayout->addLayout(baseBar);
     baseLayout->addWidget(baselineLabel_);
     baseLayout->addWidget(compareView, 1);
-    tabs_->addTab(baseline, tr("Baseline"));
-    split->addWidget(plot_);
-    split->addWidget(tabs_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    split->setSizes({760, 330});
-    tabs_->setMinimumWidth(200);
-    layout->addWidget(split, 1);
-
-    connect(zoomIn, &QToolButton::clicked, plot_, [this]() { plot_->zoomBy(0.7); });
-    connect(zoomOut, &QToolButton::clicked, plot_, [this]() { plot_->zoomBy(1 / 0.7); });
-    connect(undo_, &QToolButton::clicked, plot_, &TimelinePlot::undoZoom);
-    connect(toSelection, &QToolButton::clicked, plot_, &TimelinePlot::zoomToSelection);
-    connect(fit, &QToolButton::clicked, plot_, [this]() {
-        plot_->zoomBy(1);  // remembers the range
-        plot_->fit();
-    });
-    connect(plot_, &TimelinePlot::zoomDepthChanged, this,
-            [this](int depth) { undo_->setText(tr("Undo zoom (%1)").arg(depth)); });
-    connect(plot_, &TimelinePlot::rangeSelected, this, &TimelinePanel::updateRange);
-    connect(plot_, &TimelinePlot::eventClicked, this, [this](int lane, qulonglong event) {
-        const auto& e = plot_->timeline()->event(lane, size_t(event));
-        if (e.line > 0) emit lineActivated(int(e.line));
-    });
-    connect(groupCores_, &QCheckBox::toggled, this, [this]() { showTimeline(); });
     connect(fromCurrent, &QPushButton::clicked, this, &TimelinePanel::baselineFromCurrentRequested);
     connect(fromTask, &QPushButton::clicked, this, &TimelinePanel::baselineFromTaskRequested);
+    return baseline;
 }
 
 void TimelinePanel::showTab(const QString& name) {
@@ -161,7 +178,7 @@ void TimelinePanel::setEvaluation(std::shared_ptr<const eval::Evaluation> evalua
                                   std::shared_ptr<const TimelineData> timeline) {
     evaluation_ = std::move(evaluation);
     timeline_ = std::move(timeline);
-    const uint32_t group = timeline_ ? TimelineData::coresPerGroupFor(*timeline_, TimelinePlot::kMaxVisibleLanes) : 1;
+    const uint32_t group = coresPerGroup();
     {
         QSignalBlocker block(groupCores_);
         groupCores_->setChecked(group > 1);
@@ -180,11 +197,21 @@ void TimelinePanel::showTimeline() {
     if (evaluation_ && evaluation_->profile.present) empty = tr("The stored evaluation has no timeline: it is re-run when the agent pauses or ends (or press F5)");
     else if (evaluation_) empty = tr("No profile: the kernel did not run to completion");
     shown_ = timeline_;
+    shownGroup_ = 1;
     if (timeline_ && groupCores_->isChecked()) {
-        const uint32_t group = std::max<uint32_t>(2, TimelineData::coresPerGroupFor(*timeline_, TimelinePlot::kMaxVisibleLanes));
-        shown_ = std::make_shared<const TimelineData>(TimelineData::groupCores(*timeline_, group));
+        shownGroup_ = std::max<uint32_t>(2, coresPerGroup());
+        shown_ = std::make_shared<const TimelineData>(TimelineData::groupCores(*timeline_, shownGroup_));
     }
     plot_->setTimeline(shown_, empty);
+}
+
+uint32_t TimelinePanel::coresPerGroup() const {
+    return timeline_ ? TimelineData::coresPerGroupFor(*timeline_, plot_->lanesThatFit()) : 1;
+}
+
+void TimelinePanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);  // the layout has already given the plot its new height
+    if (timeline_ && groupCores_->isChecked() && std::max<uint32_t>(2, coresPerGroup()) != shownGroup_) showTimeline();
 }
 
 void TimelinePanel::setBaseline(std::shared_ptr<const eval::Evaluation> baseline, const QString& name) {

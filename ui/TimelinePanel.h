@@ -10,6 +10,7 @@
 
 #include <memory>
 
+class QHBoxLayout;
 class QCheckBox;
 class QLabel;
 class QTabWidget;
@@ -42,13 +43,22 @@ signals:
     void baselineFromCurrentRequested();
     void baselineFromTaskRequested();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;  // a grouped timeline regroups to the new height
+
 private:
+    uint32_t coresPerGroup() const;  // for Group cores: the smallest group whose lanes fit the plot
+    QHBoxLayout* buildToolBar();
+    QWidget* buildSummaryTab();
+    QWidget* buildSelectionTab();
+    QWidget* buildBaselineTab();
     void updateSummary();
     void showTimeline();  // the plot shows the timeline, or its cores grouped (Group cores)
     void updateRange(double t0, double t1);
     std::shared_ptr<const eval::Evaluation> evaluation_, baseline_;
     std::shared_ptr<const TimelineData> timeline_;  // one lane per core and pipe: range statistics use it
     std::shared_ptr<const TimelineData> shown_;     // what the plot draws
+    uint32_t shownGroup_ = 1;                       // cores per lane in shown_
     QString baselineName_;
     TimelinePlot* plot_;
     QLabel *summary_, *rangeLabel_, *baselineLabel_, *hint_;

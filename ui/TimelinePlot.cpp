@@ -5,8 +5,10 @@
 #include "ui/TimelineBarsPlottable.h"
 #include "ui/TimelineLinksPlottable.h"
 
+#include <QFontMetrics>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sage::ui {
@@ -83,12 +85,20 @@ void TimelinePlot::setTimeline(std::shared_ptr<const TimelineData> data, const Q
     fit();
 }
 
+int TimelinePlot::lanesThatFit() const {
+    // From the widget's height (less the x axis's labels), which is current during a resize while
+    // the axis rect's is only after the next replot.
+    const int line = QFontMetrics(yAxis->tickLabelFont()).height() + 2;
+    const int height = this->height() - 3 * line;
+    return std::clamp(height / line, 4, kMaxVisibleLanes);
+}
+
 void TimelinePlot::fit() {
     const double end = data_ && !data_->empty() ? double(data_->endTime()) : 1000.0;
     const int lanes = std::max(1, laneCount());
     clamping_ = true;
     xAxis->setRange(0, end * 1.01);
-    yAxis->setRange(-0.5, std::min(lanes, kMaxVisibleLanes) - 0.5);
+    yAxis->setRange(-0.5, std::min(lanes, lanesThatFit()) - 0.5);
     clamping_ = false;
     replot(rpQueuedReplot);
 }

@@ -22,6 +22,8 @@ class TimelinePlot : public QCustomPlot {
     Q_OBJECT
 public:
     static constexpr int kMaxVisibleLanes = 28;  // Fit shows at most this many; drag vertically for more
+    // Lanes whose labels fit the plot's height without overlapping (4 to kMaxVisibleLanes).
+    int lanesThatFit() const;
 
     explicit TimelinePlot(QWidget* parent = nullptr);
     void setTimeline(std::shared_ptr<const TimelineData> data, const QString& emptyMessage = {});

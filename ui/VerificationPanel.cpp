@@ -8,11 +8,12 @@
 
 #include <QFontMetrics>
 
-#include <cmath>
+#include <algorithm>
 
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
@@ -41,6 +42,18 @@ QCustomPlot* makePlot(QWidget* parent) {
     plot->yAxis->setLabelFont(f);
     return plot;
 }
+
+// A log axis labels every power of ten by default; in a short plot the labels overlap. Ask for
+// a tick per one and a half lines of label text, and replot when that changes.
+void fitLogTicks(QCustomPlot* plot) {
+    auto ticker = plot->yAxis->ticker().dynamicCast<QCPAxisTickerLog>();
+    if (!ticker) return;
+    const int line = QFontMetrics(plot->yAxis->tickLabelFont()).height();
+    const int count = std::clamp(plot->axisRect()->height() * 2 / (3 * line), 1, 6);
+    if (ticker->tickCount() == count) return;
+    ticker->setTickCount(count);
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
 } // namespace
 
 VerificationPanel::VerificationPanel(QWidget* parent) : QWidget(parent) {
@@ -55,49 +68,11 @@ VerificationPanel::VerificationPanel(QWidget* parent) : QWidget(parent) {
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     auto* leftSplit = new QSplitter(Qt::Vertical, split);
-    cases_ = new QTreeView(leftSplit);
-    cases_->setObjectName(QStringLiteral("verificationCases"));
-    cases_->setModel(model_);
-    cases_->setUniformRowHeights(true);
-    cases_->header()->setStretchLastSection(true);
-    cases_->setColumnWidth(VerificationModel::NameColumn, 150);
-    cases_->setColumnWidth(VerificationModel::ResultColumn, 50);
-    cases_->setColumnWidth(VerificationModel::MaxAbsColumn, 80);
-    cases_->setColumnWidth(VerificationModel::MaxRelColumn, 80);
-    cases_->setColumnWidth(VerificationModel::MismatchColumn, 100);
-
-    auto* mismatchBox = new QWidget(leftSplit);
-    auto* mismatchLayout = new QVBoxLayout(mismatchBox);
-    mismatchLayout->setContentsMargins(0, 0, 0, 0);
-    auto* bar = new QHBoxLayout;
-    auto* title = new QLabel(tr("<b>First mismatches</b>"), mismatchBox);
-    auto* prev = new QToolButton(mismatchBox);
-    prev->setText(tr("◀"));
-    prev->setToolTip(tr("Previous mismatch"));
-    auto* next = new QToolButton(mismatchBox);
-    next->setText(tr("▶"));
-    next->setToolTip(tr("Next mismatch"));
-    bar->addWidget(title, 1);
-    bar->addWidget(prev);
-    bar->addWidget(next);
-    mismatchLayout->addLayout(bar);
-    mismatchView_ = new QTableView(mismatchBox);
-    mismatchView_->setObjectName(QStringLiteral("mismatchTable"));
-    mismatchView_->setModel(mismatchModel_);
-    mismatchView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    mismatchView_->setSelectionMode(QAbstractItemView::SingleSelection);
-    mismatchView_->verticalHeader()->setDefaultSectionSize(20);
-    mismatchView_->horizontalHeader()->setStretchLastSection(true);
-    mismatchLayout->addWidget(mismatchView_, 1);
-    leftSplit->addWidget(cases_);
-    leftSplit->addWidget(mismatchBox);
-
+    leftSplit->addWidget(buildCaseTree(leftSplit));
+    leftSplit->addWidget(buildMismatchBox(leftSplit));
     auto* rightSplit = new QSplitter(Qt::Vertical, split);
-    errorPlot_ = makePlot(rightSplit);
-    errorPlot_->setObjectName(QStringLiteral("errorPlot"));
-    histogram_ = makePlot(rightSplit);
-    histogram_->setObjectName(QStringLiteral("errorHistogram"));
-    histogram_->setInteractions({});
+    errorPlot_ = buildErrorPlot(rightSplit);
+    histogram_ = buildHistogram(rightSplit);
     rightSplit->addWidget(errorPlot_);
     rightSplit->addWidget(histogram_);
     split->addWidget(leftSplit);
@@ -107,59 +82,115 @@ VerificationPanel::VerificationPanel(QWidget* parent) : QWidget(parent) {
     split->setSizes({520, 420});
     layout->addWidget(split, 1);
 
-    errorPlot_->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    errorPlot_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    errorPlot_->xAxis->setLabel(tr("element index"));
-    errorPlot_->xAxis->setTicker(CompactAxisTicker::create(5));
-    errorPlot_->yAxis->setLabel(tr("abs error"));
-    auto* sample = errorPlot_->addGraph();
-    sample->setPen(QPen(QColor(0x15, 0x65, 0xc0)));
-    sample->setLineStyle(QCPGraph::lsNone);
-    sample->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
-    sample->setName(tr("sampled error"));
-    auto* marks = errorPlot_->addGraph();
-    marks->setLineStyle(QCPGraph::lsNone);
-    marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QColor(0xc6, 0x28, 0x28), 7));
-    marks->setName(tr("mismatch"));
-    auto* selected = errorPlot_->addGraph();
-    selected->setLineStyle(QCPGraph::lsNone);
-    selected->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 12));
-    auto* tolerance = errorPlot_->addGraph();
-    tolerance->setPen(QPen(QColor(0xef, 0x6c, 0x00), 1, Qt::DashLine));
-    tolerance->setName(tr("atol"));
-    errorPlot_->legend->setVisible(true);
-    errorPlot_->legend->setFont(errorPlot_->xAxis->tickLabelFont());
-    errorPlot_->legend->removeItem(2);
-    errorPlot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-
-    auto* bars = new QCPBars(histogram_->xAxis, histogram_->yAxis);
-    bars->setBrush(QColor(0x15, 0x65, 0xc0, 160));
-    bars->setPen(QPen(QColor(0x15, 0x65, 0xc0)));
-    bars->setBaseValue(0.7);
-    bars->setWidth(0.7);
-    histogram_->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    histogram_->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    histogram_->yAxis->setLabel(tr("elements"));
-    histogram_->xAxis->setLabel(tr("abs error (bin upper edge)"));
-    histogram_->xAxis->setTickLabelRotation(90);
-    connect(histogram_, &QCustomPlot::afterLayout, this, [this]() {
-        const int before = histogramStride_;
-        labelHistogram();
-        if (histogramStride_ != before) histogram_->replot(QCustomPlot::rpQueuedReplot);
-    });
-
     connect(cases_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& i) { showOutput(i); });
     connect(mismatchView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& i) { highlightMismatch(i.row()); });
+}
+
+QTreeView* VerificationPanel::buildCaseTree(QWidget* parent) {
+    cases_ = new QTreeView(parent);
+    cases_->setObjectName(QStringLiteral("verificationCases"));
+    cases_->setModel(model_);
+    cases_->setUniformRowHeights(true);
+    // Columns fit their values (a few cases, so measuring them is cheap); the reason takes the
+    // rest and is elided, its whole text is the row's tooltip and the mismatch box's title.
+    cases_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    cases_->header()->setStretchLastSection(true);
+    return cases_;
+}
+
+QWidget* VerificationPanel::buildMismatchBox(QWidget* parent) {
+    auto* box = new QWidget(parent);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    mismatchTitle_ = new QLabel(tr("<b>First mismatches</b>"), box);
+    mismatchTitle_->setTextFormat(Qt::RichText);
+    mismatchTitle_->setMinimumWidth(40);  // a long reason is cut, not the table's width forced
+    auto* prev = new QToolButton(box);
+    prev->setText(tr("◀"));
+    prev->setToolTip(tr("Previous mismatch"));
+    auto* next = new QToolButton(box);
+    next->setText(tr("▶"));
+    next->setToolTip(tr("Next mismatch"));
+    bar->addWidget(mismatchTitle_, 1);
+    bar->addWidget(prev);
+    bar->addWidget(next);
+    layout->addLayout(bar);
+    mismatchView_ = new QTableView(box);
+    mismatchView_->setObjectName(QStringLiteral("mismatchTable"));
+    mismatchView_->setModel(mismatchModel_);
+    mismatchView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    mismatchView_->setSelectionMode(QAbstractItemView::SingleSelection);
+    mismatchView_->verticalHeader()->setDefaultSectionSize(20);
+    // Every column as wide as its values (fitMismatchColumns): the values are what the table is for.
+    mismatchView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    layout->addWidget(mismatchView_, 1);
     connect(prev, &QToolButton::clicked, this, [this]() { nextMismatch(false); });
     connect(next, &QToolButton::clicked, this, [this]() { nextMismatch(true); });
+    return box;
+}
+
+QCustomPlot* VerificationPanel::buildErrorPlot(QWidget* parent) {
+    auto* plot = makePlot(parent);
+    plot->setObjectName(QStringLiteral("errorPlot"));
+    plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    plot->xAxis->setLabel(tr("element index"));
+    plot->xAxis->setTicker(CompactAxisTicker::create(5));
+    plot->yAxis->setLabel(tr("abs error"));
+    auto* sample = plot->addGraph();
+    sample->setPen(QPen(QColor(0x15, 0x65, 0xc0)));
+    sample->setLineStyle(QCPGraph::lsNone);
+    sample->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+    sample->setName(tr("sampled error"));
+    auto* marks = plot->addGraph();
+    marks->setLineStyle(QCPGraph::lsNone);
+    marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QColor(0xc6, 0x28, 0x28), 7));
+    marks->setName(tr("mismatch"));
+    auto* selected = plot->addGraph();
+    selected->setLineStyle(QCPGraph::lsNone);
+    selected->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 2), Qt::NoBrush, 12));
+    auto* tolerance = plot->addGraph();
+    tolerance->setPen(QPen(QColor(0xef, 0x6c, 0x00), 1, Qt::DashLine));
+    tolerance->setName(tr("atol"));
+    plot->legend->setVisible(true);
+    plot->legend->setFont(plot->xAxis->tickLabelFont());
+    plot->legend->removeItem(2);
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    connect(plot, &QCustomPlot::afterLayout, this, [plot]() { fitLogTicks(plot); });
+    return plot;
+}
+
+QCustomPlot* VerificationPanel::buildHistogram(QWidget* parent) {
+    auto* plot = makePlot(parent);
+    plot->setObjectName(QStringLiteral("errorHistogram"));
+    plot->setInteractions({});
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setBrush(QColor(0x15, 0x65, 0xc0, 160));
+    bars->setPen(QPen(QColor(0x15, 0x65, 0xc0)));
+    bars->setBaseValue(0.7);
+    bars->setWidth(0.7);
+    plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    plot->yAxis->setLabel(tr("elements"));
+    plot->xAxis->setLabel(tr("abs error (bin upper edge)"));
+    plot->xAxis->setTickLabelRotation(90);
+    connect(plot, &QCustomPlot::afterLayout, this, [this, plot]() {
+        const int before = histogramStride_;
+        labelHistogram();
+        if (histogramStride_ != before) plot->replot(QCustomPlot::rpQueuedReplot);
+        fitLogTicks(plot);
+    });
+    return plot;
 }
 
 void VerificationPanel::clear(const QString& message) {
     evaluation_.reset();
     model_->clear();
     mismatchModel_->setOutput(nullptr);
+    showMismatchTitle(nullptr);
     summary_->setText(message.isEmpty() ? tr("No verification yet: evaluate (F5).") : message);
     for (int g = 0; g < errorPlot_->graphCount(); ++g) errorPlot_->graph(g)->data()->clear();
     errorPlot_->replot(QCustomPlot::rpQueuedReplot);
@@ -197,6 +228,7 @@ void VerificationPanel::setEvaluation(std::shared_ptr<const eval::Evaluation> ev
         showOutput(first);
     } else {
         mismatchModel_->setOutput(nullptr);
+        showMismatchTitle(nullptr);
     }
 }
 
@@ -209,6 +241,8 @@ void VerificationPanel::showOutput(const QModelIndex& index) {
             for (const auto& out : task_->outputs)
                 if (out.name == o->name) shape = task_->shapeOf(out, *tc);
     mismatchModel_->setOutput(o, shape);
+    showMismatchTitle(o);
+    fitMismatchColumns();
     // Error against index.
     QVector<double> xs, ys, mx, my;
     if (o) {
@@ -257,7 +291,39 @@ void VerificationPanel::showOutput(const QModelIndex& index) {
     labelHistogram();
     histogram_->yAxis->setRange(0.7, maxCount * 3);
     histogram_->replot(QCustomPlot::rpQueuedReplot);
-    if (mismatchModel_->rowCount() > 0) mismatchView_->selectRow(0);
+    if (mismatchModel_->rowCount() > 0) selectMismatch(0);
+}
+
+void VerificationPanel::showMismatchTitle(const eval::OutputCheck* output) {
+    if (!output) {
+        mismatchTitle_->setText(tr("<b>First mismatches</b>"));
+        mismatchTitle_->setToolTip({});
+        return;
+    }
+    const QString name = QString::fromStdString(output->name).toHtmlEscaped();
+    const QString reason = QString::fromStdString(output->reason);
+    mismatchTitle_->setText(reason.isEmpty() ? tr("<b>First mismatches</b> of %1").arg(name)
+                                             : tr("<b>First mismatches</b> of %1: %2").arg(name, reason.toHtmlEscaped()));
+    mismatchTitle_->setToolTip(reason);
+}
+
+void VerificationPanel::fitMismatchColumns() {
+    // The table asks for the width of all its columns, so the splitter narrows the plots rather
+    // than hide the values (up to a cap, beyond which it scrolls to the selected values).
+    mismatchView_->resizeColumnsToContents();
+    int width = mismatchView_->verticalHeader()->width() + 2 * mismatchView_->frameWidth() +
+                mismatchView_->verticalScrollBar()->sizeHint().width();
+    for (int c = 0; c < MismatchModel::ColumnCount; ++c) width += mismatchView_->columnWidth(c);
+    mismatchView_->setMinimumWidth(std::min(width, 560));
+}
+
+void VerificationPanel::selectMismatch(int row) {
+    mismatchView_->selectRow(row);
+    // The row and its values in view: the index first, then the expected/actual pair, which wins
+    // when the table is too narrow for both.
+    mismatchView_->scrollTo(mismatchModel_->index(row, MismatchModel::IndexColumn));
+    mismatchView_->scrollTo(mismatchModel_->index(row, MismatchModel::ActualColumn));
+    mismatchView_->scrollTo(mismatchModel_->index(row, MismatchModel::ExpectedColumn));
 }
 
 void VerificationPanel::highlightMismatch(int row) {
@@ -306,8 +372,7 @@ void VerificationPanel::nextMismatch(bool forward) {
     if (n == 0) return;
     const int current = mismatchView_->currentIndex().isValid() ? mismatchView_->currentIndex().row() : -1;
     const int row = current < 0 ? 0 : ((current + (forward ? 1 : -1)) % n + n) % n;
-    mismatchView_->selectRow(row);
-    mismatchView_->scrollTo(mismatchModel_->index(row, 0));
+    selectMismatch(row);
 }
 
 } // namespace sage::ui

@@ -43,11 +43,19 @@ private:
     void highlightMismatch(int row);
     void moveLegendAwayFrom(double x, double y);
     void labelHistogram();
+    void showMismatchTitle(const eval::OutputCheck* output);  // which output, and why it fails
+    void fitMismatchColumns();                                // the table asks for its values' width
+    void selectMismatch(int row);                             // selected, its values scrolled into view
+    QTreeView* buildCaseTree(QWidget* parent);
+    QWidget* buildMismatchBox(QWidget* parent);
+    QCustomPlot* buildErrorPlot(QWidget* parent);
+    QCustomPlot* buildHistogram(QWidget* parent);
     std::shared_ptr<const eval::Evaluation> evaluation_;
     std::shared_ptr<const eval::Task> task_;
     VerificationModel* model_;
     MismatchModel* mismatchModel_;
     QLabel* summary_;
+    QLabel* mismatchTitle_ = nullptr;
     QTreeView* cases_;
     QTableView* mismatchView_;
     QCustomPlot *errorPlot_, *histogram_;

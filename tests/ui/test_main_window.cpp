@@ -3,6 +3,7 @@
 // stale results, a slow evaluation that must not stall the GUI thread, layout and export.
 #include "UiTestSupport.h"
 
+#include "ui/CandidateDiffView.h"
 #include "ui/DiagnosticsModel.h"
 #include "ui/DiagnosticsPanel.h"
 #include "ui/EvaluationPresenter.h"
@@ -12,6 +13,7 @@
 #include "ui/MismatchModel.h"
 #include "ui/ProfileCompareModel.h"
 #include "ui/RangeStatsModel.h"
+#include "ui/TimelineData.h"
 #include "ui/TimelinePanel.h"
 #include "ui/TimelinePlot.h"
 #include "ui/VerificationModel.h"
@@ -19,16 +21,20 @@
 
 #include "sage_eval/TraceExport.h"
 
+#include <QCheckBox>
 #include <QDockWidget>
+#include <QFontMetrics>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QTableView>
 #include <QTimer>
 #include <QTreeView>
 #include <qcustomplot.h>
 
+#include <atomic>
 #include <filesystem>
 #include <set>
 
@@ -318,6 +324,106 @@ private slots:
         QVERIFY(w->dock("verification")->isVisible());
     }
 
+    // At a laptop's 1366 x 768 the mismatch table shows the selected mismatch's values whole
+    // (each value column inside the viewport and as wide as its text), the box's title names the
+    // output and why it fails, and the plots' log-axis labels do not overlap.
+    void mismatchValuesAreInViewAt1366x768() {
+        auto w = uitest::window(root_, evaluator_);
+        w->resizeWithDefaultLayout(QSize(1366, 768));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        auto r = run(*w, "off_by_one.cpp");
+        QVERIFY(r && r->ok() && !r->evaluation->verify.pass);
+        w->showPanel("verification");
+        VerificationPanel* v = w->verificationPanel();
+        QTableView* table = v->mismatchView();
+        QTRY_VERIFY(table->isVisible() && v->mismatches()->rowCount() > 0);
+        const int row = table->currentIndex().row();
+        QCOMPARE(row, 0);
+        for (int column : {int(MismatchModel::IndexColumn), int(MismatchModel::ExpectedColumn),
+                           int(MismatchModel::ActualColumn), int(MismatchModel::AbsColumn), int(MismatchModel::RelColumn)}) {
+            const QModelIndex cell = v->mismatches()->index(row, column);
+            const QRect rect = table->visualRect(cell);
+            QVERIFY2(table->viewport()->rect().contains(rect),
+                     qPrintable(QString("column %1 at %2+%3 outside a viewport %4 wide")
+                                    .arg(column).arg(rect.x()).arg(rect.width()).arg(table->viewport()->width())));
+            const int text = table->fontMetrics().horizontalAdvance(cell.data().toString());
+            QVERIFY2(rect.width() > text, qPrintable(QString("column %1: %2 px for a %3 px value").arg(column).arg(rect.width()).arg(text)));
+        }
+        const auto* failing = v->model()->outputAt(v->caseView()->currentIndex());
+        QVERIFY(failing);
+        bool titled = false;
+        for (const QLabel* label : v->findChildren<QLabel*>())
+            titled |= label->text().contains("First mismatches") && label->toolTip() == QString::fromStdString(failing->reason);
+        QVERIFY(titled);
+        for (QCustomPlot* plot : {v->errorPlot(), v->histogramPlot()}) {
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            plot->replot(QCustomPlot::rpImmediateRefresh);  // the tick count follows the first layout
+            const int line = QFontMetrics(plot->yAxis->tickLabelFont()).height();
+            std::vector<double> ys;
+            for (double tick : plot->yAxis->tickVector())
+                if (plot->yAxis->range().contains(tick)) ys.push_back(plot->yAxis->coordToPixel(tick));
+            QVERIFY2(ys.size() >= 2, qPrintable(plot->objectName()));
+            for (size_t k = 1; k < ys.size(); ++k)
+                QVERIFY2(std::abs(ys[k] - ys[k - 1]) >= line,
+                         qPrintable(QString("%1: labels %2 px apart, a line is %3").arg(plot->objectName()).arg(std::abs(ys[k] - ys[k - 1])).arg(line)));
+        }
+    }
+
+    // The Diff tab compares the picked pair as soon as it opens (editor against baseline.cpp),
+    // and a value changed far right on a long line is scrolled into both panes at 1366 x 768.
+    void theCandidateDiffShowsAChangedValueFarRight() {
+        auto w = uitest::window(root_, evaluator_);
+        w->resizeWithDefaultLayout(QSize(1366, 768));
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QVERIFY(w->openTask("vadd"));
+        w->editor()->setText(w->editor()->text() + "\n// the engineer's note\n");
+        w->showPanel("diff");
+        CandidateDiffView* diff = w->diffView();
+        QTRY_VERIFY(diff->isVisible() && !diff->leftText().isEmpty() && !diff->rightText().isEmpty());
+        QVERIFY(diff->leftText().contains("the engineer's note"));  // the editor as it is now
+        QVERIFY(diff->changedRows() > 0);
+        // Two versions of a long line that part only at its end.
+        const QString line = "constexpr uint32_t TILE_LENGTH = 256;  // @tunable" + QString(100, QLatin1Char(' ')) + "value ";
+        diff->compare({"left", "// kernel\n" + line + "4096;\n"}, {"right", "// kernel\n" + line + "8192;\n"});
+        QCOMPARE(diff->firstChange(), std::make_pair(1, int(line.size())));
+        QVERIFY(diff->firstChangeInView());
+    }
+
+    // A 48-core run in a short timeline (a 1366 x 768 dock) groups its cores until every lane's
+    // label has a line of its own, and all of them are in view; resizing the dock regroups.
+    void aManyCoreTimelineGroupsCoresUntilTheLabelsFit() {
+        std::vector<TimelineInput> events;
+        for (uint32_t core = 0; core < 48; ++core)
+            for (int pipe : {0, 1, 4, 5})
+                events.push_back({core, pipe, core * 10ull, core * 10ull + 8, 0, 3, 32, 1});
+        const auto timeline = std::make_shared<const TimelineData>(TimelineData::build(events, {"DataCopy"}, {}));
+        QCOMPARE(timeline->laneCount(), 192);
+        auto evaluation = std::make_shared<eval::Evaluation>();
+        evaluation->profile.present = true;
+        TimelinePanel panel;
+        auto lanesShownAtHeight = [&](int height) {
+            panel.resize(800, height);
+            if (!QTest::qWaitFor([&]() { return panel.height() == height; }, 5000)) return -1;
+            TimelinePlot* plot = panel.plot();
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            const double visible = plot->yAxis->range().size();
+            const int line = QFontMetrics(plot->yAxis->tickLabelFont()).height();
+            if (!panel.findChild<QCheckBox*>("groupCores")->isChecked()) return -2;
+            if (plot->axisRect()->height() / visible < line) return -3;  // labels would overlap
+            if (visible < plot->laneCount()) return -4;                 // lanes out of view
+            return plot->laneCount();
+        };
+        panel.resize(800, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setEvaluation(evaluation, timeline);
+        const int tallPlot = lanesShownAtHeight(700);
+        const int shortPlot = lanesShownAtHeight(260);  // the dock made shorter: regrouped
+        QVERIFY2(shortPlot > 0, qPrintable(QString::number(shortPlot)));
+        QVERIFY2(tallPlot > shortPlot, qPrintable(QString("%1 lanes tall, %2 short").arg(tallPlot).arg(shortPlot)));
+        QCOMPARE(lanesShownAtHeight(700), tallPlot);  // and back
+    }
+
     void timelineHasALanePerCorePipeAndAClickSelectsTheLine() {
         auto w = uitest::window(root_, evaluator_);
         auto r = run(*w, "good.cpp");
@@ -438,8 +544,12 @@ private slots:
         QVERIFY(w->openTask("vadd"));
         QVERIFY(w->loadKernelFile(uitest::evalData("kernels/hang.cpp")));
         QSignalSpy finished(w->evaluationService(), &EvaluationService::finished);
+        // Cancel once the job is on the worker thread (not merely queued): the hook tells.
+        auto working = std::make_shared<std::atomic<bool>>(false);
+        w->evaluationService()->setBeforeRunHook([working]() { working->store(true); });
         QVERIFY(w->evaluate());
-        QTest::qWait(1500);
+        QTRY_VERIFY_WITH_TIMEOUT(working->load(), 30000);
+        QCOMPARE(finished.count(), 0);  // the hang kernel is still running
         w->cancelEvaluation();
         QVERIFY(finished.wait(30000));
         auto r = finished.takeFirst().at(0).value<EvaluationResultPtr>();
