@@ -47,12 +47,19 @@ runOne() {  # side root round -> seconds
   echo "$t1 - $t0" | bc
 }
 oldTimes=() newTimes=()
+# Alternate which side runs first: the page cache favours whichever runs second (docs/performance.md).
 for ((r = 0; r < rounds; ++r)); do
-  oldTimes+=("$(runOne old "$oldTree" $r)")
-  newTimes+=("$(runOne new "$here" $r)")
+  if ((r % 2 == 0)); then
+    oldTimes+=("$(runOne old "$oldTree" $r)")
+    newTimes+=("$(runOne new "$here" $r)")
+  else
+    newTimes+=("$(runOne new "$here" $r)")
+    oldTimes+=("$(runOne old "$oldTree" $r)")
+  fi
   echo "round $((r + 1)): old ${oldTimes[-1]} s, new ${newTimes[-1]} s" >&2
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# The true median: the middle value, or the mean of the two middle values for an even count.
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2] + a[NR/2+1]) / 2}'; }
 mo=$(median "${oldTimes[@]}") mn=$(median "${newTimes[@]}")
 echo "sage bench ${args[*]}"
 echo "  old ($sha): $mo s (median of $rounds)"

@@ -1,6 +1,6 @@
 // Which repair actions answer a failed evaluation: every diagnostic kind the pipeline emits maps
 // to executable actions (the same JSON memory entries carry), most specific first. Kinds with no
-// automatic repair yet map to nothing (see docs/agent.md).
+// automatic repair yet map to nothing (see docs/builtin-policy.md).
 #pragma once
 
 #include "sage_eval/Evaluation.h"
