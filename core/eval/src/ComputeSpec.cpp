@@ -135,7 +135,7 @@ public:
         : kind_(kind), inputs_(inputs), attrs_(attrs) {}
     void addLet(const std::string& n) { lets_.insert(n); }
     bool known(const std::string& n) const {
-        return inputs_.count(n) || attrs_.count(n) || lets_.count(n) || (kind_ == "matmul" && n == "acc");
+        return inputs_.count(n) || attrs_.count(n) || lets_.count(n) || ((kind_ == "matmul" || kind_ == "window") && n == "acc");
     }
     void check(const Expr& e, const std::string& field) const {
         switch (e.op) {
@@ -144,7 +144,7 @@ public:
             if (!known(e.name))
                 throw std::invalid_argument("field '" + field + "': unknown name '" + e.name +
                                             "' (use an input, an attr, an earlier let" +
-                                            (kind_ == "matmul" ? std::string(" or acc") : std::string()) + ")");
+                                            (kind_ == "matmul" || kind_ == "window" ? std::string(" or acc") : std::string()) + ")");
             return;
         case Expr::Op::Call: {
             const FunctionInfo* f = findFunction(e.name);
@@ -222,15 +222,16 @@ ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
         throw std::invalid_argument("field '" + field + "': " + what);
     };
     if (!j.is_object()) bad("compute", "must be an object with \"kind\" and \"out\"");
-    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "note"};
+    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "window", "note"};
     for (auto& [k, v] : j.items())
-        if (!keys.count(k)) bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, note)");
+        if (!keys.count(k)) bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, window, note)");
     ComputeSpec c;
     c.present = true;
     if (!j.contains("kind") || !j["kind"].is_string()) bad("compute.kind", "must be a string");
     c.kind = j["kind"].get<std::string>();
-    if (c.kind != "elementwise" && c.kind != "rowwise" && c.kind != "reduce_all" && c.kind != "matmul")
-        bad("compute.kind", "'" + c.kind + "' is not one of elementwise, rowwise, reduce_all, matmul");
+    if (c.kind != "elementwise" && c.kind != "rowwise" && c.kind != "reduce_all" && c.kind != "matmul" &&
+        c.kind != "window")
+        bad("compute.kind", "'" + c.kind + "' is not one of elementwise, rowwise, reduce_all, matmul, window");
     if (j.contains("compute_dtype")) {
         if (!j["compute_dtype"].is_string()) bad("compute.compute_dtype", "must be a string");
         c.computeDtype = j["compute_dtype"].get<std::string>();
@@ -260,6 +261,8 @@ ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
     } else if (j.contains("a") || j.contains("b")) {
         bad(j.contains("a") ? "compute.a" : "compute.b", "only a matmul has operands a and b");
     }
+    if (c.kind == "window") c.window = parseWindowSpec(j.contains("window") ? j["window"] : json(), names);
+    else if (j.contains("window")) bad("compute.window", "only a \"kind\": \"window\" spec has a window");
     if (j.contains("let")) {
         const json& lets = j["let"];
         if (!lets.is_array()) bad("compute.let", "must be an array of {\"name\": ..., \"expr\": ...}");
@@ -312,6 +315,7 @@ json ComputeSpec::toJson() const {
         j["a"] = a;
         j["b"] = b;
     }
+    if (kind == "window") j["window"] = window.toJson();
     return j;
 }
 

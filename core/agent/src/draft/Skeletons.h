@@ -55,5 +55,6 @@ SkeletonCode composeElementwise(Frame& f);
 SkeletonCode composeRowwise(Frame& f);
 SkeletonCode composeReduceAll(Frame& f);
 SkeletonCode composeMatmul(Frame& f);
+SkeletonCode composeWindow(Frame& f);
 
 } // namespace sage::agent::draft

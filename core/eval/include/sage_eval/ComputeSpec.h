@@ -2,11 +2,12 @@
 // The kernel composer (core/agent) drafts a kernel from it; docs/tasks.md documents the format.
 //
 //   "compute": {
-//     "kind": "elementwise" | "rowwise" | "reduce_all" | "matmul",
+//     "kind": "elementwise" | "rowwise" | "reduce_all" | "matmul" | "window",
 //     "compute_dtype": "float32",            // optional: compute in this type, cast in and out
 //     "let": [{"name": "m", "expr": "row_max(x)"}, ...],   // optional named steps, in order
 //     "out": {"y": "exp(x - m) / row_sum(exp(x - m))"},   // one expression per output
 //     "a": "a", "b": "b"                       // matmul only: the operands; "acc" = a x b
+//     "window": {"op": "conv", "input": "x", ...}  // window only (WindowSpec); "acc" = its result
 //   }
 //
 // Expressions: numbers, names (inputs, attrs, earlier lets, "acc" in a matmul), + - * /, unary
@@ -54,6 +55,17 @@ struct ComputeStep {
     Expr expr;
 };
 
+// kind "window": a sliding window over the trailing 1-3 axes of `input` [N, C, spatial...]
+// (convolution, transposed convolution, max and average pooling). Every geometry entry is an
+// attr name or a non-negative integer literal, kept as text; the draft resolves it.
+struct WindowSpec {
+    std::string op;                    // conv | conv_transpose | max_pool | avg_pool
+    std::string input, weight, bias;   // weight: conv ops only; bias: optional, conv ops only
+    std::vector<std::string> kernel, stride, padding, dilation, outputPadding;  // one per spatial axis
+    std::string groups = "1";          // conv ops only
+    nlohmann::json toJson() const;
+};
+
 struct ComputeSpec {
     bool present = false;
     std::string kind;          // elementwise | rowwise | reduce_all | matmul
@@ -61,6 +73,7 @@ struct ComputeSpec {
     std::vector<ComputeStep> lets;
     std::vector<ComputeStep> outputs;  // in the order of the task's outputs
     std::string a, b;                  // matmul operands
+    WindowSpec window;                 // kind "window" only
 
     // What the parser needs to know of the task.
     struct Names {
@@ -70,5 +83,8 @@ struct ComputeSpec {
     static ComputeSpec parse(const nlohmann::json& j, const Names& names);
     nlohmann::json toJson() const;
 };
+
+// Parses compute.window (ComputeWindow.cpp); throws like ComputeSpec::parse.
+WindowSpec parseWindowSpec(const nlohmann::json& j, const ComputeSpec::Names& names);
 
 } // namespace sage::eval

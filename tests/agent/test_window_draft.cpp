@@ -1,0 +1,184 @@
+// The "window" compute kind (convolution, transposed convolution, pooling): the built-in draft of
+// each construct compiles and verifies through the real evaluation pipeline on the small and tail
+// cases of a KernelBench level-1 task that uses it, and a misused window spec is refused at load
+// (or by the composer) with the file and the field.
+#include "AgentTestSupport.h"
+#include "sage_agent/KernelComposer.h"
+#include "sage_npu/DeviceProfile.h"
+
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace sage;
+namespace fs = std::filesystem;
+
+class TestWindowDraft : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::unique_ptr<eval::Evaluator> evaluator_;
+    eval::TaskSet tasks_;
+
+    // A task of the port without its perf case (the construct, not the timing, is under test).
+    eval::Task smallCases(const std::string& name) {
+        const eval::Task* t = tasks_.find(name);
+        if (!t) return {};
+        eval::Task s = *t;
+        s.cases.erase(std::remove_if(s.cases.begin(), s.cases.end(), [](const eval::TaskCase& c) { return c.perf; }),
+                      s.cases.end());
+        return s;
+    }
+
+    std::string writeTask(const std::string& name, const std::string& json) {
+        fs::path d = fs::path(dir_.path().toStdString()) / "bad" / name;
+        fs::create_directories(d);
+        std::ofstream(d / "task.json") << json;
+        std::ofstream(d / "reference.cpp") << "// unused\n";
+        return d.string();
+    }
+
+    // A 2-D convolution task whose compute.window is `window` (and "out" is `out`).
+    std::string convTask(const std::string& name, const std::string& window, const std::string& out = "acc") {
+        return writeTask(name, R"J({"name":")J" + name + R"J(","category":"convolution","description":"d","split":"train",
+            "inputs":[{"name":"x","dtype":"float32","shape":["N","Cin","H","W"]},
+                      {"name":"weight","dtype":"float32","shape":["Cout","Cin","k0","k1"]},
+                      {"name":"bias","dtype":"float32","shape":["Cout"]}],
+            "outputs":[{"name":"y","dtype":"float32","shape":["N","Cout","H - k0 + 1","W - k1 + 1"]}],
+            "attrs":{"k0":3,"k1":3,"s0":1,"s1":1,"p0":0,"p1":0,"Cin":2,"Cout":4,"groups":1,"half":0.5},
+            "cases":[{"name":"small","dims":{"N":1,"H":8,"W":8},"perf":true}],
+            "compute":{"kind":"window","window":)J" + window + R"J(,"out":{"y":")J" + out + R"J("}}})J");
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        evaluator_ = evaluatorCachedIn(dir_.path());
+        tasks_ = eval::TaskSet::load({SAGE_SOURCE_DIR "/resources/kernelbench/level1"});
+        QVERIFY2(tasks_.errors.empty(), tasks_.errors.empty() ? "" : tasks_.errors.front().c_str());
+    }
+
+    void draftVerifies_data() {
+        QTest::addColumn<QString>("task");
+        // One task per construct: 1-D/2-D/3-D, bias, stride, padding, dilation, groups,
+        // depthwise, pointwise, transposed (strided, dilated, grouped, output padding), pools.
+        for (const char* n : {"kb67_conv1d", "kb50_conv2d_square_bias", "kb54_conv3d_square", "kb76_conv1d_dilated_strided",
+                              "kb80_conv2d_dilated_padded", "kb82_conv_depthwise2d_square", "kb87_conv_pointwise2d",
+                              "kb79_conv_transpose1d_padded_strided_dilated", "kb75_conv_transpose2d_strided_grouped_dilated",
+                              "kb72_conv_transpose3d_strided_grouped", "kb41_max_pool_1d", "kb42_max_pool_2d",
+                              "kb46_avg_pool_3d", "kb45_avg_pool_2d"})
+            QTest::newRow(n) << n;
+    }
+    void draftVerifies() {
+        QFETCH(QString, task);
+        eval::Task t = smallCases(task.toStdString());
+        QVERIFY2(!t.name.empty(), qPrintable("no task " + task));
+        QCOMPARE(t.compute.kind, std::string("window"));
+        agent::DraftResult d = agent::composeDraft(t, evaluator_->devices().get("ascend910b1-sim"), {});
+        QVERIFY2(d.ok, d.error.c_str());
+        eval::EvalRequest req;
+        req.source = d.source;
+        req.kernelName = "draft.cpp";
+        req.deviceId = "ascend910b1-sim";
+        req.seeds = 1;
+        eval::Evaluation ev = evaluator_->evaluate(t, req);
+        QVERIFY2(ev.compile.ok, ev.compile.diagnostics.empty() ? "compile failed" : ev.compile.diagnostics[0].message.c_str());
+        QVERIFY2(ev.run.status == "ok", ev.run.message.c_str());
+        QVERIFY(!ev.verify.cases.empty());
+        for (const auto& c : ev.verify.cases)
+            for (const auto& o : c.outputs) QVERIFY2(o.pass, (c.caseName + ": " + o.reason).c_str());
+    }
+
+    void badWindowSpecsNameFileAndField_data() {
+        QTest::addColumn<QString>("window");
+        QTest::addColumn<QString>("field");
+        const QString geo = R"J("kernel":["k0","k1"])J";
+        QTest::newRow("not an object") << R"J("conv")J" << "compute.window";
+        QTest::newRow("unknown op") << R"J({"op":"unfold","input":"x",)J" + geo + "}" << "compute.window.op";
+        QTest::newRow("input not an input") << R"J({"op":"max_pool","input":"z",)J" + geo + "}" << "compute.window.input";
+        QTest::newRow("conv without weight") << R"J({"op":"conv","input":"x",)J" + geo + "}" << "compute.window.weight";
+        QTest::newRow("pool with weight") << R"J({"op":"avg_pool","input":"x","weight":"weight",)J" + geo + "}"
+                                          << "compute.window.weight";
+        QTest::newRow("pool with groups") << R"J({"op":"max_pool","input":"x","groups":2,)J" + geo + "}"
+                                          << "compute.window.groups";
+        QTest::newRow("no kernel") << R"J({"op":"max_pool","input":"x"})J" << "compute.window.kernel";
+        QTest::newRow("four axes") << R"J({"op":"max_pool","input":"x","kernel":[1,2,3,4]})J" << "compute.window.kernel";
+        QTest::newRow("stride length") << R"J({"op":"max_pool","input":"x","stride":[1],)J" + geo + "}"
+                                       << "compute.window.stride";
+        QTest::newRow("unknown attr") << R"J({"op":"max_pool","input":"x","padding":["p0","q1"],)J" + geo + "}"
+                                      << "compute.window.padding[1]";
+        QTest::newRow("negative") << R"J({"op":"max_pool","input":"x","dilation":[1,-2],)J" + geo + "}"
+                                  << "compute.window.dilation[1]";
+        QTest::newRow("output padding on conv")
+            << R"J({"op":"conv","input":"x","weight":"weight","output_padding":[0,0],)J" + geo + "}"
+            << "compute.window.output_padding";
+        QTest::newRow("same tensor twice") << R"J({"op":"conv","input":"x","weight":"x",)J" + geo + "}" << "compute.window";
+        QTest::newRow("unknown field") << R"J({"op":"max_pool","input":"x","ceil_mode":true,)J" + geo + "}"
+                                       << "compute.window.ceil_mode";
+    }
+    void badWindowSpecsNameFileAndField() {
+        QFETCH(QString, window);
+        QFETCH(QString, field);
+        const std::string dir = convTask("spec", window.toStdString());
+        try {
+            eval::Task::loadDirectory(dir);
+            QFAIL("the bad window spec was accepted");
+        } catch (const eval::TaskError& e) {
+            const std::string m = e.what();
+            QVERIFY2(m.find(dir + "/task.json") != std::string::npos, m.c_str());
+            QVERIFY2(m.find("field '" + field.toStdString() + "'") != std::string::npos, m.c_str());
+        }
+    }
+
+    void windowFieldOutsideWindowKindIsRefused() {
+        const std::string dir = writeTask("elementwise", R"J({"name":"e","category":"activation","description":"d",
+            "split":"train","inputs":[{"name":"x","dtype":"float32","shape":["N"]}],
+            "outputs":[{"name":"y","dtype":"float32","shape":["N"]}],"cases":[{"name":"small","dims":{"N":64},"perf":true}],
+            "compute":{"kind":"elementwise","window":{"op":"max_pool","input":"x","kernel":[2]},"out":{"y":"x"}}})J");
+        try {
+            eval::Task::loadDirectory(dir);
+            QFAIL("a window field on an elementwise spec was accepted");
+        } catch (const eval::TaskError& e) {
+            QVERIFY2(std::string(e.what()).find("field 'compute.window'") != std::string::npos, e.what());
+        }
+    }
+
+    // Specs that load but that the composer cannot draft: refused with the field, not a crash.
+    void composerRefusesWhatItCannotDraft_data() {
+        QTest::addColumn<QString>("window");
+        QTest::addColumn<QString>("out");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("epilogue") << R"J({"op":"conv","input":"x","weight":"weight","kernel":["k0","k1"]})J"
+                                  << "relu(acc)" << "compute.out.y";
+        QTest::newRow("fractional attr") << R"J({"op":"conv","input":"x","weight":"weight","kernel":["k0","half"]})J"
+                                         << "acc" << "compute.window.kernel[1]";
+        QTest::newRow("zero stride") << R"J({"op":"conv","input":"x","weight":"weight","kernel":["k0","k1"],"stride":[1,0]})J"
+                                     << "acc" << "compute.window.stride[1]";
+        QTest::newRow("wrong rank") << R"J({"op":"conv","input":"x","weight":"weight","kernel":["k0"]})J"
+                                    << "acc" << "compute.window.input";
+        QTest::newRow("valid, with bias (control)") << R"J({"op":"conv","input":"x","weight":"weight","bias":"bias","kernel":["k0","k1"]})J"
+                                          << "acc" << "";
+        QTest::newRow("transposed padding") << R"J({"op":"conv_transpose","input":"x","weight":"weight","kernel":["k0","k1"],"padding":[3,0]})J"
+                                            << "acc" << "compute.window.padding[0]";
+        QTest::newRow("groups not dividing") << R"J({"op":"conv","input":"x","weight":"weight","kernel":["k0","k1"],"groups":3})J"
+                                             << "acc" << "compute.window.groups";
+    }
+    void composerRefusesWhatItCannotDraft() {
+        QFETCH(QString, window);
+        QFETCH(QString, out);
+        QFETCH(QString, field);
+        const std::string dir = convTask("draft", window.toStdString(), out.toStdString());
+        eval::Task t = eval::Task::loadDirectory(dir);
+        agent::DraftResult d = agent::composeDraft(t, evaluator_->devices().get("ascend910b1-sim"), {});
+        if (field.isEmpty()) {  // a valid spec: the control row
+            QVERIFY2(d.ok, d.error.c_str());
+            return;
+        }
+        QVERIFY(!d.ok);
+        QVERIFY2(d.error.find("task.json") != std::string::npos, d.error.c_str());
+        QVERIFY2(d.error.find("field '" + field.toStdString() + "'") != std::string::npos, d.error.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWindowDraft)
+#include "test_window_draft.moc"
