@@ -5,10 +5,11 @@
 //    (and, for a transposed convolution, the stride's zeros between elements and the
 //    d(k-1)-p border), so that the window never leaves xp: one Gather per row with a precomputed
 //    offset table places the elements, every other slot gets the pad value.
-// 2. Window launch: per output row tile (n, od, oh, tw columns) and group, each input row of the
-//    window is loaded once, its kw taps are gathered (stride and dilation as byte offsets) into
-//    [K][TW] tap rows, and every output channel of the group accumulates them: Axpy with the
-//    weight (conv), Max or Add (pooling). A transposed convolution is the plain one over the
+// 2. Window launch: per output tile (n, od, a block of whole output rows or a part of one row)
+//    and group, the input rows under the window are loaded once per (input channel, kd) as one
+//    segment; each of the kh x kw taps is one Gather over the whole tile (stride and dilation are
+//    byte offsets) and every output channel of the group takes it in: Axpy with the weight from
+//    a per-channel weight slice in UB (conv), Max or Add (pooling). A transposed convolution is the plain one over the
 //    dilated input with the kernel flipped and the weight read as [Cin, Cout/groups, k...].
 // Rows are spread over the vector cores; every item writes its own output rows.
 #include "draft/Skeletons.h"
@@ -105,12 +106,23 @@ std::string paddedExpr(const Geometry& g, const std::string& in, int a) {
     return "(" + n + " - 1) * " + std::to_string(g.s[a]) + " + 1 + " + std::to_string(2 * g.lead(a) + g.op_[a]);
 }
 
-// Tap rows, accumulators and two input segments must fit the UB (40000 floats of it).
-std::string tileExpr(const Geometry& g, const std::string& coutG, const std::string& y) {
-    const int64_t fixed = 2 * ((g.k[2] - 1) * g.d[2] + 16);
-    return "[&] { const int64_t cap = (" + std::to_string(40000 - fixed) + " / (" + coutG + " + " +
-           std::to_string(g.taps() + 2 * g.convStride(2) + 1) + ")) / 8 * 8, row = (ctx.shape(\"" + y + "\", " +
-           std::to_string(1 + g.axes) + ") + 7) / 8 * 8; return cap < 8 ? 8 : cap < row ? cap : row; }()";
+// Host side of the draft: the output tile (rows x cols of one output plane) whose accumulators,
+// tap row, offsets, weight slice and two input segments fit 44000 floats of the UB. Whole output
+// rows when they fit (then a tile is contiguous in GM), else a part of one row.
+std::string tileHelper() {
+    return R"(static int64_t draftWindowTile(int64_t coutG, int64_t padW, int64_t oh, int64_t ow, bool wantRows) {
+    const int64_t pitch = (padW + 7) / 8 * 8, ka = (TAPS + 7) / 8 * 8;
+    auto need = [&](int64_t r, int64_t c) {
+        const int64_t tf = (r * c + 7) / 8 * 8, rin = r * SH + (KH - 1) * DLH + 1;
+        const int64_t seg = ((rin - 1) * pitch + (c - 1) * SW + (KW - 1) * DLW + 1 + 7) / 8 * 8;
+        return tf * (coutG + 3) + 2 * seg + coutG * ka + 64;
+    };
+    int64_t r = oh, c = ow;
+    while (r > 1 && need(r, c) > 44000) --r;
+    while (r == 1 && c > 8 && need(1, c) > 44000) c = (c - 1) / 8 * 8;
+    return wantRows ? r : c;
+}
+)";
 }
 
 std::string constants(const Geometry& g, const std::string& padValue) {
@@ -182,34 +194,53 @@ std::string padKernel(const Frame& f) {
     return k;
 }
 
-// The per-input-row body of the window launch: gather the taps, then combine them per channel.
+// Per gathered tap: every output channel of the group takes it in (weights from the UB slice).
 std::string combineCode(const Geometry& g) {
-    std::string c;
-    if (g.pool) {
-        c = std::string("            for (int32_t tap = 0; tap < TAPS; ++tap)\n                ") +
-            (g.op == "max_pool" ? "Max" : "Add") + "(acc, acc, taps[tap * TW], TW);\n";
-        return c;
-    }
-    const std::string widx = g.transposed ? "((uint64_t)ci * COUTG + co) * TAPS + (TAPS - 1 - tap)"
-                                          : "((uint64_t)(g * COUTG + co) * CING + cl) * TAPS + tap";
-    c = "            for (uint32_t co = 0; co < COUTG; ++co)\n"
-        "                for (int32_t tap = 0; tap < TAPS; ++tap)\n"
-        "                    Axpy(acc[co * TW], taps[tap * TW], wGm.GetValue(" + widx + "), TW);\n";
-    return c;
+    if (g.pool)
+        return std::string("                        ") + (g.op == "max_pool" ? "Max" : "Add") + "(acc, acc, tap, TF);\n";
+    const std::string widx = g.transposed ? "co * KA + (TAPS - 1 - tp)" : "co * KA + tp";
+    return "                        for (uint32_t co = 0; co < COUTG; ++co)\n"
+           "                            Axpy(acc[co * TF], tap, wl.GetValue(" + widx + "), TF);\n";
 }
 
-std::string windowKernel(const Frame& f, const Geometry& g) {
+// Output column j of a tile (row j / TC, column j % TC) reads the segment at byte
+// (row * SH * PITCH + column * SW) * 4: built once with vector ops (the row by a float floor).
+const char* offsetTableCode() {
+    return R"(    LocalTensor<int32_t> offI = offBuf.Get<int32_t>(), colI = idxBuf.Get<int32_t>();
+    LocalTensor<float> jf = tapBuf.Get<float>();
+    ArithProgression(jf, 0.5f, 1.0f, int32_t(TF));
+    Mins(jf, jf, float(R * TC) - 0.5f, int32_t(TF));  // the vector's padding repeats the last column
+    Cast(colI, jf, RoundMode::CAST_FLOOR, TF);
+    Muls(colI, colI, int32_t(SW * 4), int32_t(TF));
+    Muls(jf, jf, 1.0f / float(TC), int32_t(TF));
+    Cast(offI, jf, RoundMode::CAST_FLOOR, TF);
+    Muls(offI, offI, int32_t((SH * PITCH - TC * SW) * 4), int32_t(TF));
+    Add(offI, offI, colI, int32_t(TF));
+    LocalTensor<uint32_t> off = offI.ReinterpretCast<uint32_t>();
+    LocalTensor<float> tap = tapBuf.Get<float>();
+)";
+}
+
+std::string weightSliceCode(const Geometry& g) {
+    if (g.pool) return "";
+    // conv: weight[g * COUTG + co][cl][tap], COUTG rows CING * TAPS apart; transposed: weight[ci][co][tap].
+    const std::string start = g.transposed ? "(uint64_t)ci * COUTG * TAPS" : "((uint64_t)g * COUTG * CING + cl) * TAPS";
+    const std::string gap = g.transposed ? "0" : "(CING - 1) * TAPS * 4";
+    return "            LocalTensor<float> wl = wQ.AllocTensor<float>();\n"
+           "            DataCopyPad(wl, wGm[" + start + "], DataCopyExtParams{uint16_t(COUTG), uint32_t(TAPS * 4), uint32_t(" + gap +
+           "), 0, 0}, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});\n"
+           "            wQ.EnQue(wl);\n            wl = wQ.DeQue<float>();\n";
+}
+
+std::string windowSetup(const Frame& f, const Geometry& g) {
     const eval::WindowSpec& w = f.task.compute.window;
     const std::string y = f.task.outputs.front().name;
-    std::string params = "GM_ADDR gm_xp, ";
-    if (!g.pool) params += "GM_ADDR gm_" + w.weight + ", ";
-    if (!w.bias.empty()) params += "GM_ADDR gm_" + w.bias + ", ";
-    params += "GM_ADDR gm_" + y + ", GM_ADDR gm_tiling";
-    std::string k = "extern \"C\" __global__ __aicore__ void " + f.entry + "(" + params + ") {\n";
-    k += "    GET_TILING_DATA_WITH_STRUCT(" + f.tilingStruct + ", t, gm_tiling);\n";
-    k += R"(    const uint32_t GROUPS = t.wGroups, COUTG = t.wCout / GROUPS, CING = t.wCin / GROUPS, TW = t.wTile;
-    const uint32_t PITCH = (t.wPadW + 7) / 8 * 8, SEGA = ((TW - 1) * SW + (KW - 1) * DLW + 1 + 7) / 8 * 8;
-    const uint32_t OD = t.wOutD, OH = t.wOutH, OW = t.wOutW, tiles = (OW + TW - 1) / TW;
+    std::string k = "    GET_TILING_DATA_WITH_STRUCT(" + f.tilingStruct + ", t, gm_tiling);\n";
+    k += R"(    const uint32_t GROUPS = t.wGroups, COUTG = t.wCout / GROUPS, CING = t.wCin / GROUPS;
+    const uint32_t R = t.wRows, TC = t.wCols, TF = (R * TC + 7) / 8 * 8, KA = (TAPS + 7) / 8 * 8;
+    const uint32_t PITCH = (t.wPadW + 7) / 8 * 8, RIN = R * SH + (KH - 1) * DLH + 1;  // a row more: the tile's last vector is padded
+    const uint32_t SEGA = ((RIN - 1) * PITCH + (TC - 1) * SW + (KW - 1) * DLW + 1 + 7) / 8 * 8;
+    const uint32_t OD = t.wOutD, OH = t.wOutH, OW = t.wOutW, colTiles = (OW + TC - 1) / TC, rowTiles = (OH + R - 1) / R;
     const uint64_t plane = (uint64_t)OD * OH * OW;
     GlobalTensor<float> xpGm, yGm;
     xpGm.SetGlobalBuffer((__gm__ float*)gm_xp);
@@ -217,56 +248,70 @@ std::string windowKernel(const Frame& f, const Geometry& g) {
     k += "    yGm.SetGlobalBuffer((__gm__ float*)gm_" + y + ", (uint64_t)t.wN * t.wCout * plane);\n";
     if (!g.pool)
         k += "    GlobalTensor<float> wGm;\n    wGm.SetGlobalBuffer((__gm__ float*)gm_" + w.weight +
-             ", (uint64_t)t.wCin * (t.wCout / GROUPS) * TAPS);\n";
+             ", (uint64_t)t.wCin * COUTG * TAPS);\n";
     if (!w.bias.empty())
         k += "    GlobalTensor<float> bGm;\n    bGm.SetGlobalBuffer((__gm__ float*)gm_" + w.bias + ", t.wCout);\n";
     k += R"(    TPipe pipe;
     TQue<TPosition::VECIN, 2> segQ;
+    TQue<TPosition::VECIN, 1> wQ;
     TQue<TPosition::VECOUT, 1> accQ;
-    TBuf<TPosition::VECCALC> tapBuf, offBuf;
+    TBuf<TPosition::VECCALC> tapBuf, offBuf, idxBuf;
     pipe.InitBuffer(segQ, 2, SEGA * sizeof(float));
-    pipe.InitBuffer(accQ, 1, COUTG * TW * sizeof(float));
-    pipe.InitBuffer(tapBuf, TAPS * TW * sizeof(float));
-    pipe.InitBuffer(offBuf, TW * sizeof(int32_t));
-    LocalTensor<int32_t> offI = offBuf.Get<int32_t>();
-    ArithProgression(offI, 0, SW * 4, TW);  // byte offset of output column j in an input segment
-    LocalTensor<uint32_t> off = offI.ReinterpretCast<uint32_t>();
-    LocalTensor<float> taps = tapBuf.Get<float>();
-    const uint32_t items = t.wN * OD * OH * tiles * GROUPS;
+    pipe.InitBuffer(idxBuf, TF * sizeof(int32_t));
+    pipe.InitBuffer(wQ, 1, COUTG * KA * sizeof(float));
+    pipe.InitBuffer(accQ, 1, COUTG * TF * sizeof(float));
+    pipe.InitBuffer(tapBuf, TF * sizeof(float));
+    pipe.InitBuffer(offBuf, TF * sizeof(int32_t));
+)";
+    return k + offsetTableCode();
+}
+
+std::string windowKernel(const Frame& f, const Geometry& g) {
+    const eval::WindowSpec& w = f.task.compute.window;
+    std::string params = "GM_ADDR gm_xp, ";
+    if (!g.pool) params += "GM_ADDR gm_" + w.weight + ", ";
+    if (!w.bias.empty()) params += "GM_ADDR gm_" + w.bias + ", ";
+    params += "GM_ADDR gm_" + f.task.outputs.front().name + ", GM_ADDR gm_tiling";
+    std::string k = "extern \"C\" __global__ __aicore__ void " + f.entry + "(" + params + ") {\n" + windowSetup(f, g);
+    k += R"(    const uint32_t items = t.wN * OD * rowTiles * colTiles * GROUPS;
     for (uint32_t it = GetBlockIdx(); it < items; it += GetBlockNum()) {
         uint32_t rest = it;
         const uint32_t g = rest % GROUPS;
         rest /= GROUPS;
-        const uint32_t tile = rest % tiles;
-        rest /= tiles;
-        const uint32_t oh = rest % OH, od = (rest / OH) % OD, n = rest / (OH * OD);
-        const uint32_t ow0 = tile * TW, tw = OW - ow0 < TW ? OW - ow0 : TW;
+        const uint32_t ct = rest % colTiles;
+        rest /= colTiles;
+        const uint32_t rt = rest % rowTiles, od = (rest / rowTiles) % OD, n = rest / (rowTiles * OD);
+        const uint32_t oh0 = rt * R, ow0 = ct * TC;
+        const uint32_t rows = OH - oh0 < R ? OH - oh0 : R, cols = OW - ow0 < TC ? OW - ow0 : TC;
+        const uint32_t len = rows * cols;  // contiguous in GM: whole rows, or a part of one row
         LocalTensor<float> acc = accQ.AllocTensor<float>();
 )";
     if (!w.bias.empty())
-        k += "        for (uint32_t co = 0; co < COUTG; ++co) Duplicate(acc[co * TW], bGm.GetValue(g * COUTG + co), TW);\n";
+        k += "        for (uint32_t co = 0; co < COUTG; ++co) Duplicate(acc[co * TF], bGm.GetValue(g * COUTG + co), int32_t(TF));\n";
     else
-        k += std::string("        Duplicate(acc, ") + (g.op == "max_pool" ? "PAD_VALUE" : "0.0f") + ", COUTG * TW);\n";
-    k += R"(        for (uint32_t cl = 0; cl < CING; ++cl) {
-            const uint32_t ci = g * CING + cl;
-            for (int32_t kd = 0; kd < KD; ++kd)
-                for (int32_t kh = 0; kh < KH; ++kh) {
-                    const uint64_t xr = (((uint64_t)n * t.wCin + ci) * t.wPadD + od * SD + kd * DLD) * t.wPadH + oh * SH + kh * DLH;
-                    LocalTensor<float> seg = segQ.AllocTensor<float>();
-                    DataCopy(seg, xpGm[xr * PITCH + (uint64_t)ow0 * SW], SEGA);
-                    segQ.EnQue(seg);
-                    seg = segQ.DeQue<float>();
-                    for (int32_t kw = 0; kw < KW; ++kw)
-                        Gather(taps[((kd * KH + kh) * KW + kw) * TW], seg, off, uint32_t(kw * DLW * 4), TW);
-                    segQ.FreeTensor(seg);
-                }
+        k += std::string("        Duplicate(acc, ") + (g.op == "max_pool" ? "PAD_VALUE" : "0.0f") + ", int32_t(COUTG * TF));\n";
+    k += "        for (uint32_t cl = 0; cl < CING; ++cl) {\n            const uint32_t ci = g * CING + cl;\n";
+    k += weightSliceCode(g);
+    k += R"(            for (int32_t kd = 0; kd < KD; ++kd) {
+                const uint64_t xr = (((uint64_t)n * t.wCin + ci) * t.wPadD + od * SD + kd * DLD) * t.wPadH + (uint64_t)oh0 * SH;
+                LocalTensor<float> seg = segQ.AllocTensor<float>();
+                DataCopy(seg, xpGm[xr * PITCH + (uint64_t)ow0 * SW], SEGA);
+                segQ.EnQue(seg);
+                seg = segQ.DeQue<float>();
+                for (int32_t kh = 0; kh < KH; ++kh)
+                    for (int32_t kw = 0; kw < KW; ++kw) {
+                        const int32_t tp = (kd * KH + kh) * KW + kw;
+                        Gather(tap, seg, off, uint32_t((kh * DLH * PITCH + kw * DLW) * 4), TF);
 )";
-    k += combineCode(g) + "        }\n";
-    if (g.op == "avg_pool") k += "        Muls(acc, acc, 1.0f / float(TAPS), TW);\n";
+    k += combineCode(g);
+    k += "                    }\n                segQ.FreeTensor(seg);\n            }\n";
+    if (!g.pool) k += "            wQ.FreeTensor(wl);\n";
+    k += "        }\n";
+    if (g.op == "avg_pool") k += "        Muls(acc, acc, 1.0f / float(TAPS), int32_t(COUTG * TF));\n";
     k += R"(        accQ.EnQue(acc);
         acc = accQ.DeQue<float>();
-        const uint64_t dst = ((uint64_t)n * t.wCout + g * COUTG) * plane + ((uint64_t)od * OH + oh) * OW + ow0;
-        DataCopyPad(yGm[dst], acc, DataCopyExtParams{uint16_t(COUTG), tw * 4u, (TW - (tw + 7) / 8 * 8) / 8, uint32_t((plane - tw) * 4), 0});
+        const uint64_t dst = ((uint64_t)n * t.wCout + g * COUTG) * plane + ((uint64_t)od * OH + oh0) * OW + ow0;
+        DataCopyPad(yGm[dst], acc, DataCopyExtParams{uint16_t(COUTG), len * 4u, (TF - (len + 7) / 8 * 8) / 8, uint32_t((plane - len) * 4), 0});
         accQ.FreeTensor(acc);
     }
 }
@@ -286,7 +331,10 @@ void addFields(Frame& f, const Geometry& g) {
     for (int a = 0; a < 3; ++a) f.addField(std::string("wPad") + ax[a], "uint32_t", paddedExpr(g, w.input, a));
     for (int a = 0; a < 3; ++a) f.addField(std::string("wOut") + ax[a], "uint32_t", axisExpr(g, y, a));
     const std::string coutG = g.pool ? "1" : "ctx.shape(\"" + y + "\", 1) / " + std::to_string(g.groups);
-    f.addField("wTile", "uint32_t", tileExpr(g, coutG, y));
+    for (const char* which : {"true", "false"})
+        f.addField(which[0] == 't' ? "wRows" : "wCols", "uint32_t",
+                   "draftWindowTile(" + coutG + ", " + paddedExpr(g, w.input, 2) + ", " + axisExpr(g, y, 1) + ", " +
+                       axisExpr(g, y, 2) + ", " + which + ")");
 }
 
 } // namespace
@@ -303,12 +351,12 @@ SkeletonCode composeWindow(Frame& f) {
         throw DraftError("field 'compute.window.groups': Cin is not a multiple of groups");
     addFields(f, g);
     const std::string padValue = g.op == "max_pool" ? "-3.0e38f" : "0.0f";
-    std::string kernel = constants(g, padValue) + "\n" + padKernel(f) + "\n" + windowKernel(f, g);
+    std::string kernel = constants(g, padValue) + "\n" + tileHelper() + "\n" + padKernel(f) + "\n" + windowKernel(f, g);
     const std::string cores = std::to_string(std::max(1, f.device.vectorCores));
+    // xp plus the slack the last tile's segment reads past the last row.
     std::string host = "    const uint64_t wPitch = (t.wPadW + 7) / 8 * 8;\n"
-                       "    GM_ADDR xp = ctx.workspace(size_t((uint64_t)t.wN * t.wCin * t.wPadD * t.wPadH * wPitch + "
-                       "(uint64_t)t.wTile * " + std::to_string(g.convStride(2)) + " + " +
-                       std::to_string((g.k[2] - 1) * g.d[2] + 64) + ") * sizeof(float));\n";
+                       "    const uint64_t wSeg = ((uint64_t)t.wRows * SH + KH * DLH) * wPitch + (uint64_t)t.wCols * SW + KW * DLW + 64;\n"
+                       "    GM_ADDR xp = ctx.workspace(size_t((uint64_t)t.wN * t.wCin * t.wPadD * t.wPadH * wPitch + wSeg) * sizeof(float));\n";
     host += "    ICPU_RUN_KF(" + f.entry + "_pad, " + cores + ", ctx.gm(\"" + w.input + "\"), xp, ctx.tiling(t));\n";
     host += "    ICPU_RUN_KF(" + f.entry + ", " + cores + ", xp";
     if (!g.pool) host += ", ctx.gm(\"" + w.weight + "\")";
