@@ -31,12 +31,15 @@ trap 'rm -rf "$SCRATCH"' EXIT
 OUT="${OUT:-$SCRATCH/logs}"
 mkdir -p "$OUT"
 
-mapfile -t names < <(python3 - "$TASKS" "$FILTER" <<'PY'
+# name<TAB>compute gap (empty when the task has a compute spec), sorted, filtered
+mapfile -t rows < <(python3 - "$TASKS" "$FILTER" <<'PY'
 import json, os, re, sys
 root, pattern = sys.argv[1], re.compile(sys.argv[2])
-names = sorted(json.load(open(os.path.join(root, d, "task.json")))["name"] for d in os.listdir(root)
-               if os.path.isfile(os.path.join(root, d, "task.json")))
-print("\n".join(n for n in names if pattern.search(n)))
+tasks = [json.load(open(os.path.join(root, d, "task.json"))) for d in os.listdir(root)
+         if os.path.isfile(os.path.join(root, d, "task.json"))]
+for t in sorted(tasks, key=lambda t: t["name"]):
+    if pattern.search(t["name"]):
+        print("%s\t%s" % (t["name"], t.get("compute_gap", "")))
 PY
 )
 
@@ -56,8 +59,14 @@ reason() {
 for device in $DEVICES; do
     ok=0
     total=0
-    for name in "${names[@]}"; do
+    for row in "${rows[@]}"; do
+        name="${row%%$'\t'*}"
+        gap="${row#*$'\t'}"
         total=$((total + 1))
+        if [[ -n "$gap" ]]; then
+            echo "$device  $name: no compute spec: $gap"
+            continue
+        fi
         log="$OUT/$device-$name.log"
         "$SAGE" run --task "$name" --tasks "$TASKS" --tasks-only --budget 1 --device "$device" \
             --db "$SCRATCH/$device.sqlite" --no-speculate >"$log" 2>&1 || true

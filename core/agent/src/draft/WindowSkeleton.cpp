@@ -55,7 +55,7 @@ Geometry resolveGeometry(const eval::Task& task) {
     const std::string f = "compute.window.";
     for (int i = 0; i < g.axes; ++i) {
         const int a = 3 - g.axes + i;
-        const std::string at = "[" + std::to_string(i) + "]";
+        const std::string at = std::string(1, '[').append(std::to_string(i)).append("]");  // not "[" + ...: GCC 12 -Wrestrict false positive
         g.k[a] = geometryNumber(task, w.kernel[i], f + "kernel" + at, 1);
         g.s[a] = geometryNumber(task, w.stride[i], f + "stride" + at, 1);
         g.p[a] = geometryNumber(task, w.padding[i], f + "padding" + at, 0);
