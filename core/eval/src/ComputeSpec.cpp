@@ -222,9 +222,9 @@ ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
         throw std::invalid_argument("field '" + field + "': " + what);
     };
     if (!j.is_object()) bad("compute", "must be an object with \"kind\" and \"out\"");
-    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "window", "note"};
+    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "layout", "window", "note"};
     for (auto& [k, v] : j.items())
-        if (!keys.count(k)) bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, window, note)");
+        if (!keys.count(k)) bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, layout, window, note)");
     ComputeSpec c;
     c.present = true;
     if (!j.contains("kind") || !j["kind"].is_string()) bad("compute.kind", "must be a string");
@@ -258,8 +258,10 @@ ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
             if (!inputs.count(n)) bad(f, "'" + n + "' is not an input");
             (k[0] == 'a' ? c.a : c.b) = n;
         }
-    } else if (j.contains("a") || j.contains("b")) {
-        bad(j.contains("a") ? "compute.a" : "compute.b", "only a matmul has operands a and b");
+        if (j.contains("layout")) c.layout = parseMatmulLayout(j["layout"]);
+    } else if (j.contains("a") || j.contains("b") || j.contains("layout")) {
+        bad(j.contains("a") ? "compute.a" : j.contains("b") ? "compute.b" : "compute.layout",
+            "only a matmul has operands a and b and their layout");
     }
     if (c.kind == "window") c.window = parseWindowSpec(j.contains("window") ? j["window"] : json(), names);
     else if (j.contains("window")) bad("compute.window", "only a \"kind\": \"window\" spec has a window");
@@ -314,6 +316,7 @@ json ComputeSpec::toJson() const {
     if (kind == "matmul") {
         j["a"] = a;
         j["b"] = b;
+        if (!layout.toJson().empty()) j["layout"] = layout.toJson();
     }
     if (kind == "window") j["window"] = window.toJson();
     return j;

@@ -66,6 +66,14 @@ struct WindowSpec {
     nlohmann::json toJson() const;
 };
 
+// kind "matmul", optional compute.layout: how the operands are stored and read.
+struct MatmulLayout {
+    bool transposeA = false, transposeB = false;  // a stored [K, M] / b stored [N, K]
+    std::string triangular;                       // "", "upper" or "lower": both operands read as that triangle
+    bool diagonalA = false;                       // a is a [M] vector: acc = diag(a) x b
+    nlohmann::json toJson() const;
+};
+
 struct ComputeSpec {
     bool present = false;
     std::string kind;          // elementwise | rowwise | reduce_all | matmul
@@ -74,6 +82,7 @@ struct ComputeSpec {
     std::vector<ComputeStep> outputs;  // in the order of the task's outputs
     std::string a, b;                  // matmul operands
     WindowSpec window;                 // kind "window" only
+    MatmulLayout layout;               // kind "matmul" only
 
     // What the parser needs to know of the task.
     struct Names {
@@ -84,6 +93,8 @@ struct ComputeSpec {
     nlohmann::json toJson() const;
 };
 
+// Parses compute.layout (ComputeMatmul.cpp); throws like ComputeSpec::parse.
+MatmulLayout parseMatmulLayout(const nlohmann::json& j);
 // Parses compute.window (ComputeWindow.cpp); throws like ComputeSpec::parse.
 WindowSpec parseWindowSpec(const nlohmann::json& j, const ComputeSpec::Names& names);
 

@@ -1,7 +1,9 @@
-// The "window" compute kind (convolution, transposed convolution, pooling): the built-in draft of
-// each construct compiles and verifies through the real evaluation pipeline on the small and tail
-// cases of a KernelBench level-1 task that uses it, and a misused window spec is refused at load
-// (or by the composer) with the file and the field.
+// The compute constructs added for KernelBench level 1 — the "window" kind (convolution,
+// transposed convolution, pooling) and the matmul layouts (float32 operands, batches, flattened
+// leading axes, transposed and triangular operands, a diagonal left operand): the built-in draft
+// of each compiles and verifies through the real evaluation pipeline on the small and tail cases
+// of a task that uses it, and a misused spec is refused at load (or by the composer) with the
+// file and the field.
 #include "AgentTestSupport.h"
 #include "sage_agent/KernelComposer.h"
 #include "sage_npu/DeviceProfile.h"
@@ -14,7 +16,7 @@
 using namespace sage;
 namespace fs = std::filesystem;
 
-class TestWindowDraft : public QObject {
+class TestKernelbenchDrafts : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
     std::unique_ptr<eval::Evaluator> evaluator_;
@@ -50,6 +52,15 @@ class TestWindowDraft : public QObject {
             "compute":{"kind":"window","window":)J" + window + R"J(,"out":{"y":")J" + out + R"J("}}})J");
     }
 
+    // A float32 matmul task a [M, K] x b [K, N]; `extra` goes into the compute spec.
+    std::string matmulTask(const std::string& name, const std::string& extra) {
+        return writeTask(name, R"J({"name":")J" + name + R"J(","category":"matmul","description":"d","split":"train",
+            "inputs":[{"name":"a","dtype":"float32","shape":["M","K"]},{"name":"b","dtype":"float32","shape":["K","N"]}],
+            "outputs":[{"name":"c","dtype":"float32","shape":["M","N"]}],
+            "cases":[{"name":"small","dims":{"M":32,"K":16,"N":24},"perf":true}],
+            "compute":{"kind":"matmul","compute_dtype":"float16","a":"a","b":"b",)J" + extra + R"J("out":{"c":"acc"}}})J");
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -66,14 +77,19 @@ private slots:
                               "kb80_conv2d_dilated_padded", "kb82_conv_depthwise2d_square", "kb87_conv_pointwise2d",
                               "kb79_conv_transpose1d_padded_strided_dilated", "kb75_conv_transpose2d_strided_grouped_dilated",
                               "kb72_conv_transpose3d_strided_grouped", "kb41_max_pool_1d", "kb42_max_pool_2d",
-                              "kb46_avg_pool_3d", "kb45_avg_pool_2d"})
+                              "kb46_avg_pool_3d", "kb45_avg_pool_2d",
+                              // matmul layouts
+                              "kb01_square_matmul", "kb04_matvec", "kb03_batched_matmul", "kb10_matmul_3d_by_2d",
+                              "kb11_matmul_4d_by_2d", "kb12_diag_matmul", "kb14_matmul_upper_triangular",
+                              "kb15_matmul_lower_triangular", "kb16_matmul_transposed_a", "kb17_matmul_transposed_b",
+                              "kb18_matmul_transposed_both"})
             QTest::newRow(n) << n;
     }
     void draftVerifies() {
         QFETCH(QString, task);
         eval::Task t = smallCases(task.toStdString());
         QVERIFY2(!t.name.empty(), qPrintable("no task " + task));
-        QCOMPARE(t.compute.kind, std::string("window"));
+        QVERIFY(t.compute.present);
         agent::DraftResult d = agent::composeDraft(t, evaluator_->devices().get("ascend910b1-sim"), {});
         QVERIFY2(d.ok, d.error.c_str());
         eval::EvalRequest req;
@@ -143,6 +159,50 @@ private slots:
         }
     }
 
+    void badMatmulLayoutsNameTheField_data() {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("not an object") << R"J("transposed")J" << "compute.layout";
+        QTest::newRow("unknown field") << R"J({"conjugate_a":true})J" << "compute.layout.conjugate_a";
+        QTest::newRow("not a boolean") << R"J({"transpose_a":"yes"})J" << "compute.layout.transpose_a";
+        QTest::newRow("bad triangle") << R"J({"triangular":"diagonal"})J" << "compute.layout.triangular";
+        QTest::newRow("diagonal and transposed") << R"J({"diagonal_a":true,"transpose_b":true})J" << "compute.layout.diagonal_a";
+        QTest::newRow("triangle and transposed") << R"J({"triangular":"upper","transpose_a":true})J" << "compute.layout.triangular";
+    }
+    void badMatmulLayoutsNameTheField() {
+        QFETCH(QString, layout);
+        QFETCH(QString, field);
+        const std::string dir = matmulTask("layout", R"J("layout":)J" + layout.toStdString() + ",");
+        try {
+            eval::Task::loadDirectory(dir);
+            QFAIL("the bad layout was accepted");
+        } catch (const eval::TaskError& e) {
+            const std::string m = e.what();
+            QVERIFY2(m.find(dir + "/task.json") != std::string::npos, m.c_str());
+            QVERIFY2(m.find("field '" + field.toStdString() + "'") != std::string::npos, m.c_str());
+        }
+    }
+
+    // Layouts that load but whose shapes do not fit: the composer names the field.
+    void composerRefusesMatmulShapes() {
+        const npu::DeviceProfile& dev = evaluator_->devices().get("ascend910b1-sim");
+        // a [M, K] x b [K, N] declared with transpose_a: a would be [K, M], the K axes differ.
+        auto d = agent::composeDraft(eval::Task::loadDirectory(matmulTask("trans", R"J("layout":{"transpose_a":true},)J")), dev, {});
+        QVERIFY(!d.ok);
+        QVERIFY2(d.error.find("field 'compute.a'") != std::string::npos, d.error.c_str());
+        // A triangle of non-square operands.
+        d = agent::composeDraft(eval::Task::loadDirectory(matmulTask("tri", R"J("layout":{"triangular":"lower"},)J")), dev, {});
+        QVERIFY(!d.ok);
+        QVERIFY2(d.error.find("field 'compute.a'") != std::string::npos, d.error.c_str());
+        // A diagonal a must be a vector.
+        d = agent::composeDraft(eval::Task::loadDirectory(matmulTask("diag", R"J("layout":{"diagonal_a":true},)J")), dev, {});
+        QVERIFY(!d.ok);
+        QVERIFY2(d.error.find("field 'compute.layout.diagonal_a'") != std::string::npos, d.error.c_str());
+        // The plain spec drafts (the control).
+        d = agent::composeDraft(eval::Task::loadDirectory(matmulTask("plain", "")), dev, {});
+        QVERIFY2(d.ok, d.error.c_str());
+    }
+
     // Specs that load but that the composer cannot draft: refused with the field, not a crash.
     void composerRefusesWhatItCannotDraft_data() {
         QTest::addColumn<QString>("window");
@@ -180,5 +240,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWindowDraft)
-#include "test_window_draft.moc"
+QTEST_GUILESS_MAIN(TestKernelbenchDrafts)
+#include "test_kernelbench_drafts.moc"
