@@ -133,6 +133,12 @@ __aicore__ inline void DraftPrepRows(TQue<TPosition::VECIN, 1>& inQ, TQue<TPosit
     return k;
 }
 
+std::string loadParams(const std::string& start, const std::string& repeat, const std::string& stride, bool transpose) {
+    const std::string in = "                    ";
+    return in + "p.startIndex = " + start + ";\n" + in + "p.repeatTimes = uint8_t(" + repeat + ");\n" + in + "p.srcStride = " +
+           stride + ";\n" + in + "p.ifTranspose = " + (transpose ? "true" : "false") + ";\n";
+}
+
 // GM (row-major) -> L1 NZ -> L0A/L0B for one K chunk; a transposed operand is read as stored
 // (its fractals transposed on the way to L0A, or already in L0B's order).
 std::string operandLoads(const MatmulPlan& p) {
@@ -150,10 +156,7 @@ std::string operandLoads(const MatmulPlan& p) {
                 for (uint16_t i = 0; i < mBlocks; ++i) {
                     LoadData2DParams p;
 )";
-    s += p.transA ? "                    p.startIndex = i * kBlocks;\n                    p.repeatTimes = uint8_t(kBlocks);\n"
-                    "                    p.srcStride = 1;\n                    p.ifTranspose = true;\n"
-                  : "                    p.startIndex = i;\n                    p.repeatTimes = uint8_t(kBlocks);\n"
-                    "                    p.srcStride = mBlocks;\n                    p.ifTranspose = false;\n";
+    s += p.transA ? loadParams("i * kBlocks", "kBlocks", "1", true) : loadParams("i", "kBlocks", "mBlocks", false);
     s += R"(                    LoadData(a2[i * kBlocks * 256], l1a, p);
                 }
                 // L1 -> L0B: per 16-deep k block, its n fractals (k x n, transposed inside).
@@ -161,10 +164,7 @@ std::string operandLoads(const MatmulPlan& p) {
                 for (uint16_t kb = 0; kb < kBlocks; ++kb) {
                     LoadData2DParams p;
 )";
-    s += p.transB ? "                    p.startIndex = kb * nBlocks;\n                    p.repeatTimes = uint8_t(nBlocks);\n"
-                    "                    p.srcStride = 1;\n                    p.ifTranspose = false;\n"
-                  : "                    p.startIndex = kb;\n                    p.repeatTimes = uint8_t(nBlocks);\n"
-                    "                    p.srcStride = kBlocks;\n                    p.ifTranspose = true;\n";
+    s += p.transB ? loadParams("kb * nBlocks", "nBlocks", "1", false) : loadParams("kb", "nBlocks", "kBlocks", true);
     s += "                    LoadData(b2[kb * nBlocks * 256], l1b, p);\n                }\n";
     return s;
 }
