@@ -285,6 +285,9 @@ SkeletonCode composeMatmul(Frame& f) {
     std::string k = (p.prep ? prepKernel(f, p) : std::string()) +
                     cubeKernel(f, p, f.knowledge.skeleton("matmul"), params, aArg, bArg, cArg, cType);
     std::string host;
+    if (p.prep && f.knowledge.idiom("tail_copy").value("method", "") != "datacopy_pad")
+        throw DraftError("field 'compute.a': the float32 operands are converted with DataCopyPad rows, which " + f.device.id +
+                         " does not have");
     if (p.prep) {
         const std::string cores = std::to_string(std::max(1, f.device.vectorCores));
         host += "    GM_ADDR ah = ctx.workspace(ctx.numel(\"" + a->name + "\") * 2), bh = ctx.workspace(ctx.numel(\"" + b->name + "\") * 2);\n";
