@@ -87,7 +87,7 @@ mm(13, "matmul_symmetric", "Product of two symmetric matrices, C = A x B, A and 
                            "random, the operands their symmetric views.", ["N", "N"], ["N", "N"], ["N", "N"],
    {"N": 4096}, "A[std::min(i, k) * K + std::max(i, k)]", "Bm[std::min(k, j) * N + std::max(k, j)]",
    "13_Matmul_for_symmetric_matrices.py", SQ_CASES, SQ,
-   gap="symmetric operands given by one triangle: the matmul spec reads whole operands")
+   spec=dict(MM_SPEC, layout={"symmetric": True}))
 mm(14, "matmul_upper_triangular", "Product of two upper-triangular matrices, C = triu(A x B), A and B [N, N]. "
                                   "Entries below the diagonal of A and B are read as zero, and C is zero below "
                                   "its diagonal.", ["N", "N"], ["N", "N"], ["N", "N"], {"N": 4096},

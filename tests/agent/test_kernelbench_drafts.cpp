@@ -95,7 +95,7 @@ private slots:
                               "kb01_square_matmul", "kb04_matvec", "kb03_batched_matmul", "kb10_matmul_3d_by_2d",
                               "kb11_matmul_4d_by_2d", "kb12_diag_matmul", "kb14_matmul_upper_triangular",
                               "kb15_matmul_lower_triangular", "kb16_matmul_transposed_a", "kb17_matmul_transposed_b",
-                              "kb18_matmul_transposed_both"})
+                              "kb18_matmul_transposed_both", "kb13_matmul_symmetric"})
             QTest::newRow(n) << n;
     }
     void draftVerifies() {
@@ -169,6 +169,7 @@ private slots:
         QTest::newRow("not a boolean") << R"J({"transpose_a":"yes"})J" << "compute.layout.transpose_a";
         QTest::newRow("bad triangle") << R"J({"triangular":"diagonal"})J" << "compute.layout.triangular";
         QTest::newRow("diagonal and transposed") << R"J({"diagonal_a":true,"transpose_b":true})J" << "compute.layout.diagonal_a";
+        QTest::newRow("symmetric and transposed") << R"J({"symmetric":true,"transpose_b":true})J" << "compute.layout.symmetric";
         QTest::newRow("triangle and transposed") << R"J({"triangular":"upper","transpose_a":true})J" << "compute.layout.triangular";
     }
     void badMatmulLayoutsNameTheField() {

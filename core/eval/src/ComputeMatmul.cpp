@@ -25,13 +25,14 @@ MatmulLayout parseMatmulLayout(const json& j) {
     if (!j.is_object())
         bad("compute.layout", "must be an object: {\"transpose_a\": true, \"transpose_b\": false, \"triangular\": \"upper\", "
                               "\"diagonal_a\": false}");
-    static const std::set<std::string> keys = {"transpose_a", "transpose_b", "triangular", "diagonal_a"};
+    static const std::set<std::string> keys = {"transpose_a", "transpose_b", "triangular", "diagonal_a", "symmetric"};
     for (auto& [k, v] : j.items())
-        if (!keys.count(k)) bad("compute.layout." + k, "unknown field (transpose_a, transpose_b, triangular, diagonal_a)");
+        if (!keys.count(k)) bad("compute.layout." + k, "unknown field (transpose_a, transpose_b, triangular, diagonal_a, symmetric)");
     MatmulLayout l;
     l.transposeA = flag(j, "transpose_a");
     l.transposeB = flag(j, "transpose_b");
     l.diagonalA = flag(j, "diagonal_a");
+    l.symmetric = flag(j, "symmetric");
     if (j.contains("triangular")) {
         const json& t = j["triangular"];
         if (!t.is_string() || (t.get<std::string>() != "upper" && t.get<std::string>() != "lower"))
@@ -40,6 +41,8 @@ MatmulLayout parseMatmulLayout(const json& j) {
     }
     if (l.diagonalA && (l.transposeA || l.transposeB || !l.triangular.empty()))
         bad("compute.layout.diagonal_a", "a diagonal left operand takes no transpose or triangle");
+    if (l.symmetric && (l.diagonalA || l.transposeA || l.transposeB || !l.triangular.empty()))
+        bad("compute.layout.symmetric", "symmetric operands take no transpose, triangle or diagonal");
     if (!l.triangular.empty() && (l.transposeA || l.transposeB))
         bad("compute.layout.triangular", "triangular operands are read as stored: no transpose with them");
     return l;
@@ -51,6 +54,7 @@ json MatmulLayout::toJson() const {
     if (transposeB) j["transpose_b"] = true;
     if (!triangular.empty()) j["triangular"] = triangular;
     if (diagonalA) j["diagonal_a"] = true;
+    if (symmetric) j["symmetric"] = true;
     return j;
 }
 

@@ -15,6 +15,7 @@ struct MatmulPlan {
     const eval::TensorDecl *a = nullptr, *b = nullptr;
     bool transA = false, transB = false, batchedB = false, prep = false;
     std::string triangular;
+    bool symmetric = false;
     std::string m, k, n, batch;  // host C++ over ctx
     std::vector<std::string> outShape;
 };
@@ -29,6 +30,7 @@ MatmulPlan planMatmul(const eval::Task& task) {
     p.transA = spec.layout.transposeA;
     p.transB = spec.layout.transposeB;
     p.triangular = spec.layout.triangular;
+    p.symmetric = spec.layout.symmetric;
     const auto &as = p.a->shape, &bs = p.b->shape;
     const std::string A = p.a->name, B = p.b->name;
     auto refuse = [&](const std::string& want) {
@@ -66,10 +68,11 @@ MatmulPlan planMatmul(const eval::Task& task) {
                          "(got " + p.a->dtype + ", " + p.b->dtype + ")");
     if (f32 && spec.computeDtype == "float32")
         throw DraftError("field 'compute.compute_dtype': the cube path multiplies in float16; use \"float16\"");
-    if (!p.triangular.empty() && (as.size() != 2 || as != bs || as[0] != as[1]))
-        refuse("square a and b of one shape for a triangular product");
-    if (!p.triangular.empty() && !f32)
-        throw DraftError("field 'compute.layout.triangular': the triangle is applied while converting float32 operands");
+    const bool square = !p.triangular.empty() || p.symmetric;  // rows of a square matrix in the prep
+    if (square && (as.size() != 2 || as != bs || as[0] != as[1]))
+        refuse("square a and b of one shape for a triangular or symmetric product");
+    if (square && !f32)
+        throw DraftError("field 'compute.layout': a triangle or a symmetric view is applied while converting float32 operands");
     p.prep = f32;
     return p;
 }
@@ -85,10 +88,42 @@ std::string prepKernel(const Frame& f, const MatmulPlan& p) {
             for (uint32_t q = s; q < al && q < cc; ++q) in.SetValue(q, 0.0f);
             if (al < cc) Duplicate(in[al], 0.0f, int32_t(cc - al));
 )";
-    std::string k = R"(constexpr uint32_t PREP_CHUNK = 8192;
-
+    // Symmetric (n <= SYM_MAX): row i = column i above the diagonal (A[k][i], k < i, one 4-byte
+    // block per row, each in its own 32-byte slot after the row) then row i from the diagonal on;
+    // one Gather merges them, its offsets from per-row int32 arithmetic on two fixed tables.
+    std::string sym, symGather, symParams, symArgs, symSetup;
+    if (p.symmetric) {
+        sym = R"(            if (i > 0)
+                DataCopyPad(in[SYM_MAX], sGm[(uint64_t)(r - i) * cols + i], DataCopyExtParams{uint16_t(i), 4u, (cols - 1) * 4u, 0, 0},
+                            DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+)";
+        symGather = R"(            ArithProgression(sel, -int32_t(i), 1, int32_t(cc));  // k - i
+            Mins(sel, sel, 0, int32_t(cc));
+            Maxs(sel, sel, -1, int32_t(cc));  // -1 above the diagonal, else 0
+            Mul(sel, sel, symStep, int32_t(cc));
+            Add(sel, sel, symBase, int32_t(cc));
+            Gather(merged, in, sel.ReinterpretCast<uint32_t>(), 0, cc);
+            row = merged;
+)";
+        symParams = ",\n                                     LocalTensor<int32_t> sel, LocalTensor<int32_t> symBase, "
+                    "LocalTensor<int32_t> symStep, LocalTensor<float> merged";
+        symArgs = ", sel, symBase, symStep, merged";
+        symSetup = R"(    TBuf<TPosition::VECCALC> selBuf, baseBuf, stepBuf, mergedBuf;
+    pipe.InitBuffer(selBuf, SYM_MAX * 4);
+    pipe.InitBuffer(baseBuf, SYM_MAX * 4);
+    pipe.InitBuffer(stepBuf, SYM_MAX * 4);
+    pipe.InitBuffer(mergedBuf, SYM_MAX * 4);
+    LocalTensor<int32_t> sel = selBuf.Get<int32_t>(), symBase = baseBuf.Get<int32_t>(), symStep = stepBuf.Get<int32_t>();
+    LocalTensor<float> merged = mergedBuf.Get<float>();
+    ArithProgression(symBase, 0, 4, int32_t(SYM_MAX));                          // row element k at byte 4k
+    ArithProgression(symStep, -int32_t(SYM_MAX * 4), -28, int32_t(SYM_MAX));    // minus (column slot k - 4k)
+)";
+    }
+    std::string k = std::string(p.symmetric ? "constexpr uint32_t PREP_CHUNK = 2048, SYM_MAX = 2048;\n"
+                                            : "constexpr uint32_t PREP_CHUNK = 8192;\n") +
+                    R"(
 __aicore__ inline void DraftPrepRows(TQue<TPosition::VECIN, 1>& inQ, TQue<TPosition::VECOUT, 1>& outQ, GM_ADDR src,
-                                     GM_ADDR dst, uint32_t rows, uint32_t cols) {
+                                     GM_ADDR dst, uint32_t rows, uint32_t cols)" + symParams + R"() {
     GlobalTensor<float> sGm;
     GlobalTensor<half> dGm;
     sGm.SetGlobalBuffer((__gm__ float*)src, (uint64_t)rows * cols);
@@ -103,10 +138,11 @@ __aicore__ inline void DraftPrepRows(TQue<TPosition::VECIN, 1>& inQ, TQue<TPosit
             LocalTensor<float> in = inQ.AllocTensor<float>();
             DataCopyPad(in, sGm[(uint64_t)r * cols + c0], DataCopyExtParams{1, cc * 4u, 0, 0, 0},
                         DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
-            inQ.EnQue(in);
+)" + sym + R"(            inQ.EnQue(in);
             in = inQ.DeQue<float>();
-)" + mask + R"(            LocalTensor<half> out = outQ.AllocTensor<half>();
-            Cast(out, in, RoundMode::CAST_NONE, cc);
+            LocalTensor<float> row = in;
+)" + mask + symGather + R"(            LocalTensor<half> out = outQ.AllocTensor<half>();
+            Cast(out, row, RoundMode::CAST_NONE, cc);
             inQ.FreeTensor(in);
             outQ.EnQue(out);
             out = outQ.DeQue<half>();
@@ -123,13 +159,11 @@ __aicore__ inline void DraftPrepRows(TQue<TPosition::VECIN, 1>& inQ, TQue<TPosit
     k += R"(    TPipe pipe;
     TQue<TPosition::VECIN, 1> inQ;
     TQue<TPosition::VECOUT, 1> outQ;
-    pipe.InitBuffer(inQ, 1, PREP_CHUNK * sizeof(float));
-    pipe.InitBuffer(outQ, 1, PREP_CHUNK * sizeof(half));
-    DraftPrepRows(inQ, outQ, gm_a, gm_ah, tilingData.prepRowsA, tilingData.prepColsA);
-    DraftPrepRows(inQ, outQ, gm_b, gm_bh, tilingData.prepRowsB, tilingData.prepColsB);
-}
-
-)";
+    pipe.InitBuffer(inQ, 1, PREP_CHUNK * sizeof(float)";
+    k += p.symmetric ? ") + SYM_MAX * 32);\n" : "));\n";  // the raw string ends inside "sizeof(float"
+    k += "    pipe.InitBuffer(outQ, 1, PREP_CHUNK * sizeof(half));\n" + symSetup;
+    k += "    DraftPrepRows(inQ, outQ, gm_a, gm_ah, tilingData.prepRowsA, tilingData.prepColsA" + symArgs + ");\n";
+    k += "    DraftPrepRows(inQ, outQ, gm_b, gm_bh, tilingData.prepRowsB, tilingData.prepColsB" + symArgs + ");\n}\n\n";
     return k;
 }
 
@@ -272,8 +306,9 @@ SkeletonCode composeMatmul(Frame& f) {
         for (const auto* d : {a, b}) {
             const std::string side = d == a ? "A" : "B", cols = shapeOf(d->name, d->shape.size() - 1);
             const std::string numel = "ctx.numel(\"" + d->name + "\")";
-            f.addField("prepRows" + side, "uint32_t", p.triangular.empty() ? "1" : numel + " / " + cols);
-            f.addField("prepCols" + side, "uint32_t", p.triangular.empty() ? numel : cols);
+            const bool flat = p.triangular.empty() && !p.symmetric;
+            f.addField("prepRows" + side, "uint32_t", flat ? "1" : numel + " / " + cols);
+            f.addField("prepCols" + side, "uint32_t", flat ? numel : cols);
         }
     }
     const std::string cType = direct && out.dtype == "float16" ? "half" : "float";

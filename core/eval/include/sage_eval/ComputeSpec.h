@@ -71,6 +71,7 @@ struct MatmulLayout {
     bool transposeA = false, transposeB = false;  // a stored [K, M] / b stored [N, K]
     std::string triangular;                       // "", "upper" or "lower": both operands read as that triangle
     bool diagonalA = false;                       // a is a [M] vector: acc = diag(a) x b
+    bool symmetric = false;                       // both square operands read as their upper triangle mirrored
     nlohmann::json toJson() const;
 };
 
