@@ -25,6 +25,22 @@ def geometry_attrs(k, s, p, d, op=None):
     return a
 
 
+def window_spec(op, n, inp="x", weight=None, bias=None, groups=False, transposed=False):
+    """The compute spec of a window task: geometry from the attrs k<i>, s<i>, p<i>, d<i> (op<i>)."""
+    w = {"op": op, "input": inp}
+    if weight:
+        w["weight"] = weight
+    if bias:
+        w["bias"] = bias
+    for key, sym in (("kernel", "k"), ("stride", "s"), ("padding", "p"), ("dilation", "d")):
+        w[key] = ["%s%d" % (sym, i) for i in range(n)]
+    if transposed:
+        w["output_padding"] = ["op%d" % i for i in range(n)]
+    if groups:
+        w["groups"] = "groups"
+    return {"kind": "window", "window": w, "out": {"y": "acc"}}
+
+
 def dims_text(kb):
     return ", ".join("%s=%d" % kv for kv in kb.items())
 
@@ -43,7 +59,7 @@ def pool(nn, slug, kind, k, s, p, d, kb, small, tail, perf, src):
         inputs=[("x", F, ["N", "C"] + sp)],
         outputs=[("y", F, ["N", "C"] + [window_out(sym, i) for i, sym in enumerate(sp)])],
         attrs=geometry_attrs(k, s, p, d), kb=kb, small=small, tail=tail, perf=perf, init={"x": UNIT},
-        tolerance=1e-4, gap="a sliding window: the spec has no windows or strides", ref=R.pool(n, kind))
+        tolerance=1e-4, compute=window_spec(kind + "_pool", n), ref=R.pool(n, kind))
 
 
 pool(41, "max_pool_1d", "max", [8], [1], [4], [1], {"N": 64, "C": 192, "L": 65536},
@@ -118,7 +134,9 @@ def conv(nn, slug, n, cin, cout, k, kb, small, tail, perf, src, s=None, p=None, 
                  "(in - 1)s - 2p + d(k-1) + output_padding + 1" if transposed else
                  "(in + 2p - d(k-1) - 1) / s + 1, rounded down", dims_text(kb)),
         inputs=inputs, outputs=[("y", F, ["N", "Cout"] + outs)], attrs=attrs, kb=kb, small=small, tail=tail,
-        perf=perf, init=init, tolerance=1e-3, gap="a convolution: the spec has no sliding windows",
+        perf=perf, init=init, tolerance=1e-3,
+        compute=window_spec("conv_transpose" if transposed else "conv", n, weight="weight",
+                            bias="bias" if bias else None, groups=True, transposed=transposed),
         ref=R.conv(n, transposed, bias="bias" if bias else None))
 
 
@@ -228,6 +246,7 @@ add(nn=86, slug="conv_depthwise_separable2d", category="convolution",
     small=c2(4, 4), tail=c2(5, 7, 2), perf=c2(64, 64),
     init={"x": UNIT, "w_depthwise": {"dist": "uniform", "low": -0.333333, "high": 0.333333},
           "w_pointwise": {"dist": "uniform", "low": -0.125, "high": 0.125}},
-    tolerance=1e-3, gap="a convolution: the spec has no sliding windows", ref=R.DEPTHWISE_SEPARABLE)
+    tolerance=1e-3, gap="two convolutions in a row (depthwise, then pointwise): a window spec describes one",
+    ref=R.DEPTHWISE_SEPARABLE)
 
 import tasks_table3  # noqa: E402,F401

@@ -35,7 +35,7 @@ mm(3, "batched_matmul", "Batched matrix product C[b] = A[b] x B[b], A [BATCH, M,
    dict(small={"BATCH": 2, "M": 32, "K": 16, "N": 24}, tail={"BATCH": 3, "M": 37, "K": 20, "N": 45},
         perf={"BATCH": 4, "M": 128, "K": 256, "N": 256}),
    'const int64_t batch = ctx.dim("BATCH"), M = ctx.dim("M"), K = ctx.dim("K"), N = ctx.dim("N");',
-   gap="a batch axis: the matmul spec multiplies one [M, K] by one [K, N]")
+   spec=MM_SPEC)
 mm(4, "matvec", "Matrix-vector product C [M, 1] = A [M, K] x B [K, 1].", ["M", "K"], ["K", 1], ["M", 1],
    {"M": 2048, "K": 1048576}, ROWMAJOR_A, "Bm[k]", "4_Matrix_vector_multiplication_.py",
    dict(small={"M": 16, "K": 256}, tail={"M": 37, "K": 1001}, perf={"M": 64, "K": 16384}),
@@ -66,7 +66,7 @@ mm(10, "matmul_3d_by_2d", "A 3-D tensor times a matrix, C [N, M, L] = A [N, M, K
    dict(small={"N": 2, "M": 16, "K": 32, "L": 24}, tail={"N": 3, "M": 37, "K": 20, "L": 45},
         perf={"N": 2, "M": 256, "K": 256, "L": 384}),
    'const int64_t batch = ctx.dim("N"), M = ctx.dim("M"), K = ctx.dim("K"), N = ctx.dim("L");',
-   gap="a 3-D left operand: the matmul spec multiplies one [M, K] by one [K, N]")
+   spec=MM_SPEC)
 mm(11, "matmul_4d_by_2d", "A 4-D tensor times a matrix over its last axis, C[b, i, j, k] = sum_l A[b, i, j, l] * "
                           "B[l, k]; A [B, I, J, L], B [L, K].",
    ["B", "I", "J", "L"], ["L", "K"], ["B", "I", "J", "K"], {"B": 8, "I": 256, "J": 512, "L": 256, "K": 768},
@@ -74,40 +74,40 @@ mm(11, "matmul_4d_by_2d", "A 4-D tensor times a matrix over its last axis, C[b, 
    dict(small={"B": 1, "I": 2, "J": 8, "L": 16, "K": 24}, tail={"B": 1, "I": 3, "J": 7, "L": 20, "K": 45},
         perf={"B": 1, "I": 4, "J": 64, "L": 256, "K": 384}),
    'const int64_t batch = 1, M = ctx.dim("B") * ctx.dim("I") * ctx.dim("J"), K = ctx.dim("L"), N = ctx.dim("K");',
-   gap="a 4-D left operand: the matmul spec multiplies one [M, K] by one [K, N]")
+   spec=MM_SPEC)
 add(nn=12, slug="diag_matmul", category="matmul", source=SRC % "12_Matmul_with_diagonal_matrices_.py",
     desc="diag(A) x B: row i of B [N, M] scaled by A[i], A [N]. All float32, inputs uniform in [0, 1). KernelBench "
          "shape: N=4096, M=4096.",
     inputs=[("A", F, ["N"]), ("B", F, ["N", "M"])], outputs=[("C", F, ["N", "M"])], kb={"N": 4096, "M": 4096},
     small={"N": 16, "M": 256}, tail={"N": 37, "M": 1001}, perf={"N": 1024, "M": 1024}, init={"A": UNIT, "B": UNIT},
-    gap="a float per row scaling the row: rowwise takes a [rows] input only as a gather index",
+    compute={"kind": "matmul", "a": "A", "b": "B", "layout": {"diagonal_a": True}, "out": {"C": "acc"}},
     ref=M.DIAG_MATMUL)
 mm(13, "matmul_symmetric", "Product of two symmetric matrices, C = A x B, A and B [N, N]. Only the upper "
                            "triangle of each operand is read (A[i][k] for i > k means A[k][i]); the inputs are "
                            "random, the operands their symmetric views.", ["N", "N"], ["N", "N"], ["N", "N"],
    {"N": 4096}, "A[std::min(i, k) * K + std::max(i, k)]", "Bm[std::min(k, j) * N + std::max(k, j)]",
    "13_Matmul_for_symmetric_matrices.py", SQ_CASES, SQ,
-   gap="symmetric operands given by one triangle: the matmul spec reads whole operands")
+   spec=dict(MM_SPEC, layout={"symmetric": True}))
 mm(14, "matmul_upper_triangular", "Product of two upper-triangular matrices, C = triu(A x B), A and B [N, N]. "
                                   "Entries below the diagonal of A and B are read as zero, and C is zero below "
                                   "its diagonal.", ["N", "N"], ["N", "N"], ["N", "N"], {"N": 4096},
    "(k >= i ? A[i * K + k] : 0.0)", "j >= k ? Bm[k * N + j] : 0.0", "14_Matmul_for_upper_triangular_matrices.py",
-   SQ_CASES, SQ, mask="(j >= i ? 1.0 : 0.0) * ", gap="triangular masks: the matmul spec has none")
+   SQ_CASES, SQ, mask="(j >= i ? 1.0 : 0.0) * ", spec=dict(MM_SPEC, layout={"triangular": "upper"}))
 mm(15, "matmul_lower_triangular", "Product of two lower-triangular matrices, C = tril(A x B), A and B [N, N]. "
                                   "Entries above the diagonal of A and B are read as zero, and C is zero above "
                                   "its diagonal.", ["N", "N"], ["N", "N"], ["N", "N"], {"N": 4096},
    "(k <= i ? A[i * K + k] : 0.0)", "j <= k ? Bm[k * N + j] : 0.0", "15_Matmul_for_lower_triangular_matrices.py",
-   SQ_CASES, SQ, mask="(j <= i ? 1.0 : 0.0) * ", gap="triangular masks: the matmul spec has none")
+   SQ_CASES, SQ, mask="(j <= i ? 1.0 : 0.0) * ", spec=dict(MM_SPEC, layout={"triangular": "lower"}))
 mm(16, "matmul_transposed_a", "C [M, N] = A^T x B with A stored [K, M] and B [K, N].", ["K", "M"], ["K", "N"],
    ["M", "N"], {"M": 2048, "K": 8192, "N": 4096}, "A[k * M + i]", ROWMAJOR_B, "16_Matmul_with_transposed_A.py",
-   gap="a transposed operand: the matmul spec takes A [M, K] and B [K, N] as stored")
+   spec=dict(MM_SPEC, layout={"transpose_a": True}))
 mm(17, "matmul_transposed_b", "C [M, N] = A x B^T with A stored [M, K] and B [N, K].", ["M", "K"], ["N", "K"],
    ["M", "N"], {"M": 2048, "K": 8192, "N": 4096}, ROWMAJOR_A, "Bm[j * K + k]", "17_Matmul_with_transposed_B.py",
-   gap="a transposed operand: the matmul spec takes A [M, K] and B [K, N] as stored")
+   spec=dict(MM_SPEC, layout={"transpose_b": True}))
 mm(18, "matmul_transposed_both", "C [M, N] = A^T x B^T with A stored [K, M] and B [N, K].", ["K", "M"], ["N", "K"],
    ["M", "N"], {"M": 2048, "K": 8192, "N": 4096}, "A[k * M + i]", "Bm[j * K + k]",
    "18_Matmul_with_transposed_both.py",
-   gap="transposed operands: the matmul spec takes A [M, K] and B [K, N] as stored")
+   spec=dict(MM_SPEC, layout={"transpose_a": True, "transpose_b": True}))
 
 # ---- scans along the last axis of x [B, L] -----------------------------------------------------
 SCAN_CASES = dict(small={"B": 4, "L": 256}, tail={"B": 3, "L": 1001}, perf={"B": 32, "L": 32768})

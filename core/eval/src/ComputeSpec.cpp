@@ -136,7 +136,8 @@ public:
         : kind_(kind), inputs_(inputs), attrs_(attrs), dims_(dims) {}
     void addLet(const std::string& n) { lets_.insert(n); }
     bool known(const std::string& n) const {
-        return inputs_.count(n) || attrs_.count(n) || dims_.count(n) || lets_.count(n) || (kind_ == "matmul" && n == "acc");
+        return inputs_.count(n) || attrs_.count(n) || dims_.count(n) || lets_.count(n) ||
+               ((kind_ == "matmul" || kind_ == "window") && n == "acc");
     }
     void check(const Expr& e, const std::string& field) const {
         switch (e.op) {
@@ -145,7 +146,7 @@ public:
             if (!known(e.name))
                 throw std::invalid_argument("field '" + field + "': unknown name '" + e.name +
                                             "' (use an input, an attr, a shape symbol, an earlier let" +
-                                            (kind_ == "matmul" ? std::string(" or acc") : std::string()) + ")");
+                                            (kind_ == "matmul" || kind_ == "window" ? std::string(" or acc") : std::string()) + ")");
             return;
         case Expr::Op::Call: {
             const FunctionInfo* f = findFunction(e.name);
@@ -231,15 +232,17 @@ ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
         throw std::invalid_argument("field '" + field + "': " + what);
     };
     if (!j.is_object()) bad("compute", "must be an object with \"kind\" and \"out\"");
-    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "row_axes", "axis", "note"};
+    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "row_axes", "axis", "layout", "window", "note"};
     for (auto& [k, v] : j.items())
-        if (!keys.count(k)) bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, row_axes, axis, note)");
+        if (!keys.count(k))
+            bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, row_axes, axis, layout, window, note)");
     ComputeSpec c;
     c.present = true;
     if (!j.contains("kind") || !j["kind"].is_string()) bad("compute.kind", "must be a string");
     c.kind = j["kind"].get<std::string>();
-    if (c.kind != "elementwise" && c.kind != "rowwise" && c.kind != "axis" && c.kind != "reduce_all" && c.kind != "matmul")
-        bad("compute.kind", "'" + c.kind + "' is not one of elementwise, rowwise, axis, reduce_all, matmul");
+    if (c.kind != "elementwise" && c.kind != "rowwise" && c.kind != "axis" && c.kind != "reduce_all" && c.kind != "matmul" &&
+        c.kind != "window")
+        bad("compute.kind", "'" + c.kind + "' is not one of elementwise, rowwise, axis, reduce_all, matmul, window");
     if (c.kind == "axis") {
         if (!j.contains("axis") || !j["axis"].is_number_integer() || j["axis"].get<int64_t>() < 0 || j["axis"].get<int64_t>() > 7)
             bad("compute.axis", "an axis spec names the reduced axis: an integer from 0 to 7");
@@ -282,9 +285,13 @@ ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
             if (!inputs.count(n)) bad(f, "'" + n + "' is not an input");
             (k[0] == 'a' ? c.a : c.b) = n;
         }
-    } else if (j.contains("a") || j.contains("b")) {
-        bad(j.contains("a") ? "compute.a" : "compute.b", "only a matmul has operands a and b");
+        if (j.contains("layout")) c.layout = parseMatmulLayout(j["layout"]);
+    } else if (j.contains("a") || j.contains("b") || j.contains("layout")) {
+        bad(j.contains("a") ? "compute.a" : j.contains("b") ? "compute.b" : "compute.layout",
+            "only a matmul has operands a and b and their layout");
     }
+    if (c.kind == "window") c.window = parseWindowSpec(j.contains("window") ? j["window"] : json(), names);
+    else if (j.contains("window")) bad("compute.window", "only a \"kind\": \"window\" spec has a window");
     if (j.contains("let")) {
         const json& lets = j["let"];
         if (!lets.is_array()) bad("compute.let", "must be an array of {\"name\": ..., \"expr\": ...}");
@@ -338,7 +345,9 @@ json ComputeSpec::toJson() const {
     if (kind == "matmul") {
         j["a"] = a;
         j["b"] = b;
+        if (!layout.toJson().empty()) j["layout"] = layout.toJson();
     }
+    if (kind == "window") j["window"] = window.toJson();
     return j;
 }
 

@@ -157,6 +157,7 @@ DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& devic
         else if (kind == "rowwise") code = draft::composeRowwise(f);
         else if (kind == "reduce_all") code = draft::composeReduceAll(f);
         else if (kind == "axis") code = draft::composeAxis(f);
+        else if (kind == "window") code = draft::composeWindow(f);
         else code = draft::composeMatmul(f);
 
         std::string s = "// Drafted by sage's kernel composer from the compute spec of task '" + task.name + "'\n" +

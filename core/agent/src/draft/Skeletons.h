@@ -58,5 +58,8 @@ SkeletonCode composeRowwise(Frame& f);
 SkeletonCode composeReduceAll(Frame& f);
 SkeletonCode composeAxis(Frame& f);
 SkeletonCode composeMatmul(Frame& f);
+SkeletonCode composeWindow(Frame& f);
+// matmul with layout.diagonal_a: diag(a) x b as a row scaling (MatmulRowScale.cpp).
+SkeletonCode composeRowScale(Frame& f);
 
 } // namespace sage::agent::draft

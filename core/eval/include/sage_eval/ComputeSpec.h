@@ -2,11 +2,12 @@
 // The kernel composer (core/agent) drafts a kernel from it; docs/tasks.md documents the format.
 //
 //   "compute": {
-//     "kind": "elementwise" | "rowwise" | "axis" | "reduce_all" | "matmul",
+//     "kind": "elementwise" | "rowwise" | "axis" | "reduce_all" | "matmul" | "window",
 //     "compute_dtype": "float32",            // optional: compute in this type, cast in and out
 //     "let": [{"name": "m", "expr": "row_max(x)"}, ...],   // optional named steps, in order
 //     "out": {"y": "exp(x - m) / row_sum(exp(x - m))"},   // one expression per output
 //     "a": "a", "b": "b"                       // matmul only: the operands; "acc" = a x b
+//     "window": {"op": "conv", "input": "x", ...}  // window only (WindowSpec); "acc" = its result
 //   }
 //
 // Expressions: numbers, names (inputs, attrs, earlier lets, "acc" in a matmul), + - * /, unary
@@ -55,15 +56,37 @@ struct ComputeStep {
     Expr expr;
 };
 
+// kind "window": a sliding window over the trailing 1-3 axes of `input` [N, C, spatial...]
+// (convolution, transposed convolution, max and average pooling). Every geometry entry is an
+// attr name or a non-negative integer literal, kept as text; the draft resolves it.
+struct WindowSpec {
+    std::string op;                    // conv | conv_transpose | max_pool | avg_pool
+    std::string input, weight, bias;   // weight: conv ops only; bias: optional, conv ops only
+    std::vector<std::string> kernel, stride, padding, dilation, outputPadding;  // one per spatial axis
+    std::string groups = "1";          // conv ops only
+    nlohmann::json toJson() const;
+};
+
+// kind "matmul", optional compute.layout: how the operands are stored and read.
+struct MatmulLayout {
+    bool transposeA = false, transposeB = false;  // a stored [K, M] / b stored [N, K]
+    std::string triangular;                       // "", "upper" or "lower": both operands read as that triangle
+    bool diagonalA = false;                       // a is a [M] vector: acc = diag(a) x b
+    bool symmetric = false;                       // both square operands read as their upper triangle mirrored
+    nlohmann::json toJson() const;
+};
+
 struct ComputeSpec {
     bool present = false;
-    std::string kind;          // elementwise | rowwise | reduce_all | matmul
+    std::string kind;          // elementwise | rowwise | axis | reduce_all | matmul | window
     std::string computeDtype;  // empty: each input's own type (bfloat16 computes in float32)
     std::vector<ComputeStep> lets;
     std::vector<ComputeStep> outputs;  // in the order of the task's outputs
     std::string a, b;                  // matmul operands
     int rowAxes = 1;                   // rowwise: how many trailing axes make one row
     int axis = 0;                      // axis: the axis the row reductions reduce
+    WindowSpec window;                 // kind "window" only
+    MatmulLayout layout;               // kind "matmul" only
 
     // What the parser needs to know of the task.
     struct Names {
@@ -74,5 +97,10 @@ struct ComputeSpec {
     static ComputeSpec parse(const nlohmann::json& j, const Names& names);
     nlohmann::json toJson() const;
 };
+
+// Parses compute.layout (ComputeMatmul.cpp); throws like ComputeSpec::parse.
+MatmulLayout parseMatmulLayout(const nlohmann::json& j);
+// Parses compute.window (ComputeWindow.cpp); throws like ComputeSpec::parse.
+WindowSpec parseWindowSpec(const nlohmann::json& j, const ComputeSpec::Names& names);
 
 } // namespace sage::eval
