@@ -222,7 +222,7 @@ private:
         const size_t cb = ct_ == "half" ? 2 : 4;
         size_t perElem = cb;  // rowIndex_
         for (const auto& t : tensors_) perElem += t.it == "int64_t" ? 0 : dtypeBytes(t.decl->dtype);
-        for (const auto& [text, var] : plan_.varOf) perElem += cb * 2;  // accumulator and index
+        perElem += plan_.varOf.size() * cb * 2;  // an accumulator and an index per reduction
         perElem += allBuffers().size() * cb + 1;                        // calc buffers, mask bits (rounded up)
         const size_t ub = f_.device.ubUsableBytes > 2048 ? f_.device.ubUsableBytes - 2048 : 0;
         size_t tile = std::min<size_t>(ub / perElem / 64 * 64, 16384);
