@@ -306,6 +306,18 @@ private:
         return "(" + o.it + ")(" + value + ")";
     }
 
+    // Outputs of one value (per row, or in all) written by the scalar unit at `index`.
+    void storeScalarOutputs(VectorEmitter& em, Role role, const std::string& index, const std::string& ifRow) {
+        for (const auto& o : l_.io) {
+            if (o.input || o.role != role) continue;
+            const size_t idx = outputIndex(o);
+            em.setField(task_.compute.outputs[idx].field);
+            Val v = em.emit(plan_.outputs[idx]);
+            if (v.vec) em.fail("output '" + o.decl->name + "' " + ifRow);
+            em.line(o.decl->name + "Gm_.SetValue(" + index + ", " + scalarStore(o, v.ref) + ");");
+        }
+    }
+
     // After the passes: outputs with one value per row, and the per-row terms of the totals.
     PassCode perRowStage() {
         PassCode code;
@@ -316,14 +328,7 @@ private:
             return gatherValue(x, em);
         };
         VectorEmitter em(e, f_.knowledge, "compute.out");
-        for (const auto& o : l_.io) {
-            if (o.input || o.role != Role::PerRow) continue;
-            const size_t idx = outputIndex(o);
-            em.setField(task_.compute.outputs[idx].field);
-            Val v = em.emit(plan_.outputs[idx]);
-            if (v.vec) em.fail("output '" + o.decl->name + "' has one value per row; reduce the row (row_sum, row_max, ...)");
-            em.line(o.decl->name + "Gm_.SetValue(row, " + scalarStore(o, v.ref) + ");");
-        }
+        storeScalarOutputs(em, Role::PerRow, "row", "has one value per row; reduce the row (row_sum, row_max, ...)");
         for (const Expr* t : plan_.totals) {
             Val v = em.emit(t->args[0]);
             if (v.vec) em.fail(t->name + " sums one value per row over the rows; reduce the row first (row_sum, row_mean, ...)");
@@ -347,14 +352,7 @@ private:
             return Val{false, x.name == "all_mean" ? "(" + var + " / (float)rows_)" : var};
         };
         VectorEmitter em(e, f_.knowledge, "compute.out");
-        for (const auto& o : l_.io) {
-            if (o.input || o.role != Role::Total) continue;
-            const size_t idx = outputIndex(o);
-            em.setField(task_.compute.outputs[idx].field);
-            Val v = em.emit(plan_.outputs[idx]);
-            if (v.vec) em.fail("output '" + o.decl->name + "' of shape [1] must be a value summed over the rows (all_sum, all_mean)");
-            em.line(o.decl->name + "Gm_.SetValue(0, " + scalarStore(o, v.ref) + ");");
-        }
+        storeScalarOutputs(em, Role::Total, "0", "of shape [1] must be a value summed over the rows (all_sum, all_mean)");
         for (const auto& o : l_.io)
             if (o.role == Role::Row && !o.input) em.fail("an output of shape [1] and row outputs in one spec are not drafted yet");
         code.lines = em.lines();
