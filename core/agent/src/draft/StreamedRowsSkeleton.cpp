@@ -441,8 +441,7 @@ std::string StreamedRows::loadRelease() const {
          "    template <typename T>\n"
          "    __aicore__ inline void CopyChunk(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint64_t off, uint32_t len) {\n"
          "        if ((len * sizeof(T)) % 32 == 0) DataCopy(dst, src[off], len);\n"
-         "        else DataCopyPad(dst, src[off], DataCopyExtParams{1, uint32_t(len * sizeof(T)), 0, 0, 0},\n"
-         "                         DataCopyPadExtParams<T>{false, 0, 0, static_cast<T>(0.0f)});\n    }\n"
+         "        else DataCopyPad(dst, src[off], DataCopyExtParams{1, uint32_t(len * sizeof(T)), 0, 0, 0}, DataCopyPadExtParams<T>{false, 0, 0, static_cast<T>(0.0f)});\n    }\n"
          "    template <typename T>\n"
          "    __aicore__ inline void StoreChunk(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint64_t off, uint32_t len) {\n"
          "        if ((len * sizeof(T)) % 32 == 0) DataCopy(dst[off], src, len);\n"
@@ -471,9 +470,10 @@ std::string StreamedRows::passFunction(const std::string& name, const PassCode& 
     for (const auto& o : l_.io)
         if (!o.input && o.role == Role::Row && last) {
             const std::string& n = o.decl->name;
-            chunk += "        outQ_" + n + ".EnQue(out_" + n + ");\n        out_" + n + " = outQ_" + n + ".DeQue<" + o.it + ">();\n";
-            chunk += "        StoreChunk(" + n + "Gm_, out_" + n + ", (uint64_t)row * cols_ + c0, len);\n";
-            chunk += "        outQ_" + n + ".FreeTensor(out_" + n + ");\n";
+            chunk += "        outQ_" + n + ".EnQue(out_" + n + ");\n        LocalTensor<" + o.it + "> done_" + n + " = outQ_" + n +
+                     ".DeQue<" + o.it + ">();\n";
+            chunk += "        StoreChunk(" + n + "Gm_, done_" + n + ", (uint64_t)row * cols_ + c0, len);\n";
+            chunk += "        outQ_" + n + ".FreeTensor(done_" + n + ");\n";
         }
     chunk += "        if (!rowHeld_) Release();\n    }\n";
     chunks_ += chunk;
