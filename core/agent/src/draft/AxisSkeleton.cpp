@@ -24,11 +24,6 @@ struct Tensor {
     bool input;
 };
 
-std::string dim(const std::string& s) {
-    const bool number = !s.empty() && std::isdigit(static_cast<unsigned char>(s[0]));
-    return number ? s : "ctx.dim(\"" + s + "\")";
-}
-
 class Axis {
 public:
     Axis(Frame& f) : f_(f), task_(f.task), plan_(RowPlan::of(f.task.compute)) {}
@@ -86,20 +81,12 @@ private:
         const size_t axis = size_t(task_.compute.axis);
         std::string outer = "1", inner = "1";
         for (size_t i = 0; i < shape_.size(); ++i)
-            if (i < axis) outer += " * " + dim(shape_[i]);
-            else if (i > axis) inner += " * " + dim(shape_[i]);
+            if (i < axis) outer += " * (" + hostExpression(task_, shape_[i]) + ")";
+            else if (i > axis) inner += " * (" + hostExpression(task_, shape_[i]) + ")";
         f_.addField("draftOuter", "uint32_t", outer);
-        f_.addField("draftR", "uint32_t", dim(shape_[axis]));
+        f_.addField("draftR", "uint32_t", hostExpression(task_, shape_[axis]));
         f_.addField("draftInner", "uint32_t", inner);
-        for (const auto& [a, v] : task_.attrs) f_.addField("draftAttr_" + a, "float", "ctx.attr(\"" + a + "\")");
-        std::set<std::string> dims;
-        for (const auto& t : tensors_)
-            for (const auto& s : t.decl->shape)
-                if (!s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) && !task_.attrs.count(s)) dims.insert(s);
-        for (const auto& d : dims) {
-            f_.addField("draftDim_" + d, "uint32_t", "ctx.dim(\"" + d + "\")");
-            dims_.push_back(d);
-        }
+        dims_ = addAttrAndDimFields(f_);
     }
 
     const Tensor* find(const std::string& n) const {

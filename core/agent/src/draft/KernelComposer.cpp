@@ -4,6 +4,7 @@
 #include "sage_npu/DeviceProfile.h"
 
 #include <cctype>
+#include <set>
 
 namespace sage::agent {
 using nlohmann::json;
@@ -54,6 +55,43 @@ std::string bf16BitsHelpers() {
            "    return int16_t((u + 0x8000u) >> 16);\n}\n\n";
 }
 
+std::string hostExpression(const eval::Task& task, const std::string& v) {
+    std::string out;
+    for (size_t i = 0; i < v.size();) {
+        if (std::isalpha(static_cast<unsigned char>(v[i])) || v[i] == '_') {
+            size_t j = i;
+            while (j < v.size() && (std::isalnum(static_cast<unsigned char>(v[j])) || v[j] == '_')) ++j;
+            std::string id = v.substr(i, j - i);
+            out += task.attrs.count(id) ? "ctx.attr(\"" + id + "\")" : "ctx.dim(\"" + id + "\")";
+            i = j;
+        } else {
+            out += v[i++];
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> addAttrAndDimFields(Frame& f) {
+    for (const auto& [a, v] : f.task.attrs) f.addField("draftAttr_" + a, "float", "ctx.attr(\"" + a + "\")");
+    std::set<std::string> dims;
+    for (const auto* list : {&f.task.inputs, &f.task.outputs})
+        for (const auto& d : *list)
+            for (const auto& s : d.shape)
+                for (size_t i = 0; i < s.size();) {
+                    if (!std::isalpha(static_cast<unsigned char>(s[i])) && s[i] != '_') {
+                        ++i;
+                        continue;
+                    }
+                    size_t j = i;
+                    while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
+                    const std::string id = s.substr(i, j - i);
+                    if (!f.task.attrs.count(id)) dims.insert(id);
+                    i = j;
+                }
+    for (const auto& d : dims) f.addField("draftDim_" + d, "uint32_t", "ctx.dim(\"" + d + "\")");
+    return {dims.begin(), dims.end()};
+}
+
 std::string shapeText(const std::vector<std::string>& shape) {
     std::string s = "[";
     for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + shape[i];
@@ -88,23 +126,6 @@ std::string Frame::hostFill(const std::string& var) const {
 }
 
 namespace {
-
-// A launch-spec value ("N", "M*N", "alpha", "16") as C++ over the host context.
-std::string hostExpression(const eval::Task& task, const std::string& v) {
-    std::string out;
-    for (size_t i = 0; i < v.size();) {
-        if (std::isalpha(static_cast<unsigned char>(v[i])) || v[i] == '_') {
-            size_t j = i;
-            while (j < v.size() && (std::isalnum(static_cast<unsigned char>(v[j])) || v[j] == '_')) ++j;
-            std::string id = v.substr(i, j - i);
-            out += task.attrs.count(id) ? "ctx.attr(\"" + id + "\")" : "ctx.dim(\"" + id + "\")";
-            i = j;
-        } else {
-            out += v[i++];
-        }
-    }
-    return out;
-}
 
 std::string structName(const std::string& task) {
     std::string s;

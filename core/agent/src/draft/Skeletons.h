@@ -47,6 +47,12 @@ size_t dtypeBytes(const std::string& dtype);
 std::string computeType(const eval::Task& task, const std::vector<const eval::TensorDecl*>& tensors);
 const eval::TensorDecl* findTensor(const eval::Task& task, const std::string& name);
 std::string shapeText(const std::vector<std::string>& shape);
+// A launch-spec or shape value ("N", "M*N", "Cout / groups", "alpha", "16") as C++ over the host
+// context: attrs through ctx.attr, shape symbols through ctx.dim.
+std::string hostExpression(const eval::Task& task, const std::string& v);
+// The tiling fields draftAttr_<a> (float) of every attr and draftDim_<s> (uint32_t) of every shape
+// symbol of the task's tensors; returns the symbols, sorted.
+std::vector<std::string> addAttrAndDimFields(Frame& f);
 // Bf16BitsToFloat / FloatToBf16Bits: scalar bfloat16 <-> float on a device without bfloat16.
 std::string bf16BitsHelpers();
 

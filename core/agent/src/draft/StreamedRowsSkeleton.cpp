@@ -66,11 +66,6 @@ Layout classify(Frame& f, bool bf16Bits) {
     return l;
 }
 
-std::string dimExpr(const std::string& s) {
-    const bool number = !s.empty() && std::isdigit(static_cast<unsigned char>(s[0]));
-    return number ? s : "ctx.dim(\"" + s + "\")";
-}
-
 // The generated code of one pass: the vector lines per chunk and the buffers they use.
 struct PassCode {
     std::vector<std::string> lines;
@@ -130,20 +125,12 @@ private:
 
     void addFields() {
         std::string rows = "1";
-        for (const auto& s : l_.perRowShape) rows += " * " + dimExpr(s);
+        for (const auto& s : l_.perRowShape) rows += " * (" + hostExpression(task_, s) + ")";
         std::string cols = "1";
-        for (const auto& s : l_.bcastShape) cols += " * " + dimExpr(s);
+        for (const auto& s : l_.bcastShape) cols += " * (" + hostExpression(task_, s) + ")";
         f_.addField("draftRows", "uint32_t", rows);
         f_.addField("draftCols", "uint32_t", cols);
-        for (const auto& [a, v] : task_.attrs) f_.addField("draftAttr_" + a, "float", "ctx.attr(\"" + a + "\")");
-        std::set<std::string> dims;
-        for (const auto& io : l_.io)
-            for (const auto& s : io.decl->shape)
-                if (!s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) && !task_.attrs.count(s)) dims.insert(s);
-        for (const auto& d : dims) {
-            f_.addField("draftDim_" + d, "uint32_t", "ctx.dim(\"" + d + "\")");
-            dims_.push_back(d);
-        }
+        dims_ = addAttrAndDimFields(f_);
     }
 
     // The emitter's view of names: attrs and dims are scalars; row and broadcast inputs are the
