@@ -18,7 +18,7 @@ harnesses=${*:-"shape_expression compute_spec task_json device_profile memory_js
 command -v clang++ >/dev/null || { echo "fuzz-long: needs clang (Debian package clang) with libFuzzer (libclang-rt-14-dev)" >&2; exit 2; }
 
 t=core/toolchain/src e=core/eval/src a=core/agent/src
-tasks="$e/Task.cpp $e/ComputeSpec.cpp $t/Expression.cpp $t/Files.cpp"
+tasks="$e/Task.cpp $e/ComputeSpec.cpp $e/ComputeMatmul.cpp $e/ComputeWindow.cpp $t/Expression.cpp $t/Files.cpp"
 declare -A sources=(
   [shape_expression]="$t/Expression.cpp"
   [compute_spec]="$tasks"

@@ -3,7 +3,8 @@
 // level of row reductions (softmax: max, then the sum of exp(x - max), then the output), so rows
 // of any length fit; a row that fits in one chunk is loaded once and kept for every pass. Rows
 // are dealt to the cores in contiguous blocks (GetBlockIdx), BLOCK_DIM = 1 in the draft. Running
-// scans are a scalar loop over each chunk in the last pass. Per-row values summed over all rows
+// scans are a scalar loop over each chunk in the last pass (without DataCopyPad, the window at a row's
+// end takes its first values from the scan's history). Per-row values summed over all rows
 // (all_sum, all_mean) leave one partial per core in a workspace, and a second one-core launch
 // adds them up and writes the [1] output. Unaligned chunks are copied with DataCopyPad.
 #include "draft/RowPlan.h"
@@ -81,9 +82,6 @@ public:
         f_.knowledge.skeleton("rowwise");
         const std::string tail = f_.knowledge.idiom("tail_copy").value("method", "");
         window_ = tail != "datacopy_pad";
-        if (window_ && !plan_.scans.empty())
-            throw DraftError("field 'compute.out': a running scan over rows that are not whole 32-byte units needs "
-                             "DataCopyPad, which " + f_.device.id + " does not have; not drafted for this device yet");
         f_.knowledge.idiom("row_reduce");
         if (!plan_.totals.empty() && task_.launch.present)
             throw DraftError("field 'launch': all_sum/all_mean need a workspace and a second launch; a task with a fixed "
@@ -241,9 +239,21 @@ private:
         const std::string var = plan_.varOf.at(e.text());
         const std::string d = em.newBuffer();
         const std::string loop = plan_.reverse ? "for (uint32_t i = len; i-- > 0;) {" : "for (uint32_t i = 0; i < len; ++i) {";
-        const std::string op = e.name == "row_scan_prod" ? " *= " : " += ";
-        em.line(loop + " " + var + op + "(float)" + v.ref + ".GetValue(i); " + d + ".SetValue(i, (" + l_.ct + ")" + var +
-                "); }");
+        const std::string step = "(" + var + (e.name == "row_scan_prod" ? " *= " : " += ") + "(float)" + v.ref + ".GetValue(i))";
+        if (!window_) {
+            em.line(loop + " " + step + "; " + d + ".SetValue(i, (" + l_.ct + ")" + var + "); }");
+            return Val{true, d};
+        }
+        // A window's first `skip` elements belong to the neighbouring aligned chunk. Walking forward
+        // that chunk came first: its values are kept in the last WINDOW positions' history. Walking
+        // backward it comes next and rewrites them, so the window stores a placeholder there.
+        if (plan_.reverse) {
+            em.line(loop + " float v_ = i < skip ? " + var + " : " + step + "; " + d + ".SetValue(i, (" + l_.ct + ")v_); }");
+        } else {
+            const std::string h = var + "hist[(c0 + i) % WINDOW]";
+            em.line(loop + " float v_ = i < skip ? " + h + " : " + step + "; " + h + " = v_; " + d + ".SetValue(i, (" + l_.ct +
+                    ")v_); }");
+        }
         return Val{true, d};
     }
 
@@ -569,6 +579,8 @@ std::string StreamedRows::kernelClass() const {
     for (const auto& [a, v] : task_.attrs) k += "    float attr_" + a + "_ = 0;\n";
     for (const auto& d : dims_) k += "    uint32_t dim_" + d + "_ = 0;\n";
     for (const auto& [text, var] : plan_.varOf) k += "    float " + var + " = 0;\n";
+    if (window_ && !plan_.reverse)
+        for (const Expr* sc : plan_.scans) k += "    float " + plan_.varOf.at(sc->text()) + "hist[WINDOW] = {};  // the last WINDOW scan values\n";
     return k + "    uint32_t rows_ = 0, cols_ = 0;\n    bool rowHeld_ = false, bcastHeld_ = false;\n};\n\n";
 }
 
