@@ -73,6 +73,23 @@ for name, device in (('910b', 'ascend910b1-sim'), ('310p', 'ascend310p3-sim')):
     lines += ['', f'{correct} / {len(rows)} correct; median speedup over the agent\'s own first correct draft '
               f'{med_x:.2f}x; median best / expert cycles {f"{med_r:.2f}" if med_r is not None else "n/a"} '
               f'over {len(ratios)} tasks with an expert kernel; repair iterations {reps}, of which {repok} gave a correct kernel.', '']
+    # Per category: the median of best / expert cycles over its tasks with an expert kernel.
+    bycat = {}
+    for r in rows:
+        ok, best, exp = r.get('correct', False), r.get('best_cycles', 0), r.get('expert_cycles', 0)
+        if ok and best and exp:
+            bycat.setdefault(r['category'], []).append(best / exp)
+    if bycat:
+        lines += [f'Per category on {device} (median of best / expert cycles; at most 1.25 is the target):', '',
+                  '| category | tasks with an expert kernel | median best / expert | worst |', '|---|---|---|---|']
+        for cat in sorted(bycat):
+            v = bycat[cat]
+            lines.append(f'| {cat} | {len(v)} | {statistics.median(v):.2f} | {max(v):.2f} |')
+        lines.append('')
+        worst_cat = max(bycat, key=lambda c: statistics.median(bycat[c]))
+        claims.append((device, 'median best / expert of every category <= 1.25',
+                       all(statistics.median(v) <= 1.25 for v in bycat.values()),
+                       f'worst category {worst_cat} at {statistics.median(bycat[worst_cat]):.2f}'))
     need = 14 if name == '910b' else len(rows) - 1
     claims += [(device, f'correct kernel on at least {need} of {len(rows)} test tasks', correct >= need, f'{correct}'),
                (device, 'median best speedup >= 3.6x over the first correct draft', med_x >= 3.6, f'{med_x:.2f}x'),

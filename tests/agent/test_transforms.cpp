@@ -175,8 +175,17 @@ private slots:
                          spread.find("constexpr uint32_t BLOCK_DIM = ") != std::string::npos,
                      name);
         }
+        // The matmul draft deals its output tiles round-robin itself; without that line (a cube
+        // kernel on one core, as an engineer might write it) multi_core writes the deal in.
         const std::string gemm = spreadsAndSpeedsUp(suite, "gemm");
-        QVERIFY(gemm.find("% AscendC::GetBlockNum() != AscendC::GetBlockIdx()) continue;") != std::string::npos);
+        QVERIFY(gemm.find("% GetBlockNum() != GetBlockIdx()) continue;") != std::string::npos);
+        const auto gemmDraft = agent::composeDraft(*suite.find("gemm"), p_.device(), {});
+        const std::string dealt = "            if (((m0 / TILE_M) * ((N + TILE_N - 1) / TILE_N) + n0 / TILE_N) % GetBlockNum() != "
+                                  "GetBlockIdx()) continue;\n";
+        const std::string oneCore = test::replaced(gemmDraft.source, dealt, "");
+        QVERIFY(oneCore != gemmDraft.source && oneCore.find("GetBlockIdx") == std::string::npos);
+        auto tiles = apply(oneCore, transform("multi_core"));
+        QVERIFY(tiles && tiles->source.find("% AscendC::GetBlockNum() != AscendC::GetBlockIdx()) continue;") != std::string::npos);
         const eval::Task* rowMax = suite.find("row_max");
         const auto draft = agent::composeDraft(*rowMax, p_.device(), {});
         // The same kernel on one core, as an engineer might write it: no GetBlockIdx.
@@ -214,10 +223,42 @@ private slots:
         QCOMPARE(lit->source.find("InitBuffer(qx, 1,"), std::string::npos);
         QVERIFY(lit->source.find("InitBuffer(qx, 2,") != std::string::npos);
         QCOMPARE(p_.evaluate("tadd", lit->source).run.status, std::string("ok"));
-        // Refused when two buffers would overflow the UB (3 queues x 2 x 64 KB).
+        // Two buffers that would overflow the UB (3 queues x 2 x 64 KB): the tile constant that
+        // sizes them is halved until they fit, and the kernel still runs.
         std::string big = test::replaced(tail_, "TILE = 1024;", "TILE = 32768;");
-        QVERIFY(!apply(big, transform("double_buffer"), &why));
+        auto fitted = apply(big, transform("double_buffer"), &why);
+        QVERIFY2(fitted, why.c_str());
+        QVERIFY2(fitted->description.find("to fit the UB") != std::string::npos,
+                 fitted->description.c_str());
+        QVERIFY(fitted->source.find("InitBuffer(qx, 2,") != std::string::npos);
+        const auto fittedKb = agent::kernel::ubBytes(fitted->source);
+        QVERIFY(fittedKb && *fittedKb <= (long long)p_.device().ubUsableBytes);
+        QCOMPARE(p_.evaluate("tadd", fitted->source).run.status, std::string("ok"));  // (its tail is wrong by design)
+        // Refused when no tile constant sizes the buffers (literal byte counts): nothing to halve.
+        std::string literal = big;
+        for (int i = 0; i < 3; ++i) literal = test::replaced(literal, "1, TILE * sizeof(half)", "1, 32768 * sizeof(half)");
+        QVERIFY(!apply(literal, transform("double_buffer"), &why));
         QVERIFY2(why.find("UB") != std::string::npos, why.c_str());
+    }
+
+    // A file with two launches (a cube kernel and its vector epilogue, both on BLOCK_DIM cores, as
+    // the matmul draft writes them): raising BLOCK_DIM keeps the launch contract, so multi_core
+    // applies; a block constant no launch passes still may not change alone.
+    void multiCoreRaisesTheBlockDimOfEveryLaunch() {
+        const auto suite = eval::TaskSet::load({toolchain::ToolPaths::fromEnvironment().resources + "/tasks"});
+        const eval::Task* task = suite.find("gemm_bias_relu");
+        QVERIFY(task);
+        const auto draft = agent::composeDraft(*task, p_.device(), {});
+        QVERIFY2(draft.ok, draft.error.c_str());
+        std::string why;
+        auto m = apply(draft.source, transform("multi_core"), &why);
+        QVERIFY2(m, why.c_str());
+        QVERIFY2(m->source.find("BLOCK_DIM = 1;") == std::string::npos, m->description.c_str());
+        const std::string stray = test::replaced(draft.source, "constexpr uint32_t BLOCK_DIM = 1;",
+                                                 "constexpr uint32_t CORE_NUM = 1;\nconstexpr uint32_t BLOCK_DIM = 1;");
+        const auto knob = agent::findTunable(agent::inferKnobs(stray), "CORE_NUM");
+        QVERIFY(knob && knob->role == "block");
+        QVERIFY(!agent::infeasibility(stray, agent::setTunable(stray, *knob, 8), &p_.device()).empty());
     }
 
     void tileFromUbTakesTheLargestFittingTile() {

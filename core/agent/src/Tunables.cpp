@@ -155,10 +155,13 @@ std::string setTunable(const std::string& source, const Tunable& t, long long va
 // pass (USE_CORE_NUM = 8 beside a literal 8) works only while the two agree, so a move that changes
 // one of them alone is refused. Empty: no contract is broken (or no launch is in sight).
 std::string brokenLaunchContract(const std::string& before, const std::string& source) {
+    // Every launch's block_dim argument: a kernel file may launch several kernels (a cube launch
+    // and its vector epilogue), each with its own.
     static const std::regex launch(R"(ICPU_RUN_KF\s*\(\s*\w+\s*,\s*(\w+)\s*,)");
-    std::smatch m;
-    if (!std::regex_search(source, m, launch)) return "";
-    const std::string launchArg = m[1].str();
+    std::set<std::string> launchArgs;
+    for (auto it = std::sregex_iterator(source.begin(), source.end(), launch); it != std::sregex_iterator(); ++it)
+        launchArgs.insert((*it)[1].str());
+    if (launchArgs.empty()) return "";
     const auto was = inferKnobs(before), now = inferKnobs(source);
     auto changed = [&](const Tunable& t) {
         const auto old = findTunable(was, t.constant);
@@ -168,11 +171,11 @@ std::string brokenLaunchContract(const std::string& before, const std::string& s
         if (t.role != "block" || !changed(t)) continue;
         if (t.origin == Tunable::Origin::LaunchArg) {
             for (const auto& u : now)
-                if (u.role == "block" && u.origin != Tunable::Origin::LaunchArg && u.constant != launchArg)
+                if (u.role == "block" && u.origin != Tunable::Origin::LaunchArg && !launchArgs.count(u.constant))
                     return "the launch's block_dim changed but " + u.constant + " (" + std::to_string(u.value) +
                            "), by which the kernel divides its work, did not: change both or neither";
-        } else if (t.constant != launchArg) {
-            return t.constant + " changed but the launch still runs " + launchArg +
+        } else if (!launchArgs.count(t.constant)) {
+            return t.constant + " changed but the launch still runs " + *launchArgs.begin() +
                    " cores: the kernel would divide its work among cores that do not run";
         }
     }

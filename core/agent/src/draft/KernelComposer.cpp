@@ -113,6 +113,49 @@ std::string Frame::launch(const std::string& blockDim) const {
     return s + ");\n";
 }
 
+void passWorkspace(Frame& f) {
+    f.args.insert(std::find(f.args.begin(), f.args.end(), "tiling"), "workspace");
+    f.argValue["workspace"] = "ws";
+}
+
+std::string combineKernel(const Frame& f, const std::vector<std::string>& sums, const std::vector<CombineOutput>& outputs,
+                          const std::vector<std::string>& body) {
+    const std::string n = std::to_string(sums.size() * 8);
+    std::string k = "\n// Second launch, one core: adds up the cores' partials and writes the outputs.\n"
+                    "extern \"C\" __global__ __aicore__ void " + f.entry + "_combine(GM_ADDR gm_workspace, ";
+    for (const auto& o : outputs) k += "GM_ADDR gm_" + o.name + ", ";
+    k += "GM_ADDR gm_tiling) {\n    GET_TILING_DATA_WITH_STRUCT(" + f.tilingStruct + ", t, gm_tiling);\n";
+    k += "    GlobalTensor<float> wsGm_;\n    wsGm_.SetGlobalBuffer((__gm__ float*)gm_workspace, (uint64_t)BLOCK_DIM * " + n + ");\n";
+    for (const auto& o : outputs)
+        k += "    GlobalTensor<" + o.type + "> " + o.name + "Gm_;\n    " + o.name + "Gm_.SetGlobalBuffer((__gm__ " + o.type +
+             "*)gm_" + o.name + ", 1);\n";
+    k += "    TPipe pipe_;\n    TQue<TPosition::VECIN, 1> inQ_;\n    pipe_.InitBuffer(inQ_, 1, BLOCK_DIM * " + n + " * sizeof(float));\n"
+         "    LocalTensor<float> p = inQ_.AllocTensor<float>();\n    DataCopy(p, wsGm_, BLOCK_DIM * " + n + ");\n"
+         "    inQ_.EnQue(p);\n    p = inQ_.DeQue<float>();\n";
+    for (size_t i = 0; i < sums.size(); ++i)
+        k += "    float " + sums[i] + " = 0.0f;\n    for (uint32_t b = 0; b < BLOCK_DIM; ++b) " + sums[i] + " += p.GetValue(b * " + n +
+             " + " + std::to_string(i * 8) + ");\n";
+    for (const auto& line : body) k += "    " + line + "\n";
+    return k + "    inQ_.FreeTensor(p);\n}\n";
+}
+
+std::string storePartials(const std::vector<std::string>& sums) {
+    const std::string n = std::to_string(sums.size() * 8);
+    std::string k = "        // This core's partial sums, 32 bytes each, into the workspace.\n"
+                    "        LocalTensor<float> part = partQ_.AllocTensor<float>();\n";
+    for (size_t i = 0; i < sums.size(); ++i) k += "        Duplicate(part[" + std::to_string(i * 8) + "], " + sums[i] + ", 8);\n";
+    return k + "        partQ_.EnQue(part);\n        part = partQ_.DeQue<float>();\n"
+               "        DataCopy(wsGm_[(uint64_t)GetBlockIdx() * " + n + "], part, " + n + ");\n        partQ_.FreeTensor(part);\n";
+}
+
+std::string combineLaunch(const Frame& f, size_t sums, const std::vector<CombineOutput>& outputs) {
+    std::string h = "    GM_ADDR ws = ctx.workspace((uint64_t)BLOCK_DIM * " + std::to_string(sums * 32) + ");\n";
+    h += f.launch("BLOCK_DIM");
+    h += "    ICPU_RUN_KF(" + f.entry + "_combine, 1, ws, ";
+    for (const auto& o : outputs) h += "ctx.gm(\"" + o.name + "\"), ";
+    return h + "ctx.tiling(t));\n";
+}
+
 std::string Frame::tilingDecl() const {
     std::string s = "struct " + tilingStruct + " {\n";
     for (const auto& fl : fields) s += "    " + fl.type + " " + fl.name + ";\n";

@@ -233,6 +233,8 @@ std::string cubeKernel(const Frame& f, const MatmulPlan& p, const nlohmann::json
          ", cOff = (uint64_t)bt * M * N;\n";
     k += R"(    for (uint32_t m0 = 0; m0 < M; m0 += TILE_M) {
         for (uint32_t n0 = 0; n0 < N; n0 += TILE_N) {
+            // Output tiles dealt round-robin over the cores the launch runs (one in the draft).
+            if (((m0 / TILE_M) * ((N + TILE_N - 1) / TILE_N) + n0 / TILE_N) % GetBlockNum() != GetBlockIdx()) continue;
             const uint32_t mm = M - m0 < TILE_M ? M - m0 : TILE_M;
             const uint32_t nn = N - n0 < TILE_N ? N - n0 : TILE_N;
             const uint16_t mBlocks = uint16_t((mm + 15) / 16), nBlocks = uint16_t((nn + 15) / 16);
@@ -359,8 +361,9 @@ SkeletonCode composeMatmul(Frame& f) {
                          ef.tilingDecl() + "\n" + ec.kernel;
     const std::string aIn = p.prep ? "ah" : "ctx.gm(\"" + a->name + "\")", bIn = p.prep ? "bh" : "ctx.gm(\"" + b->name + "\")";
     host += "    GM_ADDR acc = ctx.workspace(size_t(ctx.numel(\"" + out.name + "\")) * sizeof(float));\n" +
-            "    ICPU_RUN_KF(" + f.entry + ", 1, " + aIn + ", " + bIn + ", acc, ctx.tiling(t));\n" + ef.hostFill("te") + ec.host;
-    f.notes.push_back("Cube path with K accumulated in L0C into fp32 workspace, then the epilogue as a second, rowwise launch.");
+            "    ICPU_RUN_KF(" + f.entry + ", BLOCK_DIM, " + aIn + ", " + bIn + ", acc, ctx.tiling(t));\n" + ef.hostFill("te") + ec.host;
+    f.notes.push_back("Cube path with K accumulated in L0C into fp32 workspace, then the epilogue as a second, rowwise launch; "
+                      "both launches run BLOCK_DIM cores.");
     return {kernel, host};
 }
 

@@ -1,8 +1,11 @@
 // Skeleton "reduce_all": every input has one shape, each output one element. Tiles as in the
 // elementwise skeleton; each sum()/mean() argument is computed per tile, reduced with ReduceSum
-// (count form) and accumulated in a float by the scalar unit; the outputs are written once at the
-// end. Tail: DataCopyPad where the device has it, else whole 32-byte units plus a scalar loop
-// over the last few elements (an overlapping window would count them twice).
+// (count form) and accumulated in a float by the scalar unit. Tail: DataCopyPad where the device
+// has it, else whole 32-byte units plus a scalar loop over the last few elements (an overlapping
+// window would count them twice). The elements are dealt to BLOCK_DIM cores in contiguous blocks;
+// each core leaves its partial sums in a workspace and a second one-core launch adds them up and
+// writes the outputs. A task with a fixed launch has no workspace: its draft stays on one core and
+// writes the outputs at the end of the one launch.
 #include "draft/Skeletons.h"
 #include "sage_npu/DeviceProfile.h"
 
@@ -113,6 +116,7 @@ SkeletonCode composeReduceAll(Frame& f) {
         return Val{false, e.name == "mean" ? "(" + a + " / (float)total_)" : a};
     };
     VectorEmitter fe(fenv, f.knowledge, "compute.out");
+    for (const auto& [a, v] : task.attrs) fe.line("(void)attr_" + a + "_;");
     for (size_t k = 0; k < task.outputs.size(); ++k) {
         fe.setField(task.compute.outputs[k].field);
         Val v = fe.emit(task.compute.outputs[k].expr);
@@ -125,9 +129,16 @@ SkeletonCode composeReduceAll(Frame& f) {
     size_t tile = std::min<size_t>(size_t(sk.value("tile_bytes", 16384)) / 2, size_t(f.device.ubUsableBytes) * 3 / 4 / bytesPerElem);
     tile = std::max<size_t>(tile / 128 * 128, 128);
 
-    std::string k = "constexpr uint32_t TILE_LENGTH = " + std::to_string(tile) + ";\nconstexpr uint32_t ALIGN = " +
+    const bool split = !task.launch.present;
+    if (split) passWorkspace(f);
+    const std::string slots = std::to_string(accs * 8);  // one 32-byte slot per partial sum
+    std::vector<std::string> sums;
+    for (int i = 0; i < accs; ++i) sums.push_back("acc" + std::to_string(i) + "_");
+    std::string k = "constexpr uint32_t BLOCK_DIM = 1;   // cores the elements are dealt to\n"
+                    "constexpr uint32_t TILE_LENGTH = " + std::to_string(tile) + ";\nconstexpr uint32_t ALIGN = " +
                     std::to_string(align) + ";\n\nclass DraftKernel {\npublic:\n    __aicore__ inline void Init(";
     for (const auto* d : all) k += "GM_ADDR gm_" + d->name + ", ";
+    if (split) k += "GM_ADDR gm_workspace, ";
     k += "const " + f.tilingStruct + "& t) {\n        total_ = t.draftTotal;\n";
     for (const auto& [a, v] : task.attrs) k += "        attr_" + a + "_ = t.draftAttr_" + a + ";\n";
     for (const auto& d : task.inputs)
@@ -137,18 +148,30 @@ SkeletonCode composeReduceAll(Frame& f) {
         k += "        " + d.name + "Gm_.SetGlobalBuffer((__gm__ " + cxxType(d.dtype) + "*)gm_" + d.name + ", 1);\n";
     for (const auto& b : em.buffers()) k += "        pipe_.InitBuffer(" + b + ", TILE_LENGTH * sizeof(" + ct + "));\n";
     k += "        pipe_.InitBuffer(workBuf_, TILE_LENGTH * sizeof(" + ct + "));\n        pipe_.InitBuffer(redBuf_, 64);\n";
+    if (split)
+        k += "        wsGm_.SetGlobalBuffer((__gm__ float*)gm_workspace, (uint64_t)BLOCK_DIM * " + slots + ");\n"
+             "        pipe_.InitBuffer(partQ_, 1, " + slots + " * sizeof(float));\n";
     k += "        red_ = redBuf_.Get<" + ct + ">();\n        work_ = workBuf_.Get<" + ct + ">();\n    }\n";
     k += "    __aicore__ inline void Process() {\n";
     k += pad ? "        const uint32_t mainLen = total_;\n" : "        const uint32_t mainLen = total_ / ALIGN * ALIGN;\n";
-    k += "        for (uint32_t off = 0; off < mainLen; off += TILE_LENGTH) {\n"
-         "            uint32_t n = mainLen - off < TILE_LENGTH ? mainLen - off : TILE_LENGTH;\n"
+    k += "        // This core's contiguous block of whole ALIGN units.\n"
+         "        const uint32_t per = ((mainLen + ALIGN - 1) / ALIGN + GetBlockNum() - 1) / GetBlockNum() * ALIGN;\n"
+         "        const uint32_t b0 = GetBlockIdx() * per < mainLen ? GetBlockIdx() * per : mainLen;\n"
+         "        const uint32_t b1 = b0 + per < mainLen ? b0 + per : mainLen;\n"
+         "        for (uint32_t off = b0; off < b1; off += TILE_LENGTH) {\n"
+         "            uint32_t n = b1 - off < TILE_LENGTH ? b1 - off : TILE_LENGTH;\n"
          "            CopyIn(off, n);\n            Compute(n);\n        }\n";
     if (!pad) {
-        k += "        for (uint32_t i = mainLen; i < total_; ++i) {  // the last elements, on the scalar unit\n";
-        for (const auto& l : tailLines) k += "            " + l + "\n";
-        k += "        }\n";
+        k += "        if (GetBlockIdx() + 1 == GetBlockNum())\n"
+             "            for (uint32_t i = mainLen; i < total_; ++i) {  // the last elements, on the scalar unit\n";
+        for (const auto& l : tailLines) k += "                " + l + "\n";
+        k += "            }\n";
     }
-    for (const auto& l : fe.lines()) k += "        " + l + "\n";
+    if (split) {
+        k += storePartials(sums);
+    } else {
+        for (const auto& l : fe.lines()) k += "        " + l + "\n";
+    }
     k += "    }\n\nprivate:\n    __aicore__ inline void CopyIn(uint32_t off, uint32_t n) {\n";
     for (const auto& d : task.inputs) {
         const std::string it = cxxType(d.dtype), n = d.name;
@@ -169,6 +192,7 @@ SkeletonCode composeReduceAll(Frame& f) {
     for (const auto& d : task.inputs) k += "    TQue<TPosition::VECIN, 1> inQ_" + d.name + ";\n";
     for (const auto& b : em.buffers()) k += "    TBuf<TPosition::VECCALC> " + b + ";\n";
     k += "    TBuf<TPosition::VECCALC> workBuf_, redBuf_;\n    LocalTensor<" + ct + "> work_, red_;\n";
+    if (split) k += "    TQue<TPosition::VECOUT, 1> partQ_;\n    GlobalTensor<float> wsGm_;\n";
     for (const auto* d : all) k += "    GlobalTensor<" + cxxType(d->dtype) + "> " + d->name + "Gm_;\n";
     for (const auto& [a, v] : task.attrs) k += "    float attr_" + a + "_ = 0;\n";
     for (int i = 0; i < accs; ++i) k += "    float acc" + std::to_string(i) + "_ = 0.0f;\n";
@@ -176,9 +200,18 @@ SkeletonCode composeReduceAll(Frame& f) {
     k += "extern \"C\" __global__ __aicore__ void " + f.entry + "(" + f.kernelParams() + ") {\n" +
          "    GET_TILING_DATA_WITH_STRUCT(" + f.tilingStruct + ", tilingData, gm_tiling);\n    DraftKernel op;\n    op.Init(";
     for (const auto* d : all) k += "gm_" + d->name + ", ";
+    if (split) k += "gm_workspace, ";
     k += "tilingData);\n    op.Process();\n}\n";
-    f.notes.push_back("Partial sums per tile with ReduceSum, accumulated in float on the scalar unit.");
-    return {k, f.launch("1")};
+    f.notes.push_back("Partial sums per tile with ReduceSum, accumulated in float on the scalar unit" +
+                      std::string(split ? "; elements dealt to BLOCK_DIM cores, their partials combined by a second launch." : "."));
+    if (!split) return {k, f.launch("1")};
+    std::vector<CombineOutput> outs;
+    for (const auto& d : task.outputs) outs.push_back({d.name, cxxType(d.dtype)});
+    std::vector<std::string> body = {"uint32_t total_ = t.draftTotal;", "(void)total_;"};
+    for (const auto& [a, v] : task.attrs) body.push_back("float attr_" + a + "_ = t.draftAttr_" + a + ";");
+    body.insert(body.end(), fe.lines().begin(), fe.lines().end());
+    k += combineKernel(f, sums, outs, body);
+    return {k, combineLaunch(f, size_t(accs), outs)};
 }
 
 } // namespace sage::agent::draft

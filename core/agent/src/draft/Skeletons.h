@@ -56,6 +56,21 @@ std::vector<std::string> addAttrAndDimFields(Frame& f);
 // Bf16BitsToFloat / FloatToBf16Bits: scalar bfloat16 <-> float on a device without bfloat16.
 std::string bf16BitsHelpers();
 
+// Totals over every core (reduce_all, all_sum/all_mean): each of BLOCK_DIM cores leaves one
+// 32-byte slot per partial sum in a workspace; a second one-core launch, <entry>_combine, adds the
+// cores' slots into float variables `sums[i]` and runs `body` (which writes the outputs).
+struct CombineOutput {
+    std::string name, type;  // GM tensor <name>Gm_ of C++ type `type`, one element
+};
+// Adds the workspace to the kernel's parameters (before the tiling), passed as `ws`.
+void passWorkspace(Frame& f);
+std::string combineKernel(const Frame& f, const std::vector<std::string>& sums, const std::vector<CombineOutput>& outputs,
+                          const std::vector<std::string>& body);
+// Kernel lines (in Process) that write this core's partials `sums` through partQ_ into wsGm_.
+std::string storePartials(const std::vector<std::string>& sums);
+// SAGE_HOST: the workspace, the main launch on BLOCK_DIM cores, then the combine launch.
+std::string combineLaunch(const Frame& f, size_t sums, const std::vector<CombineOutput>& outputs);
+
 // Binds the spec's lets in order (scalar lets become float variables).
 void emitLets(VectorEmitter& em, const eval::ComputeSpec& spec);
 

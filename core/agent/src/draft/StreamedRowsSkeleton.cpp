@@ -93,7 +93,8 @@ public:
         if (!plan_.totals.empty()) combine_ = combineStage();
         tileElems_ = chooseTile();
         std::string k = "constexpr uint32_t BLOCK_DIM = 1;   // cores the rows are dealt to\n"
-                        "constexpr uint32_t TILE_ELEMS = " + std::to_string(tileElems_) + ";  // elements of a row per chunk\n";
+                        "constexpr uint32_t TILE_ELEMS = " + std::to_string(tileElems_) + ";  // elements of a row per chunk\n"
+                        "constexpr uint32_t ROWS_PER_TILE = 8;  // rows per copy when a row fits in a tile\n";
         if (window_)
             k += "// Without DataCopyPad a row's last partial 32-byte unit is read as one window of WINDOW elements ending\n"
                  "// at the row's end; the elements it shares with the chunk before are skipped by the reductions.\n"
@@ -145,9 +146,9 @@ private:
             if (!io || !io->input) return std::nullopt;
             if (io->role == Role::PerRow) return Val{false, "(float)" + n + "Gm_.GetValue(row)"};
             // Outside the chunk loop a row is no value: the stage reports it as a row left unreduced.
-            if (!chunk) return Val{true, "in_" + n + "_"};
+            if (!chunk) return Val{true, "row_" + n + "_"};
             code.inputs.insert(n);
-            const std::string held = (io->role == Role::Row ? "in_" : "bc_") + n + "_";
+            const std::string held = (io->role == Role::Row ? "row_" : "bc_") + n + "_";
             if (io->it == l_.ct) return Val{true, held};
             auto it = casts_.find(prefix + n);
             if (it != casts_.end()) return Val{true, it->second};
@@ -160,7 +161,7 @@ private:
     void castInputs(VectorEmitter& em, const std::string& prefix) {
         for (const auto& io : l_.io) {
             if (!streamed(io) || io.it == l_.ct) continue;
-            const std::string held = std::string(io.role == Role::Row ? "in_" : "bc_") + io.decl->name + "_";
+            const std::string held = std::string(io.role == Role::Row ? "row_" : "bc_") + io.decl->name + "_";
             if (io.it == "int16_t" && io.decl->dtype == "bfloat16") {
                 casts_[prefix + io.decl->name] = widenBf16Bits(em, held);
                 continue;
@@ -383,11 +384,13 @@ private:
 
     std::string kernelClass() const;
     std::string processCode() const;
+    std::string heldRowLoop() const;
     std::string passFunction(const std::string& name, const PassCode& code, const std::string& body,
                              bool reverse) const;
     std::string loadRelease() const;
     std::string entry() const;
     std::string combineKernel() const;
+    std::vector<CombineOutput> totalOutputs() const;
     std::string host() const;
 
     Frame& f_;
@@ -415,7 +418,7 @@ std::string StreamedRows::loadRelease() const {
         const std::string off = row ? "(uint64_t)row * cols_ + c0" : "c0";
         std::string body = "LocalTensor<" + io.it + "> t_" + n + " = " + q + ".AllocTensor<" + io.it + ">(); CopyChunk(t_" + n +
                            ", " + n + "Gm_, " + off + ", len); " + q + ".EnQue(t_" + n + "); " + held + " = " + q + ".DeQue<" +
-                           io.it + ">();";
+                           io.it + ">();" + (row ? " row_" + n + "_ = " + held + ";" : "");
         k += row ? "        " + body + "\n" : "        if (!bcastHeld_) { " + body + " }\n";
     }
     k += "    }\n    __aicore__ inline void Release() {\n";
@@ -462,19 +465,51 @@ std::string StreamedRows::passFunction(const std::string& name, const PassCode& 
     const bool last = &code == &final_;
     for (const auto& o : l_.io)
         if (!o.input && o.role == Role::Row && last)
-            chunk += "        LocalTensor<" + o.it + "> out_" + o.decl->name + " = outQ_" + o.decl->name + ".AllocTensor<" + o.it + ">();\n";
+            chunk += "        LocalTensor<" + o.it + "> out_" + o.decl->name + " = rowHeld_ ? outTile_" + o.decl->name +
+                     "_[(row - group0_) * cols_] : outQ_" + o.decl->name + ".AllocTensor<" + o.it + ">();\n";
     for (const auto& line : code.lines) chunk += "        " + line + "\n";
     for (const auto& o : l_.io)
         if (!o.input && o.role == Role::Row && last) {
             const std::string& n = o.decl->name;
-            chunk += "        outQ_" + n + ".EnQue(out_" + n + ");\n        LocalTensor<" + o.it + "> done_" + n + " = outQ_" + n +
+            chunk += "        if (!rowHeld_) {  // held rows are stored with their tile\n";
+            chunk += "            outQ_" + n + ".EnQue(out_" + n + ");\n            LocalTensor<" + o.it + "> done_" + n + " = outQ_" + n +
                      ".DeQue<" + o.it + ">();\n";
-            chunk += "        StoreChunk(" + n + "Gm_, done_" + n + ", (uint64_t)row * cols_ + c0, len);\n";
-            chunk += "        outQ_" + n + ".FreeTensor(done_" + n + ");\n";
+            chunk += "            StoreChunk(" + n + "Gm_, done_" + n + ", (uint64_t)row * cols_ + c0, len);\n";
+            chunk += "            outQ_" + n + ".FreeTensor(done_" + n + ");\n        }\n";
         }
     chunk += "        if (!rowHeld_) Release();\n    }\n";
     chunks_ += chunk;
     return k;
+}
+
+// The walk over this core's rows. Rows that fit in a tile are loaded ROWS_PER_TILE at a time with
+// one copy and their outputs stored with one copy (when a row is whole 32-byte units, so that
+// every row of the tile starts aligned); the passes then compute on each row's view of the tile.
+std::string StreamedRows::heldRowLoop() const {
+    std::string k = "        const uint32_t fit = rowHeld_ && cols_ % 16 == 0 ? TILE_ELEMS / cols_ : 1;\n"
+                    "        const uint32_t group = ROWS_PER_TILE < fit ? ROWS_PER_TILE : fit;\n"
+                    "        for (uint32_t g = r0; g < r1; g += group) {\n"
+                    "            const uint32_t nr = r1 - g < group ? r1 - g : group;\n"
+                    "            if (rowHeld_) {\n                Load(g, 0, nr * cols_);\n                group0_ = g;\n";
+    std::vector<const Io*> rowIns, rowOuts;
+    for (const auto& io : l_.io)
+        if (io.role == Role::Row) (io.input ? rowIns : rowOuts).push_back(&io);
+    for (const Io* o : rowOuts)
+        k += "                outTile_" + o->decl->name + "_ = outQ_" + o->decl->name + ".AllocTensor<" + o->it + ">();\n";
+    k += "            }\n            for (uint32_t row = g; row < g + nr; ++row) {\n";
+    for (const Io* i : rowIns)
+        k += "                if (rowHeld_) row_" + i->decl->name + "_ = in_" + i->decl->name + "_[(row - g) * cols_];\n";
+    for (size_t p = 0; p < passes_.size(); ++p) k += "                Pass" + std::to_string(p) + "(row);\n";
+    k += "                LastPass(row);\n";
+    for (const auto& line : perRow_.lines) k += "                " + line + "\n";
+    k += "            }\n            if (rowHeld_) {\n";
+    for (const Io* o : rowOuts) {
+        const std::string& n = o->decl->name;
+        k += "                outQ_" + n + ".EnQue(outTile_" + n + "_);\n                LocalTensor<" + o->it + "> done_" + n + " = outQ_" +
+             n + ".DeQue<" + o->it + ">();\n                StoreChunk(" + n + "Gm_, done_" + n + ", (uint64_t)g * cols_, nr * cols_);\n"
+             "                outQ_" + n + ".FreeTensor(done_" + n + ");\n";
+    }
+    return k + "                Release();\n            }\n        }\n";
 }
 
 std::string StreamedRows::processCode() const {
@@ -499,21 +534,13 @@ std::string StreamedRows::processCode() const {
         k += "        }\n";
     }
     for (const Expr* t : plan_.totals) k += "        " + plan_.varOf.at(t->text()) + " = 0.0f;\n";
-    k += "        for (uint32_t row = r0; row < r1; ++row) {\n            if (rowHeld_) Load(row, 0, cols_);\n";
-    for (size_t p = 0; p < passes_.size(); ++p) k += "            Pass" + std::to_string(p) + "(row);\n";
-    k += "            LastPass(row);\n            if (rowHeld_) Release();\n";
-    for (const auto& line : perRow_.lines) k += "            " + line + "\n";
-    k += "        }\n";
+    k += heldRowLoop();
     for (const auto& io : l_.io)
         if (streamed(io) && io.role == Role::Bcast) k += "        if (bcastHeld_) bcQ_" + io.decl->name + ".FreeTensor(bc_" + io.decl->name + "_);\n";
     if (!plan_.totals.empty()) {
-        k += "        // This core's partial of every total, 32 bytes each, into the workspace.\n"
-             "        LocalTensor<float> part = partQ_.AllocTensor<float>();\n";
-        for (size_t i = 0; i < plan_.totals.size(); ++i)
-            k += "        Duplicate(part[" + std::to_string(i * 8) + "], " + plan_.varOf.at(plan_.totals[i]->text()) + ", 8);\n";
-        k += "        partQ_.EnQue(part);\n        part = partQ_.DeQue<float>();\n"
-             "        DataCopy(wsGm_[(uint64_t)GetBlockIdx() * " + std::to_string(plan_.totals.size() * 8) + "], part, " +
-             std::to_string(plan_.totals.size() * 8) + ");\n        partQ_.FreeTensor(part);\n";
+        std::vector<std::string> sums;
+        for (const Expr* t : plan_.totals) sums.push_back(plan_.varOf.at(t->text()));
+        k += storePartials(sums);
     }
     return k + "    }\n";
 }
@@ -567,8 +594,12 @@ std::string StreamedRows::kernelClass() const {
     for (const auto& io : l_.io) {
         if (io.role != Role::Row && io.role != Role::Bcast) continue;
         const std::string& n = io.decl->name;
-        if (!io.input) k += "    TQue<TPosition::VECOUT, 1> outQ_" + n + ";\n";
-        else if (io.role == Role::Row) k += "    TQue<TPosition::VECIN, 1> inQ_" + n + ";\n    LocalTensor<" + io.it + "> in_" + n + "_;\n";
+        if (!io.input && io.role == Role::Row)
+            k += "    TQue<TPosition::VECOUT, 1> outQ_" + n + ";\n    LocalTensor<" + io.it + "> outTile_" + n + "_;  // held rows' outputs\n";
+        else if (!io.input) k += "    TQue<TPosition::VECOUT, 1> outQ_" + n + ";\n";
+        else if (io.role == Role::Row)
+            k += "    TQue<TPosition::VECIN, 1> inQ_" + n + ";\n    LocalTensor<" + io.it + "> in_" + n + "_, row_" + n +
+                 "_;  // the loaded tile, the row being computed\n";
         else k += "    TQue<TPosition::VECIN, 1> bcQ_" + n + ";\n    LocalTensor<" + io.it + "> bc_" + n + "_;\n";
     }
     for (const auto& b : bufs) k += "    TBuf<TPosition::VECCALC> " + b + ";\n";
@@ -581,7 +612,7 @@ std::string StreamedRows::kernelClass() const {
     for (const auto& [text, var] : plan_.varOf) k += "    float " + var + " = 0;\n";
     if (window_ && !plan_.reverse)
         for (const Expr* sc : plan_.scans) k += "    float " + plan_.varOf.at(sc->text()) + "hist[WINDOW] = {};  // the last WINDOW scan values\n";
-    return k + "    uint32_t rows_ = 0, cols_ = 0;\n    bool rowHeld_ = false, bcastHeld_ = false;\n};\n\n";
+    return k + "    uint32_t rows_ = 0, cols_ = 0, group0_ = 0;\n    bool rowHeld_ = false, bcastHeld_ = false;\n};\n\n";
 }
 
 std::string StreamedRows::entry() const {
@@ -593,50 +624,31 @@ std::string StreamedRows::entry() const {
     return k + "tilingData);\n    op.Process();\n}\n";
 }
 
+std::vector<CombineOutput> StreamedRows::totalOutputs() const {
+    std::vector<CombineOutput> outs;
+    for (const auto& io : l_.io)
+        if (io.role == Role::Total) outs.push_back({io.decl->name, io.it});
+    return outs;
+}
+
 std::string StreamedRows::combineKernel() const {
-    const std::string n = std::to_string(plan_.totals.size() * 8);
-    std::string k = "\n// Second launch, one core: adds up the cores' partials and writes the [1] outputs.\n"
-                    "extern \"C\" __global__ __aicore__ void " + f_.entry + "_combine(GM_ADDR gm_workspace, ";
-    for (const auto& io : l_.io)
-        if (io.role == Role::Total) k += "GM_ADDR gm_" + io.decl->name + ", ";
-    k += "GM_ADDR gm_tiling) {\n    GET_TILING_DATA_WITH_STRUCT(" + f_.tilingStruct + ", t, gm_tiling);\n";
-    k += "    uint32_t rows_ = t.draftRows;\n    (void)rows_;\n";
-    for (const auto& [a, v] : task_.attrs) k += "    float attr_" + a + "_ = t.draftAttr_" + a + ";\n    (void)attr_" + a + "_;\n";
-    for (const auto& d : dims_) k += "    uint32_t dim_" + d + "_ = t.draftDim_" + d + ";\n    (void)dim_" + d + "_;\n";
-    k += "    GlobalTensor<float> wsGm_;\n    wsGm_.SetGlobalBuffer((__gm__ float*)gm_workspace, (uint64_t)BLOCK_DIM * " + n + ");\n";
-    for (const auto& io : l_.io)
-        if (io.role == Role::Total)
-            k += "    GlobalTensor<" + io.it + "> " + io.decl->name + "Gm_;\n    " + io.decl->name + "Gm_.SetGlobalBuffer((__gm__ " +
-                 io.it + "*)gm_" + io.decl->name + ", 1);\n";
-    k += "    TPipe pipe_;\n    TQue<TPosition::VECIN, 1> inQ_;\n    pipe_.InitBuffer(inQ_, 1, BLOCK_DIM * " + n + " * sizeof(float));\n"
-         "    LocalTensor<float> p = inQ_.AllocTensor<float>();\n    DataCopy(p, wsGm_, BLOCK_DIM * " + n + ");\n"
-         "    inQ_.EnQue(p);\n    p = inQ_.DeQue<float>();\n";
-    for (size_t i = 0; i < plan_.totals.size(); ++i) {
-        const std::string var = plan_.varOf.at(plan_.totals[i]->text());
-        k += "    float " + var + " = 0.0f;\n    for (uint32_t b = 0; b < BLOCK_DIM; ++b) " + var + " += p.GetValue(b * " + n + " + " +
-             std::to_string(i * 8) + ");\n";
-    }
-    for (const auto& line : combine_.lines) k += "    " + line + "\n";
-    return k + "    inQ_.FreeTensor(p);\n}\n";
+    std::vector<std::string> sums, body = {"uint32_t rows_ = t.draftRows;", "(void)rows_;"};
+    for (const Expr* t : plan_.totals) sums.push_back(plan_.varOf.at(t->text()));
+    for (const auto& [a, v] : task_.attrs) body.push_back("float attr_" + a + "_ = t.draftAttr_" + a + "; (void)attr_" + a + "_;");
+    for (const auto& d : dims_) body.push_back("uint32_t dim_" + d + "_ = t.draftDim_" + d + "; (void)dim_" + d + "_;");
+    body.insert(body.end(), combine_.lines.begin(), combine_.lines.end());
+    return draft::combineKernel(f_, sums, totalOutputs(), body);
 }
 
 std::string StreamedRows::host() const {
     if (plan_.totals.empty()) return f_.launch("BLOCK_DIM");
-    std::string h = "    GM_ADDR ws = ctx.workspace((uint64_t)BLOCK_DIM * " + std::to_string(plan_.totals.size() * 32) + ");\n";
-    h += f_.launch("BLOCK_DIM");
-    h += "    ICPU_RUN_KF(" + f_.entry + "_combine, 1, ws, ";
-    for (const auto& io : l_.io)
-        if (io.role == Role::Total) h += "ctx.gm(\"" + io.decl->name + "\"), ";
-    return h + "ctx.tiling(t));\n";
+    return combineLaunch(f_, plan_.totals.size(), totalOutputs());
 }
 
 } // namespace
 
 SkeletonCode composeRowwise(Frame& f) {
-    if (!RowPlan::of(f.task.compute).totals.empty() && !f.task.launch.present) {
-        f.args.insert(std::find(f.args.begin(), f.args.end(), "tiling"), "workspace");
-        f.argValue["workspace"] = "ws";
-    }
+    if (!RowPlan::of(f.task.compute).totals.empty() && !f.task.launch.present) passWorkspace(f);
     bool bf16 = false;
     for (const auto* list : {&f.task.inputs, &f.task.outputs})
         for (const auto& d : *list) bf16 |= d.dtype == "bfloat16";

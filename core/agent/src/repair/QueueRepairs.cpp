@@ -3,7 +3,8 @@
 // - free_tensor: a queue runs out of buffers because its tensor is never freed
 //   (alloc_no_free_buffer, too_many_allocs): FreeTensor after the consumer's last use;
 // - enque_tensor: a DeQue finds nothing (deque_empty) because the producer never EnQue'd:
-//   EnQue after the producer's last use of the tensor it allocated;
+//   EnQue just before the DeQue when it follows the allocation in the same function, else after
+//   the producer's last use of the tensor it allocated;
 // - init_buffer: a queue or TBuf used without InitBuffer (queue_not_initialised,
 //   tbuf_not_initialised): the same InitBuffer a sibling of the same kind and position has.
 #include "repair/SourceScope.h"
@@ -93,6 +94,17 @@ Result enqueTensor(const Input& in) {
         for (size_t i = made->first; i <= fn->second; ++i)
             if (lines[i].find(queue + ".EnQue(") != std::string::npos)
                 return refuse(queue + " is already EnQue'd on line " + std::to_string(i + 1) + ": the DeQue runs more often than it");
+    const size_t deque = size_t(d->line - 1);
+    if (fn && deque > made->first && deque <= fn->second) {
+        // The DeQue follows in the same function: the tensor is complete there, whoever wrote it
+        // (the producer may write through a view of it in another function).
+        auto out = lines;
+        out.insert(out.begin() + std::ptrdiff_t(deque), indentOf(lines[deque]) + queue + ".EnQue(" + made->second + ");");
+        Result r;
+        r.source = kernel::joinLines(out, in.source);
+        r.description = "deque_empty: " + queue + ".EnQue(" + made->second + ") before line " + std::to_string(deque + 1);
+        return r;
+    }
     return insertAfterLastUse(in.source, made->first, made->second, queue + ".EnQue(" + made->second + ");",
                               "deque_empty: " + queue + ".EnQue(" + made->second + ")");
 }

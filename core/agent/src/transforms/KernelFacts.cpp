@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace sage::agent::kernel {
@@ -197,13 +198,41 @@ ConstantTable constants(const std::string& source) {
     return t;
 }
 
+namespace {
+
+// The buffers declared in a position outside the Unified Buffer (L1, L0A/B/C: a cube kernel's
+// A1/B1/A2/B2/CO1 queues), whose InitBuffer calls take no UB.
+std::set<std::string> buffersOutsideUb(const std::string& source) {
+    static const std::regex decl(R"(\b(?:TQue|TQueBind|TBuf)\s*<\s*(?:AscendC::)?(?:TPosition|QuePosition)::(\w+)[^;>]*>\s*([\w\s,]+);)");
+    std::set<std::string> out;
+    for (auto it = std::sregex_iterator(source.begin(), source.end(), decl); it != std::sregex_iterator(); ++it) {
+        const std::string pos = (*it)[1].str();
+        if (pos == "VECIN" || pos == "VECOUT" || pos == "VECCALC") continue;
+        std::istringstream names((*it)[2].str());
+        std::string n;
+        while (std::getline(names, n, ',')) {
+            n.erase(std::remove_if(n.begin(), n.end(), [](unsigned char c) { return std::isspace(c); }), n.end());
+            if (!n.empty()) out.insert(n);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
 std::optional<long long> ubBytes(const std::string& source) {
-    static const std::regex call(R"(\.\s*InitBuffer\s*\(([^;]*)\)\s*;)");
+    static const std::regex call(R"((?:\.|->)\s*InitBuffer\s*\(([^;]*)\)\s*;)");
     const auto names = constants(source).values;
+    const auto elsewhere = buffersOutsideUb(source);
     long long total = 0;
     bool any = false;
     for (auto it = std::sregex_iterator(source.begin(), source.end(), call); it != std::sregex_iterator(); ++it) {
         auto args = splitArgs((*it)[1].str());
+        if (!args.empty()) {
+            std::string buffer = args[0];
+            buffer.erase(std::remove_if(buffer.begin(), buffer.end(), [](unsigned char c) { return std::isspace(c); }), buffer.end());
+            if (elsewhere.count(buffer)) continue;
+        }
         std::optional<long long> num = 1, len;
         if (args.size() == 3) {
             num = evaluate(args[1], names);
