@@ -123,8 +123,6 @@ private slots:
             QEXPECT_FAIL("", "streamed rows: no repair move restores the chunk copy-in's DataCopyPad branch", Abort);
         QVERIFY2(prop.ok, (prop.error + " " + prop.rationale).c_str());
         auto after = evaluate(t.c_str(), prop.source, dev.c_str());
-        if (knownGap("missing_free", {"rmsnorm", "scale_shift"}))
-            QEXPECT_FAIL("", "streamed rows: the FreeTensor repair does not look into Release()", Abort);
         QVERIFY2(after.success(), (prop.move + "\n" + after.toJson()["run"].dump().substr(0, 1500) + "\n" +
                                    after.toJson()["compile"].dump().substr(0, 800)).c_str());
     }

@@ -1,7 +1,8 @@
 // Repairs for queue misuse, each reading the first matching diagnostic of the parent's evaluation
 // (its line names the queue):
 // - free_tensor: a queue runs out of buffers because its tensor is never freed
-//   (alloc_no_free_buffer, too_many_allocs): FreeTensor after the consumer's last use;
+//   (alloc_no_free_buffer, too_many_allocs): FreeTensor after the consumer's last use, or, for a
+//   tensor kept in a class member, beside the class's other FreeTensor calls;
 // - enque_tensor: a DeQue finds nothing (deque_empty) because the producer never EnQue'd:
 //   EnQue just before the DeQue when it follows the allocation in the same function, else after
 //   the producer's last use of the tensor it allocated;
@@ -61,6 +62,40 @@ Result insertAfterLastUse(const std::string& source, size_t anchor, const std::s
     return r;
 }
 
+// A tensor kept in a class member (taken in one method, used in others) is freed where the
+// class frees its other members' tensors: a FreeTensor line at the top of the method that holds
+// the sibling FreeTensor calls (a Release()) and does not itself call the method that takes the
+// tensor. Nothing when the tensor is a local or has no such sibling.
+std::optional<Result> freeBesideSiblings(const std::vector<std::string>& lines, const std::string& source,
+                                         const std::string& queue, const std::string& var, size_t takenAt,
+                                         const std::string& kind) {
+    if (var.empty() || var.back() != '_') return std::nullopt;  // members end in '_' in the composer's style and ours
+    // The method that takes the tensor (a Load()): a method calling it frees other lifetimes.
+    auto taker = enclosingFunction(lines, takenAt);
+    std::smatch name;
+    if (!taker || !std::regex_search(lines[taker->first], name, std::regex(R"((\w+)\s*\()"))) return std::nullopt;
+    const std::regex callsTaker("\\b" + name[1].str() + "\\s*\\(");
+    const std::regex sibling(R"((\w+)\s*\.\s*FreeTensor\s*\(\s*(\w+_)\s*\))");
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::smatch m;
+        if (!std::regex_search(lines[i], m, sibling) || m[1].str() == queue) continue;
+        auto fn = enclosingFunction(lines, i);
+        if (!fn || *fn == *taker) continue;
+        bool caller = false;
+        for (size_t j = fn->first + 1; j < fn->second && !caller; ++j) caller = std::regex_search(lines[j], callsTaker);
+        if (caller) continue;
+        auto out = lines;
+        const size_t at = fn->first + 1;  // the first statement of the method
+        out.insert(out.begin() + std::ptrdiff_t(at), indentOf(lines[at]) + queue + ".FreeTensor(" + var + ");");
+        Result r;
+        r.source = kernel::joinLines(out, source);
+        r.description = kind + ": " + queue + ".FreeTensor(" + var + ") beside the other members' FreeTensor on line " +
+                        std::to_string(i + 1);
+        return r;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 Result freeTensor(const Input& in) {
@@ -76,6 +111,7 @@ Result freeTensor(const Input& in) {
     auto taken = tensorFrom(lines, queue, "DeQue");
     if (!taken) taken = tensorFrom(lines, queue, "AllocTensor");
     if (!taken) return refuse("no `T t = " + queue + ".DeQue/AllocTensor()` line to free after");
+    if (auto r = freeBesideSiblings(lines, in.source, queue, taken->second, taken->first, d->kind)) return *r;
     return insertAfterLastUse(in.source, taken->first, taken->second, queue + ".FreeTensor(" + taken->second + ");",
                               d->kind + ": " + queue + ".FreeTensor(" + taken->second + ")");
 }
