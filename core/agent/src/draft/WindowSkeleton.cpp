@@ -442,8 +442,9 @@ SkeletonCode composeWindow(Frame& f) {
     if (!w.bias.empty()) host += ", ctx.gm(\"" + w.bias + "\")";
     host += ", ctx.gm(\"" + task.outputs.front().name + "\"), ctx.tiling(t));\n";
     f.notes.push_back("Window as direct vector code: a pad launch writes the padded (and, transposed, dilated) input "
-                      "to workspace; per output row tile the taps are gathered once and every output channel "
-                      "accumulates them; rows spread over " + cores + " cores.");
+                      "to workspace; per output chunk the taps are gathered once and every output channel "
+                      "accumulates them; chunks spread over " + cores + " cores" +
+                      (pad ? std::string(".") : "; ragged chunk ends written as overlapping 32-byte units (no DataCopyPad)."));
     return {kernel, host};
 }
 
