@@ -58,7 +58,9 @@ SkeletonCode composeRowScale(Frame& f) {
     k += pad ? "            DraftRowScalePiece(inQ, outQ, bGm, cGm, scale, at, cc);\n"
              : "            const uint32_t whole = cc / RS_UNIT * RS_UNIT;\n"
                "            if (whole > 0) DraftRowScalePiece(inQ, outQ, bGm, cGm, scale, at, whole);\n"
-               "            if (whole < cc && t.rsCols >= RS_UNIT) DraftRowScalePiece(inQ, outQ, bGm, cGm, scale, at + cc - RS_UNIT, RS_UNIT);\n";
+               "            if (whole < cc && t.rsCols >= RS_UNIT) DraftRowScalePiece(inQ, outQ, bGm, cGm, scale, at + cc - RS_UNIT, RS_UNIT);\n"
+               "            else  // a row shorter than one unit: element by element\n"
+               "                for (uint32_t q = whole; q < cc; ++q) cGm.SetValue(at + q, " + T + "(float(bGm.GetValue(at + q)) * float(scale)));\n";
     k += "        }\n    }\n}\n";
     const std::string cores = std::to_string(std::max(1, f.device.vectorCores));
     std::string host = "    ICPU_RUN_KF(" + f.entry + ", " + cores + ", ctx.gm(\"" + a->name + "\"), ctx.gm(\"" + b->name +

@@ -121,6 +121,19 @@ SymmetricParts symmetricParts(bool pad) {
     return sp;
 }
 
+// Without DataCopyPad, columns [from, to) of a row shorter than one 16-element unit, element by
+// element with the same triangle or symmetric view as the vector pieces.
+std::string prepScalarCode(const MatmulPlan& p) {
+    std::string v = p.symmetric ? "c < i ? sGm.GetValue((uint64_t)(r - i + c) * cols + i) : sGm.GetValue((uint64_t)r * cols + c)"
+                                : "sGm.GetValue((uint64_t)r * cols + c)";
+    if (p.triangular == "upper") v = "c < i ? 0.0f : " + v;
+    if (p.triangular == "lower") v = "c > i ? 0.0f : " + v;
+    return "__aicore__ inline void DraftPrepScalar(GlobalTensor<float>& sGm, GlobalTensor<half>& dGm, uint32_t r, uint32_t cols,\n"
+           "                                       uint32_t from, uint32_t to) {\n"
+           "    const uint32_t i = r % cols;\n    (void)i;\n"
+           "    for (uint32_t c = from; c < to; ++c) dGm.SetValue((uint64_t)r * cols + c, half(float(" + v + ")));\n}\n\n";
+}
+
 // The prep launch: each float32 operand row to float16 in workspace, spread over the cores; a
 // triangular layout zeroes the other triangle (rows of a square matrix, in chunks). `pad`: the
 // device has DataCopyPad and a chunk is one piece of any length; without it (310P) a chunk is
@@ -147,7 +160,9 @@ std::string prepKernel(const Frame& f, const MatmulPlan& p, bool pad) {
                                    : "        const uint32_t whole = cc / PREP_UNIT * PREP_UNIT;\n"
                                      "        if (whole > 0) DraftPrepPiece(inQ, outQ, sGm, dGm, r, cols, c0, whole" + symArgs + ");\n"
                                      "        if (whole < cc && cols >= PREP_UNIT)  // the row's end as one window over its own elements\n"
-                                     "            DraftPrepPiece(inQ, outQ, sGm, dGm, r, cols, c0 + cc - PREP_UNIT, PREP_UNIT" + symArgs + ");\n";
+                                     "            DraftPrepPiece(inQ, outQ, sGm, dGm, r, cols, c0 + cc - PREP_UNIT, PREP_UNIT" + symArgs + ");\n"
+                                     "        else  // a row shorter than one unit: element by element\n"
+                                     "            DraftPrepScalar(sGm, dGm, r, cols, c0 + whole, c0 + cc);\n";
     std::string k = std::string(p.symmetric ? "constexpr uint32_t PREP_CHUNK = 2048, SYM_MAX = 2048" : "constexpr uint32_t PREP_CHUNK = 8192") +
                     ", PREP_UNIT = 16;  // PREP_UNIT: whole 32-byte units of float and half\n" +
                     R"(
@@ -168,7 +183,7 @@ __aicore__ inline void DraftPrepPiece(TQue<TPosition::VECIN, 1>& inQ, TQue<TPosi
 )" + write + R"(    outQ.FreeTensor(out);
 }
 
-__aicore__ inline void DraftPrepRows(TQue<TPosition::VECIN, 1>& inQ, TQue<TPosition::VECOUT, 1>& outQ, GM_ADDR src,
+)" + (pad ? std::string() : prepScalarCode(p)) + R"(__aicore__ inline void DraftPrepRows(TQue<TPosition::VECIN, 1>& inQ, TQue<TPosition::VECOUT, 1>& outQ, GM_ADDR src,
                                      GM_ADDR dst, uint32_t rows, uint32_t cols)" + symParams + R"() {
     GlobalTensor<float> sGm;
     GlobalTensor<half> dGm;

@@ -306,7 +306,8 @@ std::string windowSetup(const Frame& f, const Geometry& g, bool pad) {
     if (!pad)
         k += R"(    // Channel co's last 8 outputs (from byte 4 * (len - 8) on) gather into slots 8 apart. A plane of
     // fewer than 8 outputs is one chunk: the group's channels, contiguous in GM, are packed into one
-    // run (its whole units, then its last 8 outputs) and written as one.
+    // run (its whole units, then its last 8 outputs) and written as one; a run shorter than a unit
+    // is stored element by element.
     const bool packed = plane < 8;
     const uint32_t total = COUTG * uint32_t(plane), total8 = total / 8 * 8;
     TBuf<TPosition::VECCALC> tailBuf;
@@ -339,6 +340,8 @@ std::string storeCode(bool pad) {
         if (packed && total >= 8) {
             if (total8 > 0) DataCopy(yGm[dst], acc[COUTG * TF], total8);
             DataCopy(yGm[dst + total - 8], acc[COUTG * TF + total8], 8);
+        } else if (packed) {  // fewer than 8 outputs in the run: element by element
+            for (uint32_t q = 0; q < total; ++q) yGm.SetValue(dst + q, acc.GetValue(q / uint32_t(plane) * TF + q % uint32_t(plane)));
         }
         for (uint32_t co = 0; co < COUTG && !packed; ++co) {
             const uint64_t at = dst + (uint64_t)co * plane;
