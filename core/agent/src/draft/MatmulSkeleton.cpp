@@ -77,38 +77,38 @@ MatmulPlan planMatmul(const eval::Task& task) {
     return p;
 }
 
-// The prep launch: each float32 operand row to float16 in workspace, spread over the cores; a
-// triangular layout zeroes the other triangle (rows of a square matrix, in chunks).
-std::string prepKernel(const Frame& f, const MatmulPlan& p) {
-    std::string mask;
-    if (p.triangular == "upper")
-        mask = "            if (i > c0) Duplicate(in, 0.0f, int32_t(i - c0 < cc ? i - c0 : cc));  // j < i\n";
-    else if (p.triangular == "lower")
-        mask = R"(            const uint32_t s = i + 1 > c0 ? i + 1 - c0 : 0, al = (s + 7) / 8 * 8;  // j > i
-            for (uint32_t q = s; q < al && q < cc; ++q) in.SetValue(q, 0.0f);
-            if (al < cc) Duplicate(in[al], 0.0f, int32_t(cc - al));
-)";
+// The symmetric view's parts of the prep (see prepKernel): the column read, the merging Gather,
+// the extra parameters and arguments of the piece function and the buffers they use.
+struct SymmetricParts {
+    std::string read, gather, params, args, setup;
+};
+
+SymmetricParts symmetricParts(bool pad) {
     // Symmetric (n <= SYM_MAX): row i = column i above the diagonal (A[k][i], k < i, one 4-byte
     // block per row, each in its own 32-byte slot after the row) then row i from the diagonal on;
     // one Gather merges them, its offsets from per-row int32 arithmetic on two fixed tables.
-    std::string sym, symGather, symParams, symArgs, symSetup;
-    if (p.symmetric) {
-        sym = R"(            if (i > 0)
-                DataCopyPad(in[SYM_MAX], sGm[(uint64_t)(r - i) * cols + i], DataCopyExtParams{uint16_t(i), 4u, (cols - 1) * 4u, 0, 0},
-                            DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+    SymmetricParts sp;
+    // Columns c0 .. min(i, c0 + cc) - 1 lie above the diagonal: A[k][i] into slot k - c0.
+    sp.read = pad ? R"(    if (i > c0)
+        DataCopyPad(in[SYM_MAX], sGm[(uint64_t)(r - i + c0) * cols + i],
+                    DataCopyExtParams{uint16_t((i < c0 + cc ? i : c0 + cc) - c0), 4u, (cols - 1) * 4u, 0, 0},
+                    DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
+)"
+                  : R"(    // Without DataCopyPad: the 8 elements from A[k][i] on per slot, the first counts (inside A for k < i when n >= 8).
+    for (uint32_t k = c0; k < i && k < c0 + cc; ++k) DataCopy(in[SYM_MAX + (k - c0) * 8], sGm[(uint64_t)(r - i + k) * cols + i], 8);
 )";
-        symGather = R"(            ArithProgression(sel, -int32_t(i), 1, int32_t(cc));  // k - i
-            Mins(sel, sel, 0, int32_t(cc));
-            Maxs(sel, sel, -1, int32_t(cc));  // -1 above the diagonal, else 0
-            Mul(sel, sel, symStep, int32_t(cc));
-            Add(sel, sel, symBase, int32_t(cc));
-            Gather(merged, in, sel.ReinterpretCast<uint32_t>(), 0, cc);
-            row = merged;
+    sp.gather = R"(    ArithProgression(sel, int32_t(c0) - int32_t(i), 1, int32_t(cc));  // column - i
+    Mins(sel, sel, 0, int32_t(cc));
+    Maxs(sel, sel, -1, int32_t(cc));  // -1 above the diagonal, else 0
+    Mul(sel, sel, symStep, int32_t(cc));
+    Add(sel, sel, symBase, int32_t(cc));
+    Gather(merged, in, sel.ReinterpretCast<uint32_t>(), 0, cc);
+    row = merged;
 )";
-        symParams = ",\n                                     LocalTensor<int32_t> sel, LocalTensor<int32_t> symBase, "
-                    "LocalTensor<int32_t> symStep, LocalTensor<float> merged";
-        symArgs = ", sel, symBase, symStep, merged";
-        symSetup = R"(    TBuf<TPosition::VECCALC> selBuf, baseBuf, stepBuf, mergedBuf;
+    sp.params = ",\n                                      LocalTensor<int32_t> sel, LocalTensor<int32_t> symBase, "
+                "LocalTensor<int32_t> symStep, LocalTensor<float> merged";
+    sp.args = ", sel, symBase, symStep, merged";
+    sp.setup = R"(    TBuf<TPosition::VECCALC> selBuf, baseBuf, stepBuf, mergedBuf;
     pipe.InitBuffer(selBuf, SYM_MAX * 4);
     pipe.InitBuffer(baseBuf, SYM_MAX * 4);
     pipe.InitBuffer(stepBuf, SYM_MAX * 4);
@@ -118,11 +118,72 @@ std::string prepKernel(const Frame& f, const MatmulPlan& p) {
     ArithProgression(symBase, 0, 4, int32_t(SYM_MAX));                          // row element k at byte 4k
     ArithProgression(symStep, -int32_t(SYM_MAX * 4), -28, int32_t(SYM_MAX));    // minus (column slot k - 4k)
 )";
-    }
-    std::string k = std::string(p.symmetric ? "constexpr uint32_t PREP_CHUNK = 2048, SYM_MAX = 2048;\n"
-                                            : "constexpr uint32_t PREP_CHUNK = 8192;\n") +
+    return sp;
+}
+
+// Without DataCopyPad, columns [from, to) of a row shorter than one 16-element unit, element by
+// element with the same triangle or symmetric view as the vector pieces.
+std::string prepScalarCode(const MatmulPlan& p) {
+    std::string v = p.symmetric ? "c < i ? sGm.GetValue((uint64_t)(r - i + c) * cols + i) : sGm.GetValue((uint64_t)r * cols + c)"
+                                : "sGm.GetValue((uint64_t)r * cols + c)";
+    if (p.triangular == "upper") v = "c < i ? 0.0f : " + v;
+    if (p.triangular == "lower") v = "c > i ? 0.0f : " + v;
+    return "__aicore__ inline void DraftPrepScalar(GlobalTensor<float>& sGm, GlobalTensor<half>& dGm, uint32_t r, uint32_t cols,\n"
+           "                                       uint32_t from, uint32_t to) {\n"
+           "    const uint32_t i = r % cols;\n    (void)i;\n"
+           "    for (uint32_t c = from; c < to; ++c) dGm.SetValue((uint64_t)r * cols + c, half(float(" + v + ")));\n}\n\n";
+}
+
+// The prep launch: each float32 operand row to float16 in workspace, spread over the cores; a
+// triangular layout zeroes the other triangle (rows of a square matrix, in chunks). `pad`: the
+// device has DataCopyPad and a chunk is one piece of any length; without it (310P) a chunk is
+// its whole 16-element units plus, for a ragged end, one 16-element window ending at the row's
+// end that overlaps the units before it and writes the same values there.
+std::string prepKernel(const Frame& f, const MatmulPlan& p, bool pad) {
+    std::string mask;
+    if (p.triangular == "upper")
+        mask = "    if (i > c0) Duplicate(in, 0.0f, int32_t(i - c0 < cc ? i - c0 : cc));  // j < i\n";
+    else if (p.triangular == "lower")
+        mask = R"(    const uint32_t s = i + 1 > c0 ? i + 1 - c0 : 0, al = (s + 7) / 8 * 8;  // j > i
+    for (uint32_t q = s; q < al && q < cc; ++q) in.SetValue(q, 0.0f);
+    if (al < cc) Duplicate(in[al], 0.0f, int32_t(cc - al));
+)";
+    const SymmetricParts sp = p.symmetric ? symmetricParts(pad) : SymmetricParts{};
+    const std::string &sym = sp.read, &symGather = sp.gather, &symParams = sp.params, &symArgs = sp.args, &symSetup = sp.setup;
+    const std::string read = pad ? "    DataCopyPad(in, sGm[(uint64_t)r * cols + c0], DataCopyExtParams{1, cc * 4u, 0, 0, 0},\n"
+                                   "                DataCopyPadExtParams<float>{false, 0, 0, 0.0f});\n"
+                                 : "    DataCopy(in, sGm[(uint64_t)r * cols + c0], cc);\n";
+    const std::string write = pad ? "    DataCopyPad(dGm[(uint64_t)r * cols + c0], out, DataCopyExtParams{1, cc * 2u, 0, 0, 0});\n"
+                                  : "    DataCopy(dGm[(uint64_t)r * cols + c0], out, cc);\n";
+    // The pieces of chunk [c0, c0 + cc) of row r.
+    const std::string pieces = pad ? "        DraftPrepPiece(inQ, outQ, sGm, dGm, r, cols, c0, cc" + symArgs + ");\n"
+                                   : "        const uint32_t whole = cc / PREP_UNIT * PREP_UNIT;\n"
+                                     "        if (whole > 0) DraftPrepPiece(inQ, outQ, sGm, dGm, r, cols, c0, whole" + symArgs + ");\n"
+                                     "        if (whole < cc && cols >= PREP_UNIT)  // the row's end as one window over its own elements\n"
+                                     "            DraftPrepPiece(inQ, outQ, sGm, dGm, r, cols, c0 + cc - PREP_UNIT, PREP_UNIT" + symArgs + ");\n"
+                                     "        else  // a row shorter than one unit: element by element\n"
+                                     "            DraftPrepScalar(sGm, dGm, r, cols, c0 + whole, c0 + cc);\n";
+    std::string k = std::string(p.symmetric ? "constexpr uint32_t PREP_CHUNK = 2048, SYM_MAX = 2048" : "constexpr uint32_t PREP_CHUNK = 8192") +
+                    ", PREP_UNIT = 16;  // PREP_UNIT: whole 32-byte units of float and half\n" +
                     R"(
-__aicore__ inline void DraftPrepRows(TQue<TPosition::VECIN, 1>& inQ, TQue<TPosition::VECOUT, 1>& outQ, GM_ADDR src,
+// Columns [c0, c0 + cc) of row r (r % cols: the row within its square matrix, for a triangle).
+__aicore__ inline void DraftPrepPiece(TQue<TPosition::VECIN, 1>& inQ, TQue<TPosition::VECOUT, 1>& outQ, GlobalTensor<float>& sGm,
+                                      GlobalTensor<half>& dGm, uint32_t r, uint32_t cols, uint32_t c0, uint32_t cc)" + symParams + R"() {
+    const uint32_t i = r % cols;
+    (void)i;
+    LocalTensor<float> in = inQ.AllocTensor<float>();
+)" + read + sym + R"(    inQ.EnQue(in);
+    in = inQ.DeQue<float>();
+    LocalTensor<float> row = in;
+)" + mask + symGather + R"(    LocalTensor<half> out = outQ.AllocTensor<half>();
+    Cast(out, row, RoundMode::CAST_NONE, cc);
+    inQ.FreeTensor(in);
+    outQ.EnQue(out);
+    out = outQ.DeQue<half>();
+)" + write + R"(    outQ.FreeTensor(out);
+}
+
+)" + (pad ? std::string() : prepScalarCode(p)) + R"(__aicore__ inline void DraftPrepRows(TQue<TPosition::VECIN, 1>& inQ, TQue<TPosition::VECOUT, 1>& outQ, GM_ADDR src,
                                      GM_ADDR dst, uint32_t rows, uint32_t cols)" + symParams + R"() {
     GlobalTensor<float> sGm;
     GlobalTensor<half> dGm;
@@ -131,25 +192,8 @@ __aicore__ inline void DraftPrepRows(TQue<TPosition::VECIN, 1>& inQ, TQue<TPosit
     const uint32_t chunks = (cols + PREP_CHUNK - 1) / PREP_CHUNK;
     for (uint32_t item = GetBlockIdx(); item < rows * chunks; item += GetBlockNum()) {
         const uint32_t r = item / chunks, c0 = item % chunks * PREP_CHUNK;
-        const uint32_t i = r % cols;  // the row within its square matrix, for a triangle
-        (void)i;
-        {
-            const uint32_t cc = cols - c0 < PREP_CHUNK ? cols - c0 : PREP_CHUNK;
-            LocalTensor<float> in = inQ.AllocTensor<float>();
-            DataCopyPad(in, sGm[(uint64_t)r * cols + c0], DataCopyExtParams{1, cc * 4u, 0, 0, 0},
-                        DataCopyPadExtParams<float>{false, 0, 0, 0.0f});
-)" + sym + R"(            inQ.EnQue(in);
-            in = inQ.DeQue<float>();
-            LocalTensor<float> row = in;
-)" + mask + symGather + R"(            LocalTensor<half> out = outQ.AllocTensor<half>();
-            Cast(out, row, RoundMode::CAST_NONE, cc);
-            inQ.FreeTensor(in);
-            outQ.EnQue(out);
-            out = outQ.DeQue<half>();
-            DataCopyPad(dGm[(uint64_t)r * cols + c0], out, DataCopyExtParams{1, cc * 2u, 0, 0, 0});
-            outQ.FreeTensor(out);
-        }
-    }
+        const uint32_t cc = cols - c0 < PREP_CHUNK ? cols - c0 : PREP_CHUNK;
+)" + pieces + R"(    }
 }
 
 )";
@@ -319,12 +363,10 @@ SkeletonCode composeMatmul(Frame& f) {
     const std::string aArg = p.prep ? "ah" : a->name, bArg = p.prep ? "bh" : b->name, cArg = direct ? out.name : "acc";
     const std::string params = ownLaunch ? f.kernelParams()
                                          : "GM_ADDR gm_" + aArg + ", GM_ADDR gm_" + bArg + ", GM_ADDR gm_" + cArg + ", GM_ADDR gm_tiling";
-    std::string k = (p.prep ? prepKernel(f, p) : std::string()) +
+    const bool pad = f.knowledge.idiom("tail_copy").value("method", "") == "datacopy_pad";
+    std::string k = (p.prep ? prepKernel(f, p, pad) : std::string()) +
                     cubeKernel(f, p, f.knowledge.skeleton("matmul"), params, aArg, bArg, cArg, cType);
     std::string host;
-    if (p.prep && f.knowledge.idiom("tail_copy").value("method", "") != "datacopy_pad")
-        throw DraftError("field 'compute.a': the float32 operands are converted with DataCopyPad rows, which " + f.device.id +
-                         " does not have");
     if (p.prep) {
         const std::string cores = std::to_string(std::max(1, f.device.vectorCores));
         host += "    GM_ADDR ah = ctx.workspace(ctx.numel(\"" + a->name + "\") * 2), bh = ctx.workspace(ctx.numel(\"" + b->name + "\") * 2);\n";

@@ -5,13 +5,17 @@
 //    (and, for a transposed convolution, the stride's zeros between elements and the
 //    d(k-1)-p border), so that the window never leaves xp: one Gather per row with a precomputed
 //    offset table places the elements, every other slot gets the pad value.
-// 2. Window launch: per output tile (n, od, a block of whole output rows or a part of one row)
-//    and group, the input rows under the window are loaded once per (input channel, kd) as one
-//    segment; each of the kh x kw taps is one Gather over the whole tile (stride and dilation are
-//    byte offsets) and every output channel of the group takes it in: Axpy with the weight from
-//    a per-channel weight slice in UB (conv), Max or Add (pooling). A transposed convolution is the plain one over the
-//    dilated input with the kernel flipped and the weight read as [Cin, Cout/groups, k...].
-// Rows are spread over the vector cores; every item writes its own output rows.
+// 2. Window launch: per output chunk (n, a flat run of at least 8 outputs of one (od) slice of
+//    the output plane, or of a block of slices when a slice has fewer than 8) and group, the
+//    input rows under the window are loaded once per (input channel, kd) as one segment; each of
+//    the kh x kw taps is one Gather over the whole chunk (an offset table per chunk; stride and
+//    dilation are byte offsets) and every output channel of the group takes it in: Axpy with the
+//    weight from a per-channel weight slice in UB (conv), Max or Add (pooling). A transposed
+//    convolution is the plain one over the dilated input with the kernel flipped and the weight
+//    read as [Cin, Cout/groups, k...].
+// Chunks are spread over the vector cores; every item writes its own outputs. Without DataCopyPad
+// (310P) a chunk's channel is written as whole 32-byte units plus its last 8 outputs as one unit
+// (they overlap the units before it), and the weight rows are read as whole units too.
 #include "draft/Skeletons.h"
 #include "sage_npu/DeviceProfile.h"
 
@@ -106,21 +110,25 @@ std::string paddedExpr(const Geometry& g, const std::string& in, int a) {
     return "(" + n + " - 1) * " + std::to_string(g.s[a]) + " + 1 + " + std::to_string(2 * g.lead(a) + g.op_[a]);
 }
 
-// Host side of the draft: the output tile (rows x cols of one output plane) whose accumulators,
-// tap row, offsets, weight slice and two input segments fit 44000 floats of the UB. Whole output
-// rows when they fit (then a tile is contiguous in GM), else a part of one row.
+// Host side of the draft: the output chunk (a flat run of one output plane) whose accumulators,
+// offset scratch, weight slice, tail units and two input segments fit 44000 floats of the UB.
+// which: 0 the chunk length, 1 the od slices per block (several when a slice has fewer than 8
+// outputs: then a chunk is a whole block), 2 the segment length (xp elements under a chunk).
 std::string tileHelper() {
-    return R"(static int64_t draftWindowTile(int64_t coutG, int64_t padW, int64_t oh, int64_t ow, bool wantRows) {
-    const int64_t pitch = (padW + 7) / 8 * 8, ka = (TAPS + 7) / 8 * 8;
-    auto need = [&](int64_t r, int64_t c) {
-        const int64_t tf = (r * c + 7) / 8 * 8, rin = r * SH + (KH - 1) * DLH + 1;
-        const int64_t seg = ((rin - 1) * pitch + (c - 1) * SW + (KW - 1) * DLW + 1 + 7) / 8 * 8;
-        return tf * (coutG + 3) + 2 * seg + coutG * ka + 64;
+    return R"(static int64_t draftWindowTile(int64_t coutG, int64_t padW, int64_t padH, int64_t od, int64_t oh, int64_t ow, int which) {
+    const int64_t pitch = (padW + 7) / 8 * 8, ka = (TAPS + 7) / 8 * 8, area = oh * ow;
+    const int64_t ob = area >= 8 ? 1 : std::min<int64_t>(od, (8 + area - 1) / area);
+    const int64_t slices = od < ob ? od : ob + od % ob;  // the last block takes the rest
+    const int64_t window = (KH - 1) * DLH * pitch + (KW - 1) * DLW + 1;
+    auto seg = [&](int64_t len) {  // first output's window start to the last one's window end
+        const int64_t reach = ob > 1 ? (slices - 1) * SD * padH * pitch + (oh - 1) * SH * pitch + (ow - 1) * SW
+                                     : (len - 1 + ow - 1) / ow * SH * pitch + (std::min<int64_t>(len, ow) - 1) * SW;
+        return (reach + window + 7) / 8 * 8;
     };
-    int64_t r = oh, c = ow;
-    while (r > 1 && need(r, c) > 44000) --r;
-    while (r == 1 && c > 8 && need(1, c) > 44000) c = (c - 1) / 8 * 8;
-    return wantRows ? r : c;
+    auto need = [&](int64_t c) { return c * (coutG + 5) + 2 * seg(c) + coutG * (ka + 16) + 96; };
+    int64_t c = (slices * area + 7) / 8 * 8;
+    while (ob == 1 && c > 8 && need(c) > 44000) c -= 8;
+    return which == 0 ? c : which == 1 ? ob : seg(c);
 }
 )";
 }
@@ -203,97 +211,178 @@ std::string combineCode(const Geometry& g) {
            "                            Axpy(acc[co * TF], tap, wl.GetValue(" + widx + "), TF);\n";
 }
 
-// Output column j of a tile (row j / TC, column j % TC) reads the segment at byte
-// (row * SH * PITCH + column * SW) * 4: built once with vector ops (the row by a float floor).
+// Output j of a chunk (clamped to its last) reads the segment at byte 4 * (dOd * SD*PH*PITCH +
+// (oh - oh0) * SH*PITCH + (ow - ow0) * SW), where rem + j = dOd * AREA + oh * OW + ow: two float
+// floors per chunk (exact: the values stay far below 2^24).
 const char* offsetTableCode() {
-    return R"(    LocalTensor<int32_t> offI = offBuf.Get<int32_t>(), colI = idxBuf.Get<int32_t>();
-    LocalTensor<float> jf = tapBuf.Get<float>();
-    ArithProgression(jf, 0.5f, 1.0f, int32_t(TF));
-    Mins(jf, jf, float(R * TC) - 0.5f, int32_t(TF));  // the vector's padding repeats the last column
-    Cast(colI, jf, RoundMode::CAST_FLOOR, TF);
-    Muls(colI, colI, int32_t(SW * 4), int32_t(TF));
-    Muls(jf, jf, 1.0f / float(TC), int32_t(TF));
-    Cast(offI, jf, RoundMode::CAST_FLOOR, TF);
-    Muls(offI, offI, int32_t((SH * PITCH - TC * SW) * 4), int32_t(TF));
-    Add(offI, offI, colI, int32_t(TF));
-    LocalTensor<uint32_t> off = offI.ReinterpretCast<uint32_t>();
-    LocalTensor<float> tap = tapBuf.Get<float>();
+    return R"(        LocalTensor<float> u = tapBuf.Get<float>(), t1 = scrBuf.Get<float>(), t2 = scrBuf.Get<float>()[TF];
+        LocalTensor<int32_t> ti = idxBuf.Get<int32_t>();
+        LocalTensor<float> tf = ti.ReinterpretCast<float>();
+        ArithProgression(u, float(rem), 1.0f, int32_t(TF));
+        Mins(u, u, float(rem + len - 1), int32_t(TF));  // the vector's padding repeats the last output
+        Adds(t1, u, 0.5f, int32_t(TF));
+        Muls(t1, t1, 1.0f / float(AREA), int32_t(TF));
+        Cast(ti, t1, RoundMode::CAST_FLOOR, TF);
+        Cast(t2, ti, RoundMode::CAST_NONE, TF);  // dOd
+        Muls(t1, t2, float(AREA), int32_t(TF));
+        Sub(u, u, t1, int32_t(TF));  // oh * OW + ow
+        Muls(t2, t2, float(SD * t.wPadH * PITCH), int32_t(TF));
+        Adds(t1, u, 0.5f, int32_t(TF));
+        Muls(t1, t1, 1.0f / float(OW), int32_t(TF));
+        Cast(ti, t1, RoundMode::CAST_FLOOR, TF);
+        Cast(t1, ti, RoundMode::CAST_NONE, TF);  // oh
+        Muls(tf, t1, float(OW), int32_t(TF));
+        Sub(u, u, tf, int32_t(TF));  // ow
+        Muls(t1, t1, float(SH * PITCH), int32_t(TF));
+        Add(t2, t2, t1, int32_t(TF));
+        Muls(u, u, float(SW), int32_t(TF));
+        Add(t2, t2, u, int32_t(TF));
+        Adds(t2, t2, -float(oh0 * SH * PITCH + ow0 * SW), int32_t(TF));
+        Muls(t2, t2, 4.0f, int32_t(TF));
+        Cast(offI, t2, RoundMode::CAST_ROUND, TF);
 )";
 }
 
-std::string weightSliceCode(const Geometry& g) {
+std::string weightSliceCode(const Geometry& g, bool pad) {
     if (g.pool) return "";
     // conv: weight[g * COUTG + co][cl][tap], COUTG rows CING * TAPS apart; transposed: weight[ci][co][tap].
     const std::string start = g.transposed ? "(uint64_t)ci * COUTG * TAPS" : "((uint64_t)g * COUTG * CING + cl) * TAPS";
     const std::string gap = g.transposed ? "0" : "(CING - 1) * TAPS * 4";
-    return "            LocalTensor<float> wl = wQ.AllocTensor<float>();\n"
-           "            DataCopyPad(wl, wGm[" + start + "], DataCopyExtParams{uint16_t(COUTG), uint32_t(TAPS * 4), uint32_t(" + gap +
-           "), 0, 0}, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});\n"
-           "            wQ.EnQue(wl);\n            wl = wQ.DeQue<float>();\n";
+    std::string k = "            LocalTensor<float> wl = wQ.AllocTensor<float>();\n";
+    if (pad)
+        return k + "            DataCopyPad(wl, wGm[" + start + "], DataCopyExtParams{uint16_t(COUTG), uint32_t(TAPS * 4), uint32_t(" + gap +
+               "), 0, 0}, DataCopyPadExtParams<float>{false, 0, 0, 0.0f});\n"
+               "            wQ.EnQue(wl);\n            wl = wQ.DeQue<float>();\n";
+    const std::string stride = g.transposed ? "TAPS" : "CING * TAPS";
+    // Whole 32-byte units per row; a row within KA of the weight's end is read as the unit window
+    // ending there, and its taps are moved to the slot's front.
+    k += "            const uint64_t wAt = " + start + ";\n";
+    k += "            for (uint32_t co = 0; co < COUTG; ++co) {\n"
+         "                const uint64_t at = wAt + (uint64_t)co * " + stride + ";\n"
+         "                DataCopy(wl[co * KA], wGm[at + KA > wNumel ? wNumel - KA : at], KA);\n"
+         "            }\n"
+         "            wQ.EnQue(wl);\n            wl = wQ.DeQue<float>();\n"
+         "            for (uint32_t co = COUTG; co-- > 0 && wAt + (uint64_t)co * " + stride + " + KA > wNumel;) {\n"
+         "                const uint32_t sh = uint32_t(wAt + (uint64_t)co * " + stride + " + KA - wNumel);\n"
+         "                for (uint32_t q = 0; q < TAPS; ++q) wl.SetValue(co * KA + q, wl.GetValue(co * KA + sh + q));\n"
+         "            }\n";
+    return k;
 }
 
-std::string windowSetup(const Frame& f, const Geometry& g) {
+std::string windowSetup(const Frame& f, const Geometry& g, bool pad) {
     const eval::WindowSpec& w = f.task.compute.window;
     const std::string y = f.task.outputs.front().name;
     std::string k = "    GET_TILING_DATA_WITH_STRUCT(" + f.tilingStruct + ", t, gm_tiling);\n";
     k += R"(    const uint32_t GROUPS = t.wGroups, COUTG = t.wCout / GROUPS, CING = t.wCin / GROUPS;
-    const uint32_t R = t.wRows, TC = t.wCols, TF = (R * TC + 7) / 8 * 8, KA = (TAPS + 7) / 8 * 8;
-    const uint32_t PITCH = (t.wPadW + 7) / 8 * 8, RIN = R * SH + (KH - 1) * DLH + 1;  // a row more: the tile's last vector is padded
-    const uint32_t SEGA = ((RIN - 1) * PITCH + (TC - 1) * SW + (KW - 1) * DLW + 1 + 7) / 8 * 8;
-    const uint32_t OD = t.wOutD, OH = t.wOutH, OW = t.wOutW, colTiles = (OW + TC - 1) / TC, rowTiles = (OH + R - 1) / R;
-    const uint64_t plane = (uint64_t)OD * OH * OW;
+    const uint32_t CH = t.wChunk, TF = CH, KA = (TAPS + 7) / 8 * 8, SEGA = t.wSeg;
+    const uint32_t PITCH = (t.wPadW + 7) / 8 * 8, OD = t.wOutD, OH = t.wOutH, OW = t.wOutW, AREA = OH * OW;
+    const uint32_t OB = t.wSlices, BLOCKS = OD / OB > 0 ? OD / OB : 1;
+    const uint32_t CPB = ((OD < 2 * OB ? OD : OB + OD % OB) * AREA + CH - 1) / CH;  // chunks per block (the last block is the longest)
+    const uint64_t plane = (uint64_t)OD * AREA;
     GlobalTensor<float> xpGm, yGm;
     xpGm.SetGlobalBuffer((__gm__ float*)gm_xp);
 )";
     k += "    yGm.SetGlobalBuffer((__gm__ float*)gm_" + y + ", (uint64_t)t.wN * t.wCout * plane);\n";
     if (!g.pool)
-        k += "    GlobalTensor<float> wGm;\n    wGm.SetGlobalBuffer((__gm__ float*)gm_" + w.weight +
-             ", (uint64_t)t.wCin * COUTG * TAPS);\n";
+        k += "    const uint64_t wNumel = (uint64_t)t.wCin * COUTG * TAPS;\n    GlobalTensor<float> wGm;\n"
+             "    wGm.SetGlobalBuffer((__gm__ float*)gm_" + w.weight + ", wNumel);\n";
     if (!w.bias.empty())
         k += "    GlobalTensor<float> bGm;\n    bGm.SetGlobalBuffer((__gm__ float*)gm_" + w.bias + ", t.wCout);\n";
     k += R"(    TPipe pipe;
     TQue<TPosition::VECIN, 2> segQ;
     TQue<TPosition::VECIN, 1> wQ;
     TQue<TPosition::VECOUT, 1> accQ;
-    TBuf<TPosition::VECCALC> tapBuf, offBuf, idxBuf;
+    TBuf<TPosition::VECCALC> tapBuf, offBuf, idxBuf, scrBuf;
     pipe.InitBuffer(segQ, 2, SEGA * sizeof(float));
     pipe.InitBuffer(idxBuf, TF * sizeof(int32_t));
     pipe.InitBuffer(wQ, 1, COUTG * KA * sizeof(float));
-    pipe.InitBuffer(accQ, 1, COUTG * TF * sizeof(float));
+    pipe.InitBuffer(accQ, 1, (COUTG * (TF + 8) + 8) * sizeof(float));  // + the channels' last 8 outputs
     pipe.InitBuffer(tapBuf, TF * sizeof(float));
     pipe.InitBuffer(offBuf, TF * sizeof(int32_t));
+    pipe.InitBuffer(scrBuf, 2 * TF * sizeof(float));
+    LocalTensor<int32_t> offI = offBuf.Get<int32_t>();
+    LocalTensor<uint32_t> off = offI.ReinterpretCast<uint32_t>();
 )";
-    return k + offsetTableCode();
+    if (!pad)
+        k += R"(    // Channel co's last 8 outputs (from byte 4 * (len - 8) on) gather into slots 8 apart. A plane of
+    // fewer than 8 outputs is one chunk: the group's channels, contiguous in GM, are packed into one
+    // run (its whole units, then its last 8 outputs) and written as one; a run shorter than a unit
+    // is stored element by element.
+    const bool packed = plane < 8;
+    const uint32_t total = COUTG * uint32_t(plane), total8 = total / 8 * 8;
+    TBuf<TPosition::VECCALC> tailBuf;
+    pipe.InitBuffer(tailBuf, (COUTG * 8 + 8) * sizeof(uint32_t));
+    LocalTensor<uint32_t> tailOff = tailBuf.Get<uint32_t>();
+    for (uint32_t q = 0; q < COUTG * 8 + 8; ++q) {
+        uint32_t p = q < total8 ? q : total - 8 + (q - total8);  // past total8: the run's last 8
+        p = p < total ? p : total - 1;
+        tailOff.SetValue(q, packed ? (p / uint32_t(plane) * TF + p % uint32_t(plane)) * 4u : (q / 8 * TF + q % 8) * 4u);
+    }
+)";
+    return k;
 }
 
-std::string windowKernel(const Frame& f, const Geometry& g) {
+// The chunk's outputs of the group's channels, channel planes apart in GM.
+std::string storeCode(bool pad) {
+    if (pad)
+        return R"(        accQ.EnQue(acc);
+        acc = accQ.DeQue<float>();
+        DataCopyPad(yGm[dst], acc, DataCopyExtParams{uint16_t(COUTG), len * 4u, (TF - (len + 7) / 8 * 8) / 8, uint32_t((plane - len) * 4), 0});
+)";
+    return R"(        const uint32_t whole = len / 8 * 8;
+        if (packed) {
+            if (total >= 8) Gather(acc[COUTG * TF], acc, tailOff, 0, total8 + 8);
+        } else if (whole < len && len >= 8) {
+            Gather(acc[COUTG * TF], acc, tailOff, (len - 8) * 4u, COUTG * 8);
+        }
+        accQ.EnQue(acc);
+        acc = accQ.DeQue<float>();
+        if (packed && total >= 8) {
+            if (total8 > 0) DataCopy(yGm[dst], acc[COUTG * TF], total8);
+            DataCopy(yGm[dst + total - 8], acc[COUTG * TF + total8], 8);
+        } else if (packed) {  // fewer than 8 outputs in the run: element by element
+            for (uint32_t q = 0; q < total; ++q) yGm.SetValue(dst + q, acc.GetValue(q / uint32_t(plane) * TF + q % uint32_t(plane)));
+        }
+        for (uint32_t co = 0; co < COUTG && !packed; ++co) {
+            const uint64_t at = dst + (uint64_t)co * plane;
+            if (whole > 0) DataCopy(yGm[at], acc[co * TF], whole);
+            if (whole < len && len >= 8) DataCopy(yGm[at + len - 8], acc[COUTG * TF + co * 8], 8);
+        }
+)";
+}
+
+std::string windowKernel(const Frame& f, const Geometry& g, bool pad) {
     const eval::WindowSpec& w = f.task.compute.window;
     std::string params = "GM_ADDR gm_xp, ";
     if (!g.pool) params += "GM_ADDR gm_" + w.weight + ", ";
     if (!w.bias.empty()) params += "GM_ADDR gm_" + w.bias + ", ";
     params += "GM_ADDR gm_" + f.task.outputs.front().name + ", GM_ADDR gm_tiling";
-    std::string k = "extern \"C\" __global__ __aicore__ void " + f.entry + "(" + params + ") {\n" + windowSetup(f, g);
-    k += R"(    const uint32_t items = t.wN * OD * rowTiles * colTiles * GROUPS;
+    std::string k = "extern \"C\" __global__ __aicore__ void " + f.entry + "(" + params + ") {\n" + windowSetup(f, g, pad);
+    k += R"(    const uint32_t items = t.wN * BLOCKS * CPB * GROUPS;
     for (uint32_t it = GetBlockIdx(); it < items; it += GetBlockNum()) {
         uint32_t rest = it;
         const uint32_t g = rest % GROUPS;
         rest /= GROUPS;
-        const uint32_t ct = rest % colTiles;
-        rest /= colTiles;
-        const uint32_t rt = rest % rowTiles, od = (rest / rowTiles) % OD, n = rest / (rowTiles * OD);
-        const uint32_t oh0 = rt * R, ow0 = ct * TC;
-        const uint32_t rows = OH - oh0 < R ? OH - oh0 : R, cols = OW - ow0 < TC ? OW - ow0 : TC;
-        const uint32_t len = rows * cols;  // contiguous in GM: whole rows, or a part of one row
-        LocalTensor<float> acc = accQ.AllocTensor<float>();
+        const uint32_t c = rest % CPB;
+        rest /= CPB;
+        const uint32_t b = rest % BLOCKS, n = rest / BLOCKS;
+        const uint32_t bEnd = (b + 1 == BLOCKS ? OD : (b + 1) * OB) * AREA;
+        uint32_t s = b * OB * AREA + c * CH;
+        if (s >= bEnd) continue;
+        const uint32_t e = s + CH < bEnd ? s + CH : bEnd;
+        if (e - s < 8 && e >= 8) s = e - 8;  // a short last chunk reaches back over its block's outputs (same values)
+        const uint32_t len = e - s, od0 = s / AREA, rem = s % AREA, oh0 = rem / OW, ow0 = rem % OW;
 )";
+    k += offsetTableCode();
+    k += "        LocalTensor<float> tap = tapBuf.Get<float>();\n        LocalTensor<float> acc = accQ.AllocTensor<float>();\n";
     if (!w.bias.empty())
         k += "        for (uint32_t co = 0; co < COUTG; ++co) Duplicate(acc[co * TF], bGm.GetValue(g * COUTG + co), int32_t(TF));\n";
     else
         k += std::string("        Duplicate(acc, ") + (g.op == "max_pool" ? "PAD_VALUE" : "0.0f") + ", int32_t(COUTG * TF));\n";
     k += "        for (uint32_t cl = 0; cl < CING; ++cl) {\n            const uint32_t ci = g * CING + cl;\n";
-    k += weightSliceCode(g);
+    k += weightSliceCode(g, pad);
     k += R"(            for (int32_t kd = 0; kd < KD; ++kd) {
-                const uint64_t xr = (((uint64_t)n * t.wCin + ci) * t.wPadD + od * SD + kd * DLD) * t.wPadH + (uint64_t)oh0 * SH;
+                const uint64_t xr = (((uint64_t)n * t.wCin + ci) * t.wPadD + od0 * SD + kd * DLD) * t.wPadH + (uint64_t)oh0 * SH;
                 LocalTensor<float> seg = segQ.AllocTensor<float>();
                 DataCopy(seg, xpGm[xr * PITCH + (uint64_t)ow0 * SW], SEGA);
                 segQ.EnQue(seg);
@@ -308,14 +397,9 @@ std::string windowKernel(const Frame& f, const Geometry& g) {
     if (!g.pool) k += "            wQ.FreeTensor(wl);\n";
     k += "        }\n";
     if (g.op == "avg_pool") k += "        Muls(acc, acc, 1.0f / float(TAPS), int32_t(COUTG * TF));\n";
-    k += R"(        accQ.EnQue(acc);
-        acc = accQ.DeQue<float>();
-        const uint64_t dst = ((uint64_t)n * t.wCout + g * COUTG) * plane + ((uint64_t)od * OH + oh0) * OW + ow0;
-        DataCopyPad(yGm[dst], acc, DataCopyExtParams{uint16_t(COUTG), len * 4u, (TF - (len + 7) / 8 * 8) / 8, uint32_t((plane - len) * 4), 0});
-        accQ.FreeTensor(acc);
-    }
-}
-)";
+    k += "        const uint64_t dst = ((uint64_t)n * t.wCout + g * COUTG) * plane + s;\n";
+    k += storeCode(pad);
+    k += "        accQ.FreeTensor(acc);\n    }\n}\n";
     return k;
 }
 
@@ -331,10 +415,11 @@ void addFields(Frame& f, const Geometry& g) {
     for (int a = 0; a < 3; ++a) f.addField(std::string("wPad") + ax[a], "uint32_t", paddedExpr(g, w.input, a));
     for (int a = 0; a < 3; ++a) f.addField(std::string("wOut") + ax[a], "uint32_t", axisExpr(g, y, a));
     const std::string coutG = g.pool ? "1" : "ctx.shape(\"" + y + "\", 1) / " + std::to_string(g.groups);
-    for (const char* which : {"true", "false"})
-        f.addField(which[0] == 't' ? "wRows" : "wCols", "uint32_t",
-                   "draftWindowTile(" + coutG + ", " + paddedExpr(g, w.input, 2) + ", " + axisExpr(g, y, 1) + ", " +
-                       axisExpr(g, y, 2) + ", " + which + ")");
+    const char* names[] = {"wChunk", "wSlices", "wSeg"};
+    for (int which = 0; which < 3; ++which)
+        f.addField(names[which], "uint32_t",
+                   "draftWindowTile(" + coutG + ", " + paddedExpr(g, w.input, 2) + ", " + paddedExpr(g, w.input, 1) + ", " +
+                       axisExpr(g, y, 0) + ", " + axisExpr(g, y, 1) + ", " + axisExpr(g, y, 2) + ", " + std::to_string(which) + ")");
 }
 
 } // namespace
@@ -344,27 +429,25 @@ SkeletonCode composeWindow(Frame& f) {
     const eval::WindowSpec& w = task.compute.window;
     const Geometry g = resolveGeometry(task);
     checkTensors(task, g);
-    if (f.knowledge.idiom("tail_copy").value("method", "") != "datacopy_pad")
-        throw DraftError("field 'compute.kind': the window skeleton writes output rows with DataCopyPad, which " +
-                         f.device.id + " does not have");
+    const bool pad = f.knowledge.idiom("tail_copy").value("method", "") == "datacopy_pad";
     if (!g.pool && g.groups > 1 && task.attrs.count("Cin") && int64_t(task.attrs.at("Cin")) % g.groups != 0)
         throw DraftError("field 'compute.window.groups': Cin is not a multiple of groups");
     addFields(f, g);
     const std::string padValue = g.op == "max_pool" ? "-3.0e38f" : "0.0f";
-    std::string kernel = constants(g, padValue) + "\n" + tileHelper() + "\n" + padKernel(f) + "\n" + windowKernel(f, g);
+    std::string kernel = constants(g, padValue) + "\n" + tileHelper() + "\n" + padKernel(f) + "\n" + windowKernel(f, g, pad);
     const std::string cores = std::to_string(std::max(1, f.device.vectorCores));
-    // xp plus the slack the last tile's segment reads past the last row.
+    // xp plus the slack the last chunk's segment reads past the last row.
     std::string host = "    const uint64_t wPitch = (t.wPadW + 7) / 8 * 8;\n"
-                       "    const uint64_t wSeg = ((uint64_t)t.wRows * SH + KH * DLH) * wPitch + (uint64_t)t.wCols * SW + KW * DLW + 64;\n"
-                       "    GM_ADDR xp = ctx.workspace(size_t((uint64_t)t.wN * t.wCin * t.wPadD * t.wPadH * wPitch + wSeg) * sizeof(float));\n";
+                       "    GM_ADDR xp = ctx.workspace(size_t((uint64_t)t.wN * t.wCin * t.wPadD * t.wPadH * wPitch + t.wSeg + 64) * sizeof(float));\n";
     host += "    ICPU_RUN_KF(" + f.entry + "_pad, " + cores + ", ctx.gm(\"" + w.input + "\"), xp, ctx.tiling(t));\n";
     host += "    ICPU_RUN_KF(" + f.entry + ", " + cores + ", xp";
     if (!g.pool) host += ", ctx.gm(\"" + w.weight + "\")";
     if (!w.bias.empty()) host += ", ctx.gm(\"" + w.bias + "\")";
     host += ", ctx.gm(\"" + task.outputs.front().name + "\"), ctx.tiling(t));\n";
     f.notes.push_back("Window as direct vector code: a pad launch writes the padded (and, transposed, dilated) input "
-                      "to workspace; per output row tile the taps are gathered once and every output channel "
-                      "accumulates them; rows spread over " + cores + " cores.");
+                      "to workspace; per output chunk the taps are gathered once and every output channel "
+                      "accumulates them; chunks spread over " + cores + " cores" +
+                      (pad ? std::string(".") : "; ragged chunk ends written as overlapping 32-byte units (no DataCopyPad)."));
     return {kernel, host};
 }
 
