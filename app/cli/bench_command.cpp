@@ -188,7 +188,7 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
             candCorrect += it.correct;
         }
         compiled |= ok;
-        if (it.stage == "repair" && evaluated) {
+        if (it.stage == memory::Stage::Repair && evaluated) {
             ++repairs;
             repaired += it.correct;
         }

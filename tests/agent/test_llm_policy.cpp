@@ -206,7 +206,7 @@ private slots:
         ctx.parentEvaluation = &ev;
         agent::AttemptRecord a;
         a.iteration = 2;
-        a.stage = "optimize";
+        a.stage = memory::Stage::Optimize;
         a.parent = 1;
         a.move = "block_dim 1 -> 8";
         a.status = "compile_error";
@@ -656,7 +656,7 @@ private slots:
         auto ctx = context();
         agent::AttemptRecord a;
         a.iteration = 1;
-        a.stage = "optimize";
+        a.stage = memory::Stage::Optimize;
         a.status = "ok";
         a.correct = true;
         a.cycles = 4242;
