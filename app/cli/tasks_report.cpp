@@ -92,10 +92,13 @@ KernelOutcome summarize(const eval::Evaluation& ev) {
         k.status = "run " + ev.run.status + (ev.run.message.empty() ? "" : ": " + ev.run.message);
     } else if (!ev.verify.pass) {
         k.status = "wrong result";
+        bool named = false;  // the first failing output is named
         for (const auto& c : ev.verify.cases)
             for (const auto& o : c.outputs)
-                if (!o.pass && k.status == "wrong result")
+                if (!o.pass && !named) {
                     k.status += " (" + c.caseName + ", seed " + std::to_string(c.seed) + ": " + o.reason + ")";
+                    named = true;
+                }
     } else {
         k.status = "pass";
     }
