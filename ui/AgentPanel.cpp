@@ -253,7 +253,7 @@ void AgentPanel::onEvent(const AgentEventPtr& e) {
         emit message(tr("Agent run %1 started on %2").arg(e->runId).arg(QString::fromStdString(e->text)));
         break;
     case T::IterationStarted:
-        iterations_->iterationStarted(e->iteration, QString::fromStdString(e->stage));
+        iterations_->iterationStarted(e->iteration, stageText(e->stage.value_or(memory::Stage::Any)));
         streamingIteration_ = e->iteration;
         if (follow_) {
             view_->selectRow(iterations_->rowOf(e->iteration));

@@ -103,15 +103,9 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
 
 QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    switch (section) {
-    case SeverityColumn: return tr("Severity");
-    case LineColumn: return tr("Line");
-    case ColumnColumn: return tr("Col");
-    case KindColumn: return tr("Kind");
-    case MessageColumn: return tr("Message");
-    case NotesColumn: return tr("Notes");
-    }
-    return {};
+    static const char* names[] = {"Severity", "Line", "Col", "Kind", "Message", "Notes"};
+    static_assert(sizeof(names) / sizeof(*names) == ColumnCount, "one header a column");
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
 } // namespace sage::ui

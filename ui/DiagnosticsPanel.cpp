@@ -1,8 +1,8 @@
 #include "ui/DiagnosticsPanel.h"
 
 #include "ui/DiagnosticsModel.h"
+#include "ui/StepBar.h"
 
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
@@ -14,29 +14,16 @@ namespace sage::ui {
 DiagnosticsPanel::DiagnosticsPanel(DiagnosticsModel* model, QWidget* parent) : QWidget(parent), model_(model) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    auto* bar = new QHBoxLayout;
     status_ = new QLabel(tr("No evaluation yet."), this);
     status_->setTextFormat(Qt::RichText);
     status_->setWordWrap(true);  // a long status never widens the dock
     status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    auto* prev = new QToolButton(this);
-    prev->setText(tr("◀ Prev"));
-    prev->setToolTip(tr("Previous diagnostic (Shift+F8)"));
-    auto* next = new QToolButton(this);
-    next->setText(tr("Next ▶"));
-    next->setToolTip(tr("Next diagnostic (F8)"));
-    bar->addWidget(status_, 1);
-    bar->addWidget(prev);
-    bar->addWidget(next);
-    layout->addLayout(bar);
+    const StepButtons step =
+        addStepBar(layout, status_, {tr("◀ Prev"), tr("Previous diagnostic (Shift+F8)"), tr("Next ▶"), tr("Next diagnostic (F8)")});
     view_ = new QTableView(this);
-    view_->setObjectName(QStringLiteral("diagnosticsTable"));
-    view_->setModel(model_);
-    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view_->setSelectionMode(QAbstractItemView::SingleSelection);
+    setUpRowTable(view_, model_, QStringLiteral("diagnosticsTable"), 22);
     view_->setWordWrap(false);
     view_->verticalHeader()->hide();
-    view_->verticalHeader()->setDefaultSectionSize(22);
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->setColumnWidth(DiagnosticsModel::SeverityColumn, 90);
     view_->setColumnWidth(DiagnosticsModel::LineColumn, 50);
@@ -46,8 +33,8 @@ DiagnosticsPanel::DiagnosticsPanel(DiagnosticsModel* model, QWidget* parent) : Q
     layout->addWidget(view_, 1);
     connect(view_, &QTableView::clicked, this, [this](const QModelIndex& i) { activate(i.row()); });
     connect(view_, &QTableView::activated, this, [this](const QModelIndex& i) { activate(i.row()); });
-    connect(prev, &QToolButton::clicked, this, &DiagnosticsPanel::previous);
-    connect(next, &QToolButton::clicked, this, &DiagnosticsPanel::next);
+    connect(step.previous, &QToolButton::clicked, this, &DiagnosticsPanel::previous);
+    connect(step.next, &QToolButton::clicked, this, &DiagnosticsPanel::next);
 }
 
 void DiagnosticsPanel::setStatus(const QString& html) { status_->setText(html); }

@@ -7,6 +7,11 @@
 
 namespace sage::ui {
 
+QString stageText(memory::Stage stage) {
+    const std::string_view name = memory::toString(stage);
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
+}
+
 IterationListModel::IterationListModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void IterationListModel::clear() {
@@ -55,7 +60,7 @@ void IterationListModel::iterationStarted(int index, const QString& stage) {
 void IterationListModel::iterationFinished(IterationRecordPtr record) {
     if (!record) return;
     const int index = record->index;
-    const QString stage = QString::fromStdString(record->stage);
+    const QString stage = stageText(record->stage);
     if (int row = rowOf(index); row >= 0) {
         rows_[size_t(row)] = {index, stage, std::move(record)};
         emit dataChanged(this->index(row, 0), this->index(row, ColumnCount - 1));
@@ -71,7 +76,7 @@ void IterationListModel::setRecords(const std::vector<IterationRecordPtr>& recor
     beginResetModel();
     rows_.clear();
     for (const auto& r : records)
-        if (r) rows_.push_back({r->index, QString::fromStdString(r->stage), r});
+        if (r) rows_.push_back({r->index, stageText(r->stage), r});
     best_ = -1;
     endResetModel();
     updateBest();

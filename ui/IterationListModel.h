@@ -16,6 +16,9 @@ namespace sage::ui {
 
 using IterationRecordPtr = std::shared_ptr<const agent::IterationRecord>;  // as the loop stored it
 
+// A stage as the lists show it: its stored name (draft, repair, optimize).
+QString stageText(memory::Stage stage);
+
 class IterationListModel : public QAbstractTableModel {
     Q_OBJECT
 public:

@@ -696,7 +696,7 @@ void MainWindow::loadIterations(qint64 runId, int select) {
             std::vector<IterationRow> rows;
             for (const auto& r : records) {
                 candidates_[r->index] = r;
-                rows.push_back({runId, r->index, QString::fromStdString(r->stage), QString::fromStdString(r->origin),
+                rows.push_back({runId, r->index, stageText(r->stage), QString::fromStdString(r->origin),
                                 QString::fromStdString(r->status), QString::fromStdString(r->move), r->correct,
                                 quint64(r->cycles)});
             }

@@ -124,15 +124,9 @@ QVariant VerificationModel::data(const QModelIndex& index, int role) const {
 
 QVariant VerificationModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    switch (section) {
-    case NameColumn: return tr("Case / output");
-    case ResultColumn: return tr("Result");
-    case MaxAbsColumn: return tr("Max abs err");
-    case MaxRelColumn: return tr("Max rel err");
-    case MismatchColumn: return tr("Mismatches");
-    case ReasonColumn: return tr("Reason");
-    }
-    return {};
+    static const char* names[] = {"Case / output", "Result", "Max abs err", "Max rel err", "Mismatches", "Reason"};
+    static_assert(sizeof(names) / sizeof(*names) == ColumnCount, "one header a column");
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
 } // namespace sage::ui

@@ -2,6 +2,7 @@
 
 #include "ui/CompactAxisTicker.h"
 #include "ui/MismatchModel.h"
+#include "ui/StepBar.h"
 #include "ui/VerificationModel.h"
 
 #include <qcustomplot.h>
@@ -104,31 +105,17 @@ QWidget* VerificationPanel::buildMismatchBox(QWidget* parent) {
     auto* box = new QWidget(parent);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* bar = new QHBoxLayout;
     mismatchTitle_ = new QLabel(tr("<b>First mismatches</b>"), box);
     mismatchTitle_->setTextFormat(Qt::RichText);
     mismatchTitle_->setMinimumWidth(40);  // a long reason is cut, not the table's width forced
-    auto* prev = new QToolButton(box);
-    prev->setText(tr("◀"));
-    prev->setToolTip(tr("Previous mismatch"));
-    auto* next = new QToolButton(box);
-    next->setText(tr("▶"));
-    next->setToolTip(tr("Next mismatch"));
-    bar->addWidget(mismatchTitle_, 1);
-    bar->addWidget(prev);
-    bar->addWidget(next);
-    layout->addLayout(bar);
+    const StepButtons step = addStepBar(layout, mismatchTitle_, {tr("◀"), tr("Previous mismatch"), tr("▶"), tr("Next mismatch")});
     mismatchView_ = new QTableView(box);
-    mismatchView_->setObjectName(QStringLiteral("mismatchTable"));
-    mismatchView_->setModel(mismatchModel_);
-    mismatchView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    mismatchView_->setSelectionMode(QAbstractItemView::SingleSelection);
-    mismatchView_->verticalHeader()->setDefaultSectionSize(20);
+    setUpRowTable(mismatchView_, mismatchModel_, QStringLiteral("mismatchTable"), 20);
     // Every column as wide as its values (fitMismatchColumns): the values are what the table is for.
     mismatchView_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     layout->addWidget(mismatchView_, 1);
-    connect(prev, &QToolButton::clicked, this, [this]() { nextMismatch(false); });
-    connect(next, &QToolButton::clicked, this, [this]() { nextMismatch(true); });
+    connect(step.previous, &QToolButton::clicked, this, [this]() { nextMismatch(false); });
+    connect(step.next, &QToolButton::clicked, this, [this]() { nextMismatch(true); });
     return box;
 }
 

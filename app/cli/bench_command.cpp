@@ -188,7 +188,7 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
             candCorrect += it.correct;
         }
         compiled |= ok;
-        if (it.stage == "repair" && evaluated) {
+        if (it.stage == memory::Stage::Repair && evaluated) {
             ++repairs;
             repaired += it.correct;
         }
@@ -352,202 +352,249 @@ void printReport(const json& report) {
             for (const auto& c : list) BenchReport::printPaired(c);
 }
 
-} // namespace
-
-void registerBenchCommand(CLI::App& app) {
-    auto* cmd = app.add_subcommand("bench", "Run the agent over a split and report KernelBench-style metrics");
-    auto o = std::make_shared<BenchOptions>();
-    o->tasks.add(cmd);
-    cmd->add_option("--split", o->split, "train | test | all")->check(CLI::IsMember({"train", "test", "all"}));
-    cmd->add_option("--policy", o->policy, "builtin | llm")->check(CLI::IsMember({"builtin", "llm"}));
-    cmd->add_option("--memory-mode", o->modes, "off | similarity | all_retrieved | adoption, or a comma-separated list");
-    cmd->add_option("--learn-on", o->learnOn, "Learn on this split first (train), then measure with learning frozen");
-    cmd->add_option("--repeat,--repeats", o->repeats, "Seeds per task: --seed .. --seed + R - 1")->check(CLI::Range(1, 100));
-    cmd->add_option("--seed", o->seed, "First seed (retrieval exploration and the policy's choices)");
-    cmd->add_option("--epsilon", o->epsilon, "ε-exploration in [0, 1]")->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--seed-pack", o->seedPack,
+// The options of a bench run (not of `compare` or `merge`).
+void addRunOptions(CLI::App* cmd, BenchOptions& o) {
+    o.tasks.add(cmd);
+    cmd->add_option("--split", o.split, "train | test | all")->check(CLI::IsMember({"train", "test", "all"}));
+    cmd->add_option("--policy", o.policy, "builtin | llm")->check(CLI::IsMember({"builtin", "llm"}));
+    cmd->add_option("--memory-mode", o.modes, "off | similarity | all_retrieved | adoption, or a comma-separated list");
+    cmd->add_option("--learn-on", o.learnOn, "Learn on this split first (train), then measure with learning frozen");
+    cmd->add_option("--repeat,--repeats", o.repeats, "Seeds per task: --seed .. --seed + R - 1")->check(CLI::Range(1, 100));
+    cmd->add_option("--seed", o.seed, "First seed (retrieval exploration and the policy's choices)");
+    cmd->add_option("--epsilon", o.epsilon, "ε-exploration in [0, 1]")->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--seed-pack", o.seedPack,
                     "JSON Lines pack each fresh database starts from (default: the seed pack; none: an empty memory)")
         ->check(CLI::ExistingFile | CLI::IsMember({"none"}));
-    cmd->add_option("--learn-limit", o->learnLimit,
+    cmd->add_option("--learn-limit", o.learnLimit,
                     "Learn on only the first N tasks of the --learn-on split, in an order seeded by the seed "
                     "(nested: the first 5 of a seed are among its first 11)")
         ->check(CLI::Range(0, 100000));
-    cmd->add_option("--arm", o->arm,
+    cmd->add_option("--arm", o.arm,
                     "Name these runs' arm in the report (default: the memory mode), so that variants of one mode "
                     "(a learning-curve point, a control) pair with other reports' arms after `sage bench merge`");
-    cmd->add_flag("--shuffle-rewards", o->shuffleRewards,
+    cmd->add_flag("--shuffle-rewards", o.shuffleRewards,
                   "Negative control: credit memory with the outcome of a randomly drawn other iteration while learning");
-    cmd->add_option("--only", o->only, "Comma-separated task names: run only these (in the learning and measured splits)");
-    cmd->add_option("--budget", o->budget, "Iterations per run")->check(CLI::Range(1, 1000));
-    cmd->add_option("--shard", o->shard, "i/n: run only tasks whose index modulo n is i (0-based)");
-    cmd->add_option("--db", o->db, "Database file or postgresql:// URL to use and keep (one mode, one seed only; "
-                                   "default: fresh temporary ones)");
-    cmd->add_option("--phase", o->phase,
+    cmd->add_option("--only", o.only, "Comma-separated task names: run only these (in the learning and measured splits)");
+    cmd->add_option("--budget", o.budget, "Iterations per run")->check(CLI::Range(1, 1000));
+    cmd->add_option("--shard", o.shard, "i/n: run only tasks whose index modulo n is i (0-based)");
+    cmd->add_option("--db", o.db, "Database file or postgresql:// URL to use and keep (one mode, one seed only; "
+                                  "default: fresh temporary ones)");
+    cmd->add_option("--phase", o.phase,
                     "all | learn | measure: with a shared --db, `learn` runs only the --learn-on phase (once), "
                     "`measure` only the measured split, frozen, on what `learn` stored (scripts/slurm/)")
         ->check(CLI::IsMember({"all", "learn", "measure"}));
-    cmd->add_option("--device", o->device, "Device profile id");
-    cmd->add_option("--out", o->out, "Also write the JSON report to this file");
-    o->llm.add(cmd);
-    cmd->add_flag("--inject-faults", o->injectFaults,
+    cmd->add_option("--device", o.device, "Device profile id");
+    cmd->add_option("--out", o.out, "Also write the JSON report to this file");
+    o.llm.add(cmd);
+    cmd->add_flag("--inject-faults", o.injectFaults,
                   "Start each measured run from the built-in draft with one injected fault (measures the repair stage)");
-    cmd->add_flag("--no-speculate", o->noSpeculate,
+    cmd->add_flag("--no-speculate", o.noSpeculate,
                   "Do not compile the likely next candidate while one is evaluated (same results, less CPU)");
-    cmd->add_flag("--json", o->json, "Print the JSON report");
-    cmd->callback([o, cmd] {
-        // CLI11 runs this callback also when `compare` or `merge` was given: those are not runs.
-        if (!cmd->get_subcommands().empty()) return;
-        int shardI = 0, shardN = 1;
-        if (!o->shard.empty() && std::sscanf(o->shard.c_str(), "%d/%d", &shardI, &shardN) != 2) {
-            std::cerr << "sage: error: --shard takes i/n, e.g. 0/4\n";
-            throw CLI::RuntimeError(2);
-        }
-        if (shardN < 1 || shardI < 0 || shardI >= shardN) {
-            std::cerr << "sage: error: --shard " << o->shard << ": need 0 <= i < n\n";
-            throw CLI::RuntimeError(2);
-        }
-        std::vector<memory::MemoryMode> modes;
-        for (const auto& m : splitList(o->modes)) {
-            auto mode = memory::parseEnum<memory::MemoryMode>(m);
-            if (!mode) {
-                std::cerr << "sage: error: --memory-mode " << m << ": use off, similarity, all_retrieved or adoption\n";
-                throw CLI::RuntimeError(2);
-            }
-            modes.push_back(*mode);
-        }
-        if (modes.empty()) modes.push_back(memory::kDefaultMemoryMode);
-        if (!o->db.empty() && (modes.size() > 1 || o->repeats > 1)) {
-            std::cerr << "sage: error: --db keeps one database: use it with one memory mode and --repeat 1\n";
-            throw CLI::RuntimeError(2);
-        }
-        if (o->phase != "all" && (o->db.empty() || o->learnOn.empty() || !memory::retrieves(modes.front()))) {
-            std::cerr << "sage: error: --phase " << o->phase << " splits one learning experiment over jobs: give "
-                      << "--db (the shared memory), --learn-on and a memory mode that learns (adoption, all_retrieved, "
-                         "similarity)\n";
-            throw CLI::RuntimeError(2);
-        }
-        // Before any work: a report that cannot be written must not cost a whole bench (issue 31).
-        const OutputFile out = OutputFile::prepare(o->phase == "learn" ? std::string() : o->out, "--out");
-        const std::string pack = o->seedPack.empty()
-                                     ? toolchain::ToolPaths::fromEnvironment().resources + "/memory/seed.jsonl"
-                                     : o->seedPack;
-        auto set = o->tasks.load();
-        auto evaluator = eval::Evaluator::fromEnvironment();
-        const auto onlyList = splitList(o->only);
-        const std::set<std::string> only(onlyList.begin(), onlyList.end());
-        for (const auto& name : only) o->tasks.find(set, name);  // an unknown name is an error listing the known ones
-        auto inSplit = [&only](const eval::Task& t, const std::string& split) {
-            return (split == "all" || t.split == split) && (only.empty() || only.count(t.name));
-        };
-        ReferenceCycles refs;
-        json rows = json::array(), qGaps = json::object();
-        for (const auto mode : modes) {
-            const std::string modeName(memory::toString(mode));
-            for (int r = 0; r < o->repeats; ++r) {
-                const uint64_t seed = o->seed + uint64_t(r);
-                std::string dbPath = o->db;
-                const bool temporary = dbPath.empty();
-                if (temporary)
-                    dbPath = (std::filesystem::temp_directory_path() /
-                              ("sage-bench-" + std::to_string(::getpid()) + "-" + modeName + "-" + std::to_string(seed) + ".db"))
-                                 .string();
-                if (temporary) removeDb(dbPath);
-                auto db = openAgentDatabase(dbPath);
-                agent::RunStore runs(db);
-                agent::AgentSettings s;
-                s.policy = o->policy;
-                s.budget = o->budget;
-                s.memoryMode = mode;
-                s.device = o->device;
-                s.epsilon = o->epsilon;
-                s.seed = seed;
-                s.speculate = !o->noSpeculate;
-                o->llm.apply(s.llm);
-                std::unique_ptr<memory::ExperienceStore> mem;
-                TrapMap traps;
-                if (memory::retrieves(mode)) {
-                    mem = std::make_unique<memory::ExperienceStore>(db);
-                    if (mem->list().empty() && pack != "none") mem->importFrom(pack);
-                    traps = trapsIn(*mem);
-                }
-                // What the learning phase depends on: a `measure` job checks that the shared memory was
-                // filled by a `learn` job with the same settings, so every shard measures the same memory.
-                const json learned = {{"learn_on", o->learnOn}, {"only", o->only}, {"seed", seed},
-                                      {"epsilon", o->epsilon}, {"budget", o->budget}, {"policy", o->policy},
-                                      {"device", o->device}, {"memory_mode", modeName}, {"seed_pack", pack},
-                                      {"learn_limit", o->learnLimit}, {"shuffle_rewards", o->shuffleRewards}};
-                if (o->phase == "measure") {
-                    const auto stored = mem ? mem->metadata("bench.learned") : std::nullopt;
-                    if (!stored || json::parse(*stored) != learned) {
-                        std::cerr << "sage: error: --phase measure: the memory " << db->path().string()
-                                  << (stored ? " learned with other settings (" + *stored + ")"
-                                             : " has no finished learning phase")
-                                  << ". Run `sage bench --phase learn` with the same options first (scripts/slurm/ "
-                                     "submits it as the job the shards depend on).\n";
-                        throw CLI::RuntimeError(2);
-                    }
-                    s.learn = false;
-                } else if (o->phase == "learn" && mem && mem->metadata("bench.learned")) {
-                    std::cerr << "sage: error: --phase learn: the memory " << db->path().string()
-                              << " has learned already; learning again would count every lesson twice. Use a new "
-                                 "database (or schema: options=-csearch_path%3DNAME in the URL).\n";
-                    throw CLI::RuntimeError(2);
-                }
-                // Every mode that retrieves learns lessons (under similarity without values).
-                if (o->phase != "measure" && !o->learnOn.empty() && mem && o->learnOn != o->split) {
-                    const auto shuffle = o->shuffleRewards ? std::make_shared<agent::RewardShuffle>(seed) : nullptr;
-                    for (const eval::Task* t : learningOrder(set.tasks, inSplit, o->learnOn, o->learnLimit, seed)) {
-                        if (!o->json) std::cerr << modeName << " seed " << seed << ": learning on " << t->name << "\n";
-                        agent::AgentLoop loop(evaluator, agent::makePolicy(s), s);
-                        loop.setRewardShuffle(shuffle);
-                        loop.run(*t, runs, mem.get());
-                    }
-                    s.learn = false;  // the measured split runs with the learned memory frozen
-                    if (o->phase == "learn") mem->setMetadata("bench.learned", learned.dump());
-                }
-                if (o->phase == "learn") {
-                    std::cerr << modeName << " seed " << seed << ": learning phase stored in " << db->path().string()
-                              << "; measure with --phase measure\n";
-                    continue;
-                }
-                if (mem) {
-                    json gap = qGap(*mem, traps);
-                    if (!gap.is_null()) qGaps[modeName].push_back(gap);
-                }
-                int index = 0;
-                for (const auto& t : set.tasks) {
-                    if (!inSplit(t, o->split)) continue;
-                    if (index++ % shardN != shardI) continue;
-                    if (!o->json) std::cerr << modeName << " seed " << seed << ": measuring " << t.name << "\n";
-                    // `--inject-faults`: the fault is chosen by the task's position and the seed.
-                    const auto fault = o->injectFaults ? agent::faultyDraft(t, evaluator.devices().get(s.device),
-                                                                            size_t(index - 1) + size_t(s.seed))
-                                                       : std::nullopt;
-                    rows.push_back(measure(t, evaluator, runs, mem.get(), s, refs, traps, fault));
-                    rows.back()["arm"] = o->arm.empty() ? modeName : o->arm;
-                }
-                mem.reset();
-                db.reset();
-                if (temporary) removeDb(dbPath);
-            }
-        }
-        if (o->phase == "learn") return;  // nothing measured: the shards report
-        json report = {{"policy", o->policy}, {"memory_mode", o->modes}, {"split", o->split}, {"learn_on", o->learnOn},
-                       {"learn_limit", o->learnLimit}, {"shuffle_rewards", o->shuffleRewards},
-                       {"budget", o->budget}, {"repeats", o->repeats}, {"seed", o->seed}, {"epsilon", o->epsilon},
-                       {"seed_pack", pack}, {"shard", o->shard}, {"device", o->device}, {"inject_faults", o->injectFaults}, {"tasks", rows},
-                       {"q_gap_after_learning", qGaps}};
+    cmd->add_flag("--json", o.json, "Print the JSON report");
+}
+
+[[noreturn]] void usageError(const std::string& message) {
+    std::cerr << "sage: error: " << message << "\n";
+    throw CLI::RuntimeError(2);
+}
+
+// What the options ask for, checked before any work: the shard, the memory modes, the seed pack.
+struct BenchPlan {
+    int shardI = 0, shardN = 1;
+    std::vector<memory::MemoryMode> modes;
+    std::string pack;  // the pack each fresh database starts from, or "none"
+};
+
+BenchPlan planBench(const BenchOptions& o) {
+    BenchPlan plan;
+    if (!o.shard.empty() && std::sscanf(o.shard.c_str(), "%d/%d", &plan.shardI, &plan.shardN) != 2)
+        usageError("--shard takes i/n, e.g. 0/4");
+    if (plan.shardN < 1 || plan.shardI < 0 || plan.shardI >= plan.shardN)
+        usageError("--shard " + o.shard + ": need 0 <= i < n");
+    for (const auto& m : splitList(o.modes)) {
+        auto mode = memory::parseEnum<memory::MemoryMode>(m);
+        if (!mode) usageError("--memory-mode " + m + ": use off, similarity, all_retrieved or adoption");
+        plan.modes.push_back(*mode);
+    }
+    if (plan.modes.empty()) plan.modes.push_back(memory::kDefaultMemoryMode);
+    if (!o.db.empty() && (plan.modes.size() > 1 || o.repeats > 1))
+        usageError("--db keeps one database: use it with one memory mode and --repeat 1");
+    if (o.phase != "all" && (o.db.empty() || o.learnOn.empty() || !memory::retrieves(plan.modes.front())))
+        usageError("--phase " + o.phase + " splits one learning experiment over jobs: give --db (the shared memory), "
+                   "--learn-on and a memory mode that learns (adoption, all_retrieved, similarity)");
+    plan.pack = o.seedPack.empty() ? toolchain::ToolPaths::fromEnvironment().resources + "/memory/seed.jsonl" : o.seedPack;
+    return plan;
+}
+
+// One bench run: for each memory mode and seed a database (fresh unless --db), an optional learning
+// phase on --learn-on, then the measured split; the rows and Q gaps add up to the report.
+class BenchRun {
+public:
+    BenchRun(const BenchOptions& o, BenchPlan plan)
+        : o_(o), plan_(std::move(plan)), set_(o.tasks.load()), evaluator_(eval::Evaluator::fromEnvironment()) {
+        const auto onlyList = splitList(o.only);
+        only_.insert(onlyList.begin(), onlyList.end());
+        for (const auto& name : only_) o.tasks.find(set_, name);  // an unknown name is an error listing the known ones
+    }
+
+    void runAll() {
+        for (const auto mode : plan_.modes)
+            for (int r = 0; r < o_.repeats; ++r) runSeed(mode, o_.seed + uint64_t(r));
+    }
+
+    json report() const {
+        json report = {{"policy", o_.policy}, {"memory_mode", o_.modes}, {"split", o_.split}, {"learn_on", o_.learnOn},
+                       {"learn_limit", o_.learnLimit}, {"shuffle_rewards", o_.shuffleRewards},
+                       {"budget", o_.budget}, {"repeats", o_.repeats}, {"seed", o_.seed}, {"epsilon", o_.epsilon},
+                       {"seed_pack", plan_.pack}, {"shard", o_.shard}, {"device", o_.device}, {"inject_faults", o_.injectFaults}, {"tasks", rows_},
+                       {"q_gap_after_learning", qGaps_}};
         summarise(report);
-        out.write(report.dump(2) + "\n");
-        if (o->json) {
-            std::cout << report.dump(2) << "\n";
+        return report;
+    }
+
+private:
+    bool inSplit(const eval::Task& t, const std::string& split) const {
+        return (split == "all" || t.split == split) && (only_.empty() || only_.count(t.name));
+    }
+
+    agent::AgentSettings settingsFor(memory::MemoryMode mode, uint64_t seed) const {
+        agent::AgentSettings s;
+        s.policy = o_.policy;
+        s.budget = o_.budget;
+        s.memoryMode = mode;
+        s.device = o_.device;
+        s.epsilon = o_.epsilon;
+        s.seed = seed;
+        s.speculate = !o_.noSpeculate;
+        o_.llm.apply(s.llm);
+        return s;
+    }
+
+    // What the learning phase depends on: a `measure` job checks that the shared memory was filled
+    // by a `learn` job with the same settings, so every shard measures the same memory.
+    json learnedSettings(const std::string& modeName, uint64_t seed) const {
+        return {{"learn_on", o_.learnOn}, {"only", o_.only}, {"seed", seed},
+                {"epsilon", o_.epsilon}, {"budget", o_.budget}, {"policy", o_.policy},
+                {"device", o_.device}, {"memory_mode", modeName}, {"seed_pack", plan_.pack},
+                {"learn_limit", o_.learnLimit}, {"shuffle_rewards", o_.shuffleRewards}};
+    }
+
+    // --phase measure needs the memory a matching `learn` job filled; --phase learn a memory that
+    // has not learned yet.
+    void checkPhase(memory::ExperienceStore* mem, const memory::Database& db, const json& learned) const {
+        if (o_.phase == "measure") {
+            const auto stored = mem ? mem->metadata("bench.learned") : std::nullopt;
+            if (!stored || json::parse(*stored) != learned)
+                usageError("--phase measure: the memory " + db.path().string() +
+                           (stored ? " learned with other settings (" + *stored + ")" : " has no finished learning phase") +
+                           ". Run `sage bench --phase learn` with the same options first (scripts/slurm/ submits it as "
+                           "the job the shards depend on).");
+        } else if (o_.phase == "learn" && mem && mem->metadata("bench.learned")) {
+            usageError("--phase learn: the memory " + db.path().string() +
+                       " has learned already; learning again would count every lesson twice. Use a new database (or "
+                       "schema: options=-csearch_path%3DNAME in the URL).");
+        }
+    }
+
+    // Every mode that retrieves learns lessons (under similarity without values); the measured
+    // split then runs with the learned memory frozen.
+    void learn(agent::AgentSettings& s, agent::RunStore& runs, memory::ExperienceStore& mem, const std::string& modeName,
+               const json& learned) {
+        const auto shuffle = o_.shuffleRewards ? std::make_shared<agent::RewardShuffle>(s.seed) : nullptr;
+        const auto inLearnSplit = [this](const eval::Task& t, const std::string& split) { return inSplit(t, split); };
+        for (const eval::Task* t : learningOrder(set_.tasks, inLearnSplit, o_.learnOn, o_.learnLimit, s.seed)) {
+            if (!o_.json) std::cerr << modeName << " seed " << s.seed << ": learning on " << t->name << "\n";
+            agent::AgentLoop loop(evaluator_, agent::makePolicy(s), s);
+            loop.setRewardShuffle(shuffle);
+            loop.run(*t, runs, &mem);
+        }
+        s.learn = false;
+        if (o_.phase == "learn") mem.setMetadata("bench.learned", learned.dump());
+    }
+
+    void measureSplit(const agent::AgentSettings& s, agent::RunStore& runs, memory::ExperienceStore* mem,
+                      const TrapMap& traps, const std::string& modeName) {
+        int index = 0;
+        for (const auto& t : set_.tasks) {
+            if (!inSplit(t, o_.split)) continue;
+            if (index++ % plan_.shardN != plan_.shardI) continue;
+            if (!o_.json) std::cerr << modeName << " seed " << s.seed << ": measuring " << t.name << "\n";
+            // `--inject-faults`: the fault is chosen by the task's position and the seed.
+            const auto fault = o_.injectFaults ? agent::faultyDraft(t, evaluator_.devices().get(s.device),
+                                                                     size_t(index - 1) + size_t(s.seed))
+                                               : std::nullopt;
+            rows_.push_back(measure(t, evaluator_, runs, mem, s, refs_, traps, fault));
+            rows_.back()["arm"] = o_.arm.empty() ? modeName : o_.arm;
+        }
+    }
+
+    void runSeed(memory::MemoryMode mode, uint64_t seed) {
+        const std::string modeName(memory::toString(mode));
+        std::string dbPath = o_.db;
+        const bool temporary = dbPath.empty();
+        if (temporary)
+            dbPath = (std::filesystem::temp_directory_path() /
+                      ("sage-bench-" + std::to_string(::getpid()) + "-" + modeName + "-" + std::to_string(seed) + ".db"))
+                         .string();
+        if (temporary) removeDb(dbPath);
+        auto db = openAgentDatabase(dbPath);
+        agent::RunStore runs(db);
+        agent::AgentSettings s = settingsFor(mode, seed);
+        std::unique_ptr<memory::ExperienceStore> mem;
+        TrapMap traps;
+        if (memory::retrieves(mode)) {
+            mem = std::make_unique<memory::ExperienceStore>(db);
+            if (mem->list().empty() && plan_.pack != "none") mem->importFrom(plan_.pack);
+            traps = trapsIn(*mem);
+        }
+        const json learned = learnedSettings(modeName, seed);
+        checkPhase(mem.get(), *db, learned);
+        if (o_.phase == "measure") s.learn = false;
+        if (o_.phase != "measure" && !o_.learnOn.empty() && mem && o_.learnOn != o_.split) learn(s, runs, *mem, modeName, learned);
+        if (o_.phase == "learn") {
+            std::cerr << modeName << " seed " << seed << ": learning phase stored in " << db->path().string()
+                      << "; measure with --phase measure\n";
             return;
         }
-        std::cout << "policy " << o->policy << ", split " << o->split
-                  << (o->learnOn.empty() ? "" : ", learned on " + o->learnOn) << ", seeds " << o->seed << ".."
-                  << o->seed + uint64_t(o->repeats) - 1 << ", epsilon " << o->epsilon << ", pack " << pack << "\n";
-        printReport(report);
-    });
+        if (mem) {
+            json gap = qGap(*mem, traps);
+            if (!gap.is_null()) qGaps_[modeName].push_back(gap);
+        }
+        measureSplit(s, runs, mem.get(), traps, modeName);
+        mem.reset();
+        db.reset();
+        if (temporary) removeDb(dbPath);
+    }
+
+    const BenchOptions& o_;
+    const BenchPlan plan_;
+    const eval::TaskSet set_;
+    const eval::Evaluator evaluator_;
+    std::set<std::string> only_;
+    ReferenceCycles refs_;
+    json rows_ = json::array(), qGaps_ = json::object();
+};
+
+void runBench(const BenchOptions& o) {
+    const BenchPlan plan = planBench(o);
+    // Before any work: a report that cannot be written must not cost a whole bench (issue 31).
+    const OutputFile out = OutputFile::prepare(o.phase == "learn" ? std::string() : o.out, "--out");
+    BenchRun run(o, plan);
+    run.runAll();
+    if (o.phase == "learn") return;  // nothing measured: the shards report
+    const json report = run.report();
+    out.write(report.dump(2) + "\n");
+    if (o.json) {
+        std::cout << report.dump(2) << "\n";
+        return;
+    }
+    std::cout << "policy " << o.policy << ", split " << o.split << (o.learnOn.empty() ? "" : ", learned on " + o.learnOn)
+              << ", seeds " << o.seed << ".." << o.seed + uint64_t(o.repeats) - 1 << ", epsilon " << o.epsilon << ", pack "
+              << plan.pack << "\n";
+    printReport(report);
+}
+
+void addCompareCommand(CLI::App* cmd) {
     auto* compare = cmd->add_subcommand("compare", "Pair two bench reports by task x seed (B - A, bootstrap 95% CI)");
     auto cfiles = std::make_shared<std::vector<std::string>>();
     auto cjson = std::make_shared<bool>(false);
@@ -583,7 +630,41 @@ void registerBenchCommand(CLI::App& app) {
         for (const auto& p : paired) BenchReport::printPaired(p);
         if (paired.empty()) std::cout << "no memory mode is in both reports: nothing to pair\n";
     });
+}
 
+// Shard reports joined into one, as if one run had measured them all (--budget: cut short).
+json mergeReports(const std::vector<std::string>& files, int budget) {
+    json merged;
+    json rows = json::array(), gaps = json::object();
+    for (const auto& f : files) {
+        json part = readReport(f);
+        if (merged.is_null()) merged = part;
+        for (const auto& r : part["tasks"]) rows.push_back(r);
+        const json partGaps = part.value("q_gap_after_learning", json::object());  // kept alive for items()
+        for (const auto& [m, list] : partGaps.items())
+            for (const auto& g : list) gaps[m].push_back(g);
+    }
+    std::set<uint64_t> seeds;
+    for (const auto& r : rows) seeds.insert(r.value("seed", uint64_t(0)));
+    merged["repeats"] = seeds.size();
+    merged["seed"] = seeds.empty() ? uint64_t(0) : *seeds.begin();
+    if (budget > 0) {
+        if (budget > merged.value("budget", 12))
+            usageError("--budget " + std::to_string(budget) + " is above the budget the runs had (" +
+                       std::to_string(merged.value("budget", 12)) + "): a run cannot be read beyond where it stopped");
+        BenchReport::truncateToBudget(rows, budget);
+        merged["budget"] = budget;
+    }
+    merged["tasks"] = rows;
+    merged["q_gap_after_learning"] = gaps;
+    merged["shard"] = "merged";
+    for (auto it = merged.begin(); it != merged.end();)
+        it = it.key().rfind("paired_vs_", 0) == 0 ? merged.erase(it) : std::next(it);
+    summarise(merged);
+    return merged;
+}
+
+void addMergeCommand(CLI::App* cmd) {
     auto* merge = cmd->add_subcommand("merge", "Merge shard reports (JSON files from --out/--json)");
     auto files = std::make_shared<std::vector<std::string>>();
     auto mjson = std::make_shared<bool>(false);
@@ -594,41 +675,28 @@ void registerBenchCommand(CLI::App& app) {
                       "Report the runs as if they had stopped after this many iterations (read off their trajectories)")
         ->check(CLI::Range(1, 1000));
     merge->callback([files, mjson, mbudget] {
-        json merged;
-        json rows = json::array(), gaps = json::object();
-        for (const auto& f : *files) {
-            json part = readReport(f);
-            if (merged.is_null()) merged = part;
-            for (const auto& r : part["tasks"]) rows.push_back(r);
-            const json partGaps = part.value("q_gap_after_learning", json::object());  // kept alive for items()
-            for (const auto& [m, list] : partGaps.items())
-                for (const auto& g : list) gaps[m].push_back(g);
-        }
-        std::set<uint64_t> seeds;
-        for (const auto& r : rows) seeds.insert(r.value("seed", uint64_t(0)));
-        merged["repeats"] = seeds.size();
-        merged["seed"] = seeds.empty() ? uint64_t(0) : *seeds.begin();
-        if (*mbudget > 0) {
-            if (*mbudget > merged.value("budget", 12)) {
-                std::cerr << "sage: error: --budget " << *mbudget << " is above the budget the runs had ("
-                          << merged.value("budget", 12) << "): a run cannot be read beyond where it stopped\n";
-                throw CLI::RuntimeError(2);
-            }
-            BenchReport::truncateToBudget(rows, *mbudget);
-            merged["budget"] = *mbudget;
-        }
-        merged["tasks"] = rows;
-        merged["q_gap_after_learning"] = gaps;
-        merged["shard"] = "merged";
-        for (auto it = merged.begin(); it != merged.end();)
-            it = it.key().rfind("paired_vs_", 0) == 0 ? merged.erase(it) : std::next(it);
-        summarise(merged);
+        const json merged = mergeReports(*files, *mbudget);
         if (*mjson) {
             std::cout << merged.dump(2) << "\n";
             return;
         }
         printReport(merged);
     });
+}
+
+} // namespace
+
+void registerBenchCommand(CLI::App& app) {
+    auto* cmd = app.add_subcommand("bench", "Run the agent over a split and report KernelBench-style metrics");
+    auto o = std::make_shared<BenchOptions>();
+    addRunOptions(cmd, *o);
+    cmd->callback([o, cmd] {
+        // CLI11 runs this callback also when `compare` or `merge` was given: those are not runs.
+        if (!cmd->get_subcommands().empty()) return;
+        runBench(*o);
+    });
+    addCompareCommand(cmd);
+    addMergeCommand(cmd);
 }
 
 } // namespace sage::cli

@@ -101,9 +101,10 @@ void registerPromptCommand(CLI::App& app) {
         {
             memory::ExperienceStore mem(openAgentDatabase(dbPath));
             if (temporary) seedIfEmpty(mem);
-            std::vector<memory::Stage> stages;
-            for (const char* s : {"draft", "repair", "optimize"})
-                if (o->stage == "all" || o->stage == s) stages.push_back(*memory::parseEnum<memory::Stage>(s));
+            // --stage is checked against these names and "all" when it is parsed.
+            const std::vector<memory::Stage> stages =
+                o->stage == "all" ? std::vector<memory::Stage>(memory::kLearningStages.begin(), memory::kLearningStages.end())
+                                  : std::vector<memory::Stage>{memory::requireEnum<memory::Stage>(o->stage)};
             for (const auto* t : tasks)
                 for (auto stage : stages) {
                     agent::PromptPreviewRequest req;

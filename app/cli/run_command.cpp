@@ -73,7 +73,7 @@ void printEvent(const agent::AgentEvent& e) {
     using T = agent::AgentEventType;
     switch (e.type) {
     case T::Token: streamProgress(e); break;
-    case T::IterationStarted: std::cout << "[" << e.iteration << "] " << e.stage << " ..." << std::flush; break;
+    case T::IterationStarted: std::cout << "[" << e.iteration << "] " << memory::toString(e.stage.value_or(memory::Stage::Any)) << " ..." << std::flush; break;
     case T::IterationFinished: {
         if (!e.record) break;
         const agent::IterationRecord& r = *e.record;
@@ -190,7 +190,7 @@ void registerRunCommand(CLI::App& app) {
         std::cout << "run " << run->id << ": task " << run->task << ", policy " << run->policy << ", memory "
                   << run->memoryMode << ", " << run->status << " (" << run->stopReason << ")\n";
         for (const auto& it : its) {
-            std::cout << std::setw(3) << it.index << " " << std::setw(8) << it.stage << " " << std::setw(6) << it.origin
+            std::cout << std::setw(3) << it.index << " " << std::setw(8) << memory::toString(it.stage) << " " << std::setw(6) << it.origin
                       << " " << std::left << std::setw(34) << it.move << std::right << " " << std::setw(13) << it.status;
             if (it.correct) std::cout << " " << std::setw(9) << it.cycles << " cyc  roofline " << std::setprecision(3) << it.rooflineFraction;
             std::cout << "  reward " << std::setprecision(3) << it.reward;

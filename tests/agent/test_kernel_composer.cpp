@@ -263,7 +263,7 @@ private slots:
         auto sum = loop.run(t, runs, nullptr);
         auto its = runs.iterations(sum.runId);
         QVERIFY(!its.empty());
-        QCOMPARE(its[0].stage, std::string("draft"));
+        QVERIFY(its[0].stage == memory::Stage::Draft);
         QVERIFY2(its[0].correct, its[0].status.c_str());
         QVERIFY(its[0].move.find("compute spec") != std::string::npos);
     }

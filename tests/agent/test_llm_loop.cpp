@@ -160,9 +160,9 @@ private slots:
 
         auto its = runs.iterations(sum.runId);
         QCOMPARE(its.size(), size_t(3));
-        QCOMPARE(its[0].stage, std::string("draft"));
-        QCOMPARE(its[1].stage, std::string("repair"));
-        QCOMPARE(its[2].stage, std::string("optimize"));
+        QVERIFY(its[0].stage == memory::Stage::Draft);
+        QVERIFY(its[1].stage == memory::Stage::Repair);
+        QVERIFY(its[2].stage == memory::Stage::Optimize);
         QCOMPARE(its[0].status, std::string("compile_error"));
         QVERIFY2(its[1].correct, its[1].status.c_str());
         QVERIFY2(its[2].correct, its[2].evaluation.dump().substr(0, 2000).c_str());

@@ -25,9 +25,6 @@ namespace {
     QVERIFY2(std::string(hay).find(needle) == std::string::npos,                                               \
              (std::string("did not expect '") + (needle) + "' in:\n" + std::string(hay).substr(0, 3000)).c_str())
 
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
 memory::ScoredExperience experience(int64_t id, const std::string& title, const std::string& content,
                                     const std::string& idiom = "") {
     memory::ScoredExperience s;
@@ -209,7 +206,7 @@ private slots:
         ctx.parentEvaluation = &ev;
         agent::AttemptRecord a;
         a.iteration = 2;
-        a.stage = "optimize";
+        a.stage = memory::Stage::Optimize;
         a.parent = 1;
         a.move = "block_dim 1 -> 8";
         a.status = "compile_error";
@@ -475,26 +472,24 @@ private slots:
 
     void cancelAbortsASlowReplyPromptly() {
         ScriptedLlmServer server;
-        // ~12 s of trickling tokens if nobody cancels.
-        server.script({ScriptedLlmServer::sse(std::string(2000, 'x'), 60, 100)});
+        // 50 pieces of 40 characters, trickling for ~12 s if nobody cancels.
+        constexpr int kPieces = 50;
+        server.script({ScriptedLlmServer::sse(std::string(kPieces * 40, 'x'), 60, 100)});
         agent::LlmPolicy policy(settingsFor(server));
         auto ctx = context();
         std::atomic<bool> cancel{false};
         std::atomic<int> tokens{0};
         ctx.cancel = &cancel;
-        ctx.onToken = [&](const std::string&) { ++tokens; };
-        std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(600));
+        // The engineer cancels once the reply is streaming (the first piece is the event, not a clock).
+        ctx.onToken = [&](const std::string&) {
+            ++tokens;
             cancel = true;
-        });
-        const auto t0 = Clock::now();
+        };
         auto p = policy.propose(ctx);
-        const double took = secondsSince(t0);
-        canceller.join();
         QVERIFY(!p.ok);
         CHECK_CONTAINS(p.error, "cancelled");
-        QVERIFY2(took < 1.5, std::to_string(took).c_str());
-        QVERIFY(tokens > 0);  // it was streaming when the cancel came
+        // Promptly: the request ended mid-stream, not after the whole reply had trickled in.
+        QVERIFY2(tokens > 0 && tokens < kPieces, std::to_string(tokens).c_str());
     }
 
     void cancelAbortsABackoffWait() {
@@ -661,7 +656,7 @@ private slots:
         auto ctx = context();
         agent::AttemptRecord a;
         a.iteration = 1;
-        a.stage = "optimize";
+        a.stage = memory::Stage::Optimize;
         a.status = "ok";
         a.correct = true;
         a.cycles = 4242;

@@ -44,7 +44,7 @@ private slots:
             agent::IterationRecord none;  // the reply said ADOPTED: none; the code matched #8 and #5
             none.runId = runId;
             none.index = 0;
-            none.stage = "optimize";
+            none.stage = memory::Stage::Optimize;
             none.origin = "policy";
             none.move = "tile 2048";
             none.status = "ok";

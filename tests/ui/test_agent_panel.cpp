@@ -34,7 +34,7 @@ class TestAgentPanel : public QObject {
         auto r = std::make_shared<agent::IterationRecord>();
         r->runId = 7;
         r->index = index;
-        r->stage = index == 0 ? "draft" : "optimize";
+        r->stage = index == 0 ? memory::Stage::Draft : memory::Stage::Optimize;
         r->origin = "policy";
         r->source = "// candidate " + std::to_string(index) + "\n";
         r->status = status;
@@ -59,7 +59,7 @@ private slots:
         AgentPanel panel(&controller);
         QAbstractItemModelTester tester(panel.iterations(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy selected(&panel, &AgentPanel::iterationSelected);
-        emit controller.eventArrived(std::make_shared<agent::AgentEvent>(agent::AgentEvent{agent::AgentEventType::RunStarted, 7, 0, "", "vadd", {}, {}}));
+        emit controller.eventArrived(std::make_shared<agent::AgentEvent>(agent::AgentEvent{agent::AgentEventType::RunStarted, 7, 0, std::nullopt, "vadd", {}, {}}));
         emit controller.eventArrived(finished(0, true, 18000));
         emit controller.eventArrived(finished(1, true, 16455));
         emit controller.eventArrived(finished(2, false, 9000, "sim_error"));  // fast but wrong: never the best
@@ -74,7 +74,7 @@ private slots:
         QVERIFY(goToBest && goToBest->isEnabled());
 
         selected.clear();
-        agent::AgentEvent end{agent::AgentEventType::RunFinished, 7, 4, "", "no improvement", {{"best", {{"iteration", 1}}}}, {}};
+        agent::AgentEvent end{agent::AgentEventType::RunFinished, 7, 4, std::nullopt, "no improvement", {{"best", {{"iteration", 1}}}}, {}};
         emit controller.eventArrived(std::make_shared<agent::AgentEvent>(end));
         QCOMPARE(panel.iterationView()->currentIndex().row(), 1);
         QCOMPARE(selected.count(), 1);
@@ -128,7 +128,7 @@ private slots:
         connect(agent, &AgentController::eventArrived, this, [agent, &seen](const AgentEventPtr& e) {
             if (e->type != agent::AgentEventType::Token) seen.push_back(e->type);
             if (e->type != agent::AgentEventType::Token)
-                qInfo("event %s #%d %s: %s (state %d)", agent::eventName(e->type), e->iteration, e->stage.c_str(),
+                qInfo("event %s #%d %s: %s (state %d)", agent::eventName(e->type), e->iteration, std::string(memory::toString(e->stage.value_or(memory::Stage::Any))).c_str(),
                       e->text.substr(0, 120).c_str(), int(agent->state()));
         });
 
@@ -152,7 +152,7 @@ private slots:
                                      w->timelinePanel()->plot()->timeline()->laneCount() > 0, 120000);
         const auto first = iterations->record(0);
         QVERIFY(first);
-        QCOMPARE(first->stage, std::string("draft"));
+        QVERIFY(first->stage == memory::Stage::Draft);
         QCOMPARE(first->origin, std::string("policy"));  // the editor held the untouched baseline: the policy drafted
         // Selecting the iteration showed its candidate in the editor.
         QCOMPARE(w->editor()->text(), QString::fromStdString(first->source));

@@ -253,7 +253,7 @@ private slots:
         QVERIFY(!m.index(0, 0).data(IterationListModel::FinishedRole).toBool());
         agent::IterationRecord r;
         r.index = 0;
-        r.stage = "draft";
+        r.stage = memory::Stage::Draft;
         r.origin = "policy";
         r.status = "ok";
         r.correct = true;

@@ -18,8 +18,8 @@
 namespace sage::agent {
 using nlohmann::json;
 
-double stageReward(const std::string& stage, bool success, double speedup) {
-    if (stage == "optimize") return memory::ValueModel::optimizeReward(speedup, success);
+double stageReward(memory::Stage stage, bool success, double speedup) {
+    if (stage == memory::Stage::Optimize) return memory::ValueModel::optimizeReward(speedup, success);
     return memory::ValueModel::feasibilityReward(success);
 }
 
@@ -117,13 +117,13 @@ void AgentLoop::start(const eval::Task& task, const std::string& dbPath, bool st
             if (memory::retrieves(impl_->settings.memoryMode)) mem = std::make_unique<memory::ExperienceStore>(db);
             run(*impl_->ownedTask, runs, mem.get());
         } catch (const std::exception& e) {
-            impl_->emit({AgentEventType::Error, runId_.load(), 0, "", std::string("the run stopped: ") + e.what(), {}, {}});
+            impl_->emit({AgentEventType::Error, runId_.load(), 0, std::nullopt, std::string("the run stopped: ") + e.what(), {}, {}});
             RunSummary s;
             s.status = "failed";
             s.stopReason = e.what();
             impl_->setSummary(s);
             impl_->control.setState(State::Finished);
-            impl_->emit({AgentEventType::RunFinished, runId_.load(), 0, "", "failed", s.toJson(), {}});
+            impl_->emit({AgentEventType::RunFinished, runId_.load(), 0, std::nullopt, "failed", s.toJson(), {}});
         }
     });
 }
@@ -157,7 +157,7 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
     if (start) record.settings["start"] = start->second;
     RunJournal journal(runs, record);
     const int64_t runId = journal.runId();
-    emit({AgentEventType::RunStarted, runId, 0, "", task.name, journal.run().settings, {}});
+    emit({AgentEventType::RunStarted, runId, 0, std::nullopt, task.name, journal.run().settings, {}});
     const std::atomic<bool>& cancel = *control.cancelFlag();
     IterationRunner iteration({evaluator, *policy, settings, task, useMemory ? memory : nullptr,
                                useMemory && settings.learn, cancel, [this](AgentEvent e) { emit(std::move(e)); }, start,
@@ -167,9 +167,9 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
     try {
         for (int i = 0; i < settings.budget; ++i) {
             std::optional<std::string> edit = control.checkpoint(
-                [&] { emit({AgentEventType::Paused, runId, i, "", "paused", {}, {}}); },
+                [&] { emit({AgentEventType::Paused, runId, i, std::nullopt, "paused", {}, {}}); },
                 [&](bool edited) {
-                    emit({AgentEventType::Resumed, runId, i, "", edited ? "resumed with an edit" : "resumed", {}, {}});
+                    emit({AgentEventType::Resumed, runId, i, std::nullopt, edited ? "resumed with an edit" : "resumed", {}, {}});
                 });
             if (cancel) {
                 stopReason = "cancelled";
@@ -198,7 +198,7 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
     if (cancel) stopReason = "cancelled";
     journal.finish(cancel ? "cancelled" : "finished", stopReason, iteration.frontier());
     RunSummary sum = journal.summary();
-    emit({AgentEventType::RunFinished, runId, sum.iterations, "", stopReason, sum.toJson(), {}});
+    emit({AgentEventType::RunFinished, runId, sum.iterations, std::nullopt, stopReason, sum.toJson(), {}});
     return sum;
 }
 

@@ -233,7 +233,7 @@ std::vector<BuiltinPolicy::Move> BuiltinPolicy::candidates(const PolicyContext& 
         if (h.correct) cyclesOf[h.iteration] = h.cycles;
     std::set<std::string> useless;
     for (const auto& h : ctx.history)
-        if (h.stage == "optimize" && h.parent >= 0 && cyclesOf.count(h.parent) && (!h.correct || h.cycles >= cyclesOf[h.parent]))
+        if (h.stage == memory::Stage::Optimize && h.parent >= 0 && cyclesOf.count(h.parent) && (!h.correct || h.cycles >= cyclesOf[h.parent]))
             useless.insert(moveKind(h.move));
     std::stable_partition(fallback.begin(), fallback.end(), [&](const Move& m) { return !useless.count(moveKind(m.description)); });
     // Value floor: an entry whose learned value for this stage is negative has, on balance, made

@@ -527,7 +527,7 @@ Parts build(const PolicyContext& ctx, const Budget& budget) {
         add("card: missing", "(no platform card was provided; use standard AscendC)\n", Priority::Required, true);
     } else {
         CardRequest req;
-        req.stage = stageName(ctx.stage);
+        req.stage = ctx.stage;
         req.device = ctx.device;
         if (ctx.task) {
             req.category = ctx.task->category;

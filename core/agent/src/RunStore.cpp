@@ -92,7 +92,7 @@ void RunStore::addIteration(const IterationRecord& it) {
         for (const auto& x : items) a.push_back(toJson(x));
         return a.dump();
     };
-    st.bind(1, static_cast<std::int64_t>(it.runId)).bind(2, it.index).bind(3, it.parent).bind(4, it.stage).bind(5, it.origin).bind(6, it.move);
+    st.bind(1, static_cast<std::int64_t>(it.runId)).bind(2, it.index).bind(3, it.parent).bind(4, std::string(memory::toString(it.stage))).bind(5, it.origin).bind(6, it.move);
     st.bind(7, it.source).bind(8, it.diff).bind(9, it.evaluation.dump()).bind(10, it.status).bind(11, it.correct ? 1 : 0);
     st.bind(12, static_cast<std::int64_t>(it.cycles)).bind(13, it.rooflineFraction).bind(14, it.reward).bind(15, array(it.retrievals));
     st.bind(16, array(it.adoptions)).bind(17, array(it.proposed)).bind(18, it.prompt).bind(19, it.response);
@@ -150,7 +150,8 @@ std::vector<IterationRecord> RunStore::iterations(int64_t runId) {
         it.runId = st.int64(0);
         it.index = int(st.int64(1));
         it.parent = int(st.int64(2));
-        it.stage = st.text(3);
+        // Only the loop writes this column, with one of the three stage names.
+        it.stage = memory::parseEnum<memory::Stage>(st.text(3)).value_or(memory::Stage::Any);
         it.origin = st.text(4);
         it.move = st.text(5);
         it.source = st.text(6);
@@ -247,7 +248,7 @@ json toJson(const IterationRecord& it) {
         return a;
     };
     return {{"run_id", it.runId},       {"index", it.index},         {"parent", it.parent},
-            {"stage", it.stage},        {"origin", it.origin},       {"move", it.move},
+            {"stage", memory::toString(it.stage)},      {"origin", it.origin},       {"move", it.move},
             {"source", it.source},      {"diff", it.diff},           {"evaluation", it.evaluation},
             {"status", it.status},      {"correct", it.correct},     {"cycles", it.cycles},
             {"roofline_fraction", it.rooflineFraction}, {"reward", it.reward},

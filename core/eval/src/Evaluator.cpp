@@ -10,9 +10,11 @@
 #include "sage_toolchain/Hash.h"
 #include "sage_toolchain/SourcePolicy.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <set>
@@ -49,6 +51,90 @@ bool isViolationOrAnomaly(const std::string& status) {
 std::string partSuffix() {
     static std::atomic<uint64_t> counter{0};
     return ".part" + std::to_string(::getpid()) + "." + std::to_string(counter++);
+}
+
+using CaseSeed = std::pair<std::string, uint64_t>;             // Evaluator::RefKey
+using OutputTensors = std::map<std::string, toolchain::Blob>;  // Evaluator::Tensors
+
+// Every case of the task on the first `req.seeds` of its seeds (at least one), in run order.
+std::vector<CaseSeed> caseSeeds(const Task& task, const EvalRequest& req) {
+    std::vector<CaseSeed> keys;
+    size_t nSeeds = std::clamp<size_t>(req.seeds, 1, task.seeds.size());
+    for (const auto& c : task.cases)
+        for (size_t s = 0; s < nSeeds; ++s) keys.push_back({c.name, task.seeds[s]});
+    return keys;
+}
+
+// The sandbox input of every run; the perf case's first seed records the timeline when profiling.
+std::vector<toolchain::SandboxInput> sandboxInputs(
+    const Task& task, const std::vector<CaseSeed>& keys, const EvalRequest& req,
+    const std::function<toolchain::SandboxInput(const TaskCase&, uint64_t)>& inputFor) {
+    std::vector<toolchain::SandboxInput> inputs;
+    for (const auto& [caseName, seed] : keys) {
+        const TaskCase& c = *task.findCase(caseName);
+        toolchain::SandboxInput in = inputFor(c, seed);
+        in.spec.timeline = req.profile && c.perf && seed == task.seeds[0];
+        if (auto l = req.caseLaunch.find(caseName); l != req.caseLaunch.end()) in.spec.extra = l->second;
+        inputs.push_back(std::move(in));
+    }
+    return inputs;
+}
+
+// Every run with its case and seed; the evaluation's status is the run status that describes it
+// best, and the simulator's diagnostics are kept once per (kind, line, severity).
+void summariseRuns(RunSection& run, const toolchain::SandboxReport& report, const std::vector<CaseSeed>& keys) {
+    run.networkIsolated = report.networkIsolated;
+    run.status = "ok";
+    std::set<std::tuple<std::string, int, std::string>> seen;
+    for (size_t i = 0; i < report.runs.size(); ++i) {
+        const auto& r = report.runs[i];
+        run.runs.push_back({keys[i].first, keys[i].second, r.status, r.message, r.seconds});
+        if (statusRank(r.status) > statusRank(run.status)) {
+            run.status = r.status;
+            run.message = r.message;
+        }
+        for (const auto& l : r.launches)
+            for (const auto& d : l.diagnostics)
+                if (seen.insert({d.kind, d.line, d.severity}).second) run.diagnostics.push_back(d);
+    }
+}
+
+// Every output of the first `runs` runs against the reference outputs of its case and seed.
+void verifyRuns(VerifySection& verify, const Task& task, const std::vector<CaseSeed>& keys, size_t runs,
+                const std::vector<OutputTensors>& outputs, std::map<CaseSeed, OutputTensors>& refs) {
+    for (size_t i = 0; i < runs; ++i) {
+        const TaskCase& c = *task.findCase(keys[i].first);
+        CaseCheck cc;
+        cc.caseName = c.name;
+        cc.seed = keys[i].second;
+        cc.pass = true;
+        for (const auto& o : task.outputs) {
+            auto tol = task.toleranceFor(o.dtype);
+            auto it = outputs[i].find(o.name);
+            const toolchain::Blob actual = it == outputs[i].end() ? toolchain::Blob() : it->second;
+            const toolchain::Blob& expected = refs[keys[i]][o.name];
+            auto check = verifyOutput(o.name, o.dtype, task.shapeOf(o, c), expected.data(), expected.size(), actual.data(),
+                                      actual.size(), tol.atol, tol.rtol);
+            cc.pass &= check.pass;
+            cc.outputs.push_back(std::move(check));
+        }
+        verify.pass &= cc.pass;
+        verify.cases.push_back(std::move(cc));
+    }
+}
+
+// The profile of the perf case's first seed. A race does not stop the kernel, and its timeline is
+// where the engineer sees the two pipes that were not synchronised.
+void profilePerfCase(ProfileSection& profile, const Task& task, const std::vector<CaseSeed>& keys,
+                     const toolchain::SandboxReport& report, const npu::DeviceProfile& device) {
+    const TaskCase& perf = task.perfCase();
+    for (size_t i = 0; i < report.runs.size(); ++i) {
+        const std::string& status = report.runs[i].status;
+        if (keys[i].first != perf.name || keys[i].second != task.seeds[0] || (status != "ok" && status != "race")) continue;
+        uint64_t bytes = 0;
+        for (const auto& t : task.tensorsFor(perf)) bytes += toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype);
+        profile = analyzeProfile(report.runs[i].launches, device, bytes, perf.name);
+    }
 }
 
 } // namespace
@@ -308,10 +394,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     }
     // The case x seed list, then, on a second thread while the kernel compiles and runs: the
     // inputs (generated once, then cached) and the reference outputs (cached after the first time).
-    std::vector<RefKey> keys;
-    size_t nSeeds = std::clamp<size_t>(req.seeds, 1, task.seeds.size());
-    for (const auto& c : task.cases)
-        for (size_t s = 0; s < nSeeds; ++s) keys.push_back({c.name, task.seeds[s]});
+    const std::vector<RefKey> keys = caseSeeds(task, req);
     std::atomic<bool> stopReferences{false};
     std::promise<std::vector<toolchain::SandboxInput>> inputsPromise;
     auto inputsReady = inputsPromise.get_future();
@@ -320,14 +403,9 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     if (!req.compileOnly)
         refsFuture = std::async(std::launch::async, [&] {
             try {
-                std::vector<toolchain::SandboxInput> inputs;
-                for (size_t i = 0; i < keys.size(); ++i) {
-                    toolchain::SandboxInput in = sandboxInput(task, *task.findCase(keys[i].first), keys[i].second);
-                    in.spec.timeline = req.profile && task.findCase(keys[i].first)->perf && keys[i].second == task.seeds[0];
-                    if (auto l = req.caseLaunch.find(keys[i].first); l != req.caseLaunch.end()) in.spec.extra = l->second;
-                    inputs.push_back(std::move(in));
-                }
-                inputsPromise.set_value(std::move(inputs));
+                inputsPromise.set_value(sandboxInputs(task, keys, req, [&](const TaskCase& c, uint64_t seed) {
+                    return sandboxInput(task, c, seed);
+                }));
             } catch (...) {
                 inputsPromise.set_exception(std::current_exception());
                 throw;
@@ -363,7 +441,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
         ev.seconds = since(t0);
         return ev;
     }
-    // 3. Run every case on `seeds` seeds; the perf case's first seed records the timeline.
+    // 3. Run every case on `seeds` seeds.
     const auto tRun = Clock::now();
     std::vector<toolchain::SandboxInput> inputs = inputsReady.get();
     lap("inputs");
@@ -374,21 +452,8 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     job.launch = task.launch;
     job.maxEvents = req.maxEvents;
     std::vector<Tensors> outputs;
-    auto report = runKernel(compiled, job, inputs, req, outputs);
-    ev.run.networkIsolated = report.networkIsolated;
-    ev.run.status = "ok";
-    std::set<std::tuple<std::string, int, std::string>> seen;
-    for (size_t i = 0; i < report.runs.size(); ++i) {
-        const auto& r = report.runs[i];
-        ev.run.runs.push_back({keys[i].first, keys[i].second, r.status, r.message, r.seconds});
-        if (statusRank(r.status) > statusRank(ev.run.status)) {
-            ev.run.status = r.status;
-            ev.run.message = r.message;
-        }
-        for (const auto& l : r.launches)
-            for (const auto& d : l.diagnostics)
-                if (seen.insert({d.kind, d.line, d.severity}).second) ev.run.diagnostics.push_back(d);
-    }
+    const auto report = runKernel(compiled, job, inputs, req, outputs);
+    summariseRuns(ev.run, report, keys);
     ev.run.seconds = since(tRun);
     lap("run");
 
@@ -401,40 +466,10 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     }
     ev.verify.ran = ev.run.status == "ok" && refError.empty();
     ev.verify.pass = ev.verify.ran;
-    if (ev.verify.ran) {
-        for (size_t i = 0; i < report.runs.size(); ++i) {
-            const TaskCase& c = *task.findCase(keys[i].first);
-            CaseCheck cc;
-            cc.caseName = c.name;
-            cc.seed = keys[i].second;
-            cc.pass = true;
-            for (const auto& o : task.outputs) {
-                auto tol = task.toleranceFor(o.dtype);
-                auto it = outputs[i].find(o.name);
-                const toolchain::Blob actual = it == outputs[i].end() ? toolchain::Blob() : it->second;
-                const toolchain::Blob& expected = refs[keys[i]][o.name];
-                auto check = verifyOutput(o.name, o.dtype, task.shapeOf(o, c), expected.data(), expected.size(),
-                                          actual.data(), actual.size(), tol.atol, tol.rtol);
-                cc.pass &= check.pass;
-                cc.outputs.push_back(std::move(check));
-            }
-            ev.verify.pass &= cc.pass;
-            ev.verify.cases.push_back(std::move(cc));
-        }
-    }
+    if (ev.verify.ran) verifyRuns(ev.verify, task, keys, report.runs.size(), outputs, refs);
     lap("verify");
-    // 5. Profile the perf case. A race does not stop the kernel, and its timeline is where the
-    // engineer sees the two pipes that were not synchronised.
-    if (req.profile) {
-        const TaskCase& perf = task.perfCase();
-        for (size_t i = 0; i < report.runs.size(); ++i) {
-            const std::string& status = report.runs[i].status;
-            if (keys[i].first != perf.name || keys[i].second != task.seeds[0] || (status != "ok" && status != "race")) continue;
-            uint64_t bytes = 0;
-            for (const auto& t : task.tensorsFor(perf)) bytes += toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype);
-            ev.profile = analyzeProfile(report.runs[i].launches, device, bytes, perf.name);
-        }
-    }
+    // 5. Profile the perf case.
+    if (req.profile) profilePerfCase(ev.profile, task, keys, report, device);
     lap("profile");
     ev.seconds = since(t0);
     return ev;

@@ -16,18 +16,8 @@ void Simulation::Impl::recordEvent(uint8_t pipe, uint64_t start, uint64_t end, c
         launch->eventsTruncated = true;
         return;
     }
-    TimelineEvent e;
-    e.pipe = pipe;
-    e.start = start;
-    e.end = end;
-    e.op = op;
-    e.bytes = bytes;
-    e.repeats = repeats;
-    e.fileId = file;
-    e.line = line;
-    e.flowId = flowId;
-    e.flowRole = flowRole;
-    launch->events.push_back(e);
+    launch->events.push_back({.pipe = pipe, .start = start, .end = end, .op = op, .bytes = bytes, .repeats = repeats,
+                              .fileId = file, .line = line, .flowId = flowId, .flowRole = flowRole});
 }
 
 void Simulation::Impl::scalarCost(uint64_t cycles, const Loc& loc) {

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -259,39 +260,149 @@ std::string Compiler::cacheKey(const CompileRequest& req) const {
     return h.hex();
 }
 
+namespace {
+
+// A finished compile in the cache (its result and, when it compiled, its kernel.so), or nothing
+// when there is none or it is damaged: then it is compiled again.
+std::optional<CompileResult> cachedResult(const fs::path& dir) {
+    std::error_code ec;
+    if (!fs::exists(dir / "result.json", ec)) return std::nullopt;
+    try {
+        json j = json::parse(readTextFile((dir / "result.json").string()));
+        CompileResult res;
+        res.ok = j.at("ok").get<bool>();
+        for (const auto& d : j.at("diagnostics")) res.diagnostics.push_back(diagnosticFromJson(d));
+        res.sharedObject = res.ok ? (dir / "kernel.so").string() : "";
+        res.cached = true;
+        if (!res.ok || fs::exists(res.sharedObject, ec)) {
+            markUsed(dir);
+            return res;
+        }
+    } catch (const std::exception&) {
+        // A damaged cache entry is rebuilt.
+    }
+    return std::nullopt;
+}
+
+// The confined compiler call that turns `srcName` in `work` into kernel.so.
+ProcessSpec compileSpec(const ToolPaths& paths, const CompileRequest& req, const std::vector<std::string>& flags,
+                        const std::string& pch, const std::string& srcName, const fs::path& work) {
+    ProcessSpec spec;
+    spec.argv = {paths.compiler};
+    for (const auto& f : flags) spec.argv.push_back(f);
+    spec.argv.insert(spec.argv.end(), {"-fdiagnostics-format=json", srcName, "-o", "kernel.so", "-L" + paths.libDir,
+                                       "-Wl,-rpath," + paths.libDir, "-lsage_npu",
+                                       // gold links a kernel in about a third of BFD ld's time (binutils ships both).
+                                       "-fuse-ld=gold"});
+    spec.workDir = work.string();
+    spec.timeoutSeconds = kCompileSeconds;
+    spec.captureLimit = 4 << 20;
+    spec.cancel = req.cancel;
+    if (req.background) spec.niceness = kBackgroundNiceness;
+    confineCompiler(spec, paths, work.string());
+    // The precompiled header lives in the cache, outside the work directory: show it read-only.
+    if (!pch.empty()) spec.confine.readOnly.push_back(fs::path(pch).parent_path().string());
+    // Include directories the caller added (an op project's own folders, for `sage compat`) are
+    // shown read-only too; the candidate itself cannot add any (it has no say over the flags).
+    for (const auto& f : req.extraFlags)
+        if (f.size() > 3 && f.rfind("-I/", 0) == 0) spec.confine.readOnly.push_back(f.substr(2));
+    return spec;
+}
+
+void addError(CompileResult& res, const std::string& display, const std::string& message) {
+    res.diagnostics.push_back({"compile_error", "error", display, 0, 0, message, {}});
+}
+
+// A compile that hit a limit (time, memory, object size) fails with a diagnostic that says which.
+// Hitting a limit depends on the machine and its load, not only on the source: such a failure is
+// reported but never cached (returns true), so the next attempt compiles again.
+bool reportLimits(CompileResult& res, const ProcessResult& pr, const fs::path& object, const std::string& display) {
+    const bool outOfMemory = pr.err.find("out of memory") != std::string::npos ||
+                             pr.err.find("virtual memory exhausted") != std::string::npos ||
+                             pr.err.find("std::bad_alloc") != std::string::npos || pr.memoryLimitHit;
+    // A candidate that inflates its object (a 400 MB array) is refused, not kept in the cache.
+    std::error_code sizeEc;
+    const uint64_t objectBytes = res.ok ? fs::file_size(object, sizeEc) : 0;
+    const bool oversized = !sizeEc && objectBytes > kMaxKernelObjectBytes;
+    if (oversized) {
+        res.ok = false;
+        addError(res, display,
+                 "the compiled kernel holds " + std::to_string(objectBytes >> 20) + " MiB, more than the " +
+                     std::to_string(kMaxKernelObjectBytes >> 20) +
+                     " MiB a kernel may: a huge static array? Allocate data on the device instead");
+    }
+    if (pr.timedOut || pr.signal == SIGXCPU)
+        addError(res, display,
+                 "the compiler took longer than " + std::to_string(int(kCompileSeconds)) +
+                     " s (a template or constexpr recursion that never ends?)");
+    else if (outOfMemory || pr.signal)
+        addError(res, display,
+                 "the compiler ran out of memory (limit " +
+                     std::to_string((pr.memoryLimit == "cgroup" ? kCompileGroupMemoryBytes : kCompileMemoryBytes) >> 20) +
+                     " MiB" + (pr.memoryLimit == "cgroup" ? " for the whole compile" : "") + ") or was killed" +
+                     (pr.signal ? " by " + signalName(pr.signal) : "") + ": a template or constexpr bomb?");
+    return pr.timedOut || pr.signal || pr.cancelled || outOfMemory || oversized;
+}
+
+// Errors inside our headers (e.g. a dtype static_assert) are moved to the candidate line that
+// instantiated them, found in a quick text-format pass of the same compile.
+void moveHeaderErrorsToCandidate(CompileResult& res, const ProcessSpec& spec, const std::vector<std::string>& flags,
+                                 const std::string& srcName, const std::string& display) {
+    bool headerErrors = false;
+    for (const auto& d : res.diagnostics) headerErrors |= d.severity == "error" && d.file != display;
+    if (res.ok || !headerErrors) return;
+    ProcessSpec text = spec;
+    text.argv = {spec.argv[0]};  // the resolved compiler path
+    for (const auto& f : flags)
+        if (f != "-shared") text.argv.push_back(f);
+    text.argv.insert(text.argv.end(), {"-fsyntax-only", srcName});
+    ProcessResult tr = runProcess(text);
+    auto sites = instantiationSites(tr.err, srcName);
+    size_t k = 0;
+    for (auto& d : res.diagnostics) {
+        if (d.severity != "error" || d.file == display || k >= sites.size()) continue;
+        d.notes.insert(d.notes.begin(), {d.file, d.line, d.column, "the check that failed is here"});
+        d.file = display;
+        d.line = sites[k].first;
+        d.column = sites[k].second;
+        ++k;
+    }
+}
+
+// The finished work directory becomes the cache entry `dir` (unless another process was first).
+void storeInCache(CompileResult& res, const fs::path& work, const fs::path& dir) {
+    json out = {{"ok", res.ok}, {"diagnostics", json::array()}};
+    for (const auto& d : res.diagnostics) out["diagnostics"].push_back(toJson(d));
+    writeFile((work / "result.json").string(), out.dump());
+    std::error_code ec;
+    fs::remove(work / "prelude.h", ec);
+    fs::rename(work, dir, ec);
+    if (ec) fs::remove_all(work, ec);  // another process cached the same key first: use theirs
+    trimCacheFolderSometimes(dir.parent_path());
+    res.sharedObject = res.ok ? (dir / "kernel.so").string() : "";
+}
+
+} // namespace
+
 CompileResult Compiler::compile(const CompileRequest& request) const {
     auto t0 = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     CompileResult res;
     CompileRequest resolved = request;
     if (const std::string refused = resolveIncludeFolders(resolved, paths_.npuInclude); !refused.empty()) {
-        res.diagnostics.push_back({"compile_error", "error", request.displayName.empty() ? "kernel.cpp" : request.displayName,
-                                   0, 0, refused, {}});
+        addError(res, request.displayName.empty() ? "kernel.cpp" : request.displayName, refused);
         return res;
     }
     const CompileRequest& req = resolved;
     res.cacheKey = cacheKey(req);
     const fs::path dir = fs::path(paths_.cacheDir) / "kernels" / res.cacheKey;
     const std::string display = req.displayName.empty() ? "kernel.cpp" : req.displayName;
-    std::error_code ec;
-    if (fs::exists(dir / "result.json", ec)) {
-        try {
-            json j = json::parse(readTextFile((dir / "result.json").string()));
-            res.ok = j.at("ok").get<bool>();
-            for (const auto& d : j.at("diagnostics")) res.diagnostics.push_back(diagnosticFromJson(d));
-            res.sharedObject = res.ok ? (dir / "kernel.so").string() : "";
-            res.cached = true;
-            res.seconds = elapsed();
-            if (!res.ok || fs::exists(res.sharedObject, ec)) {
-                markUsed(dir);
-                return res;
-            }
-        } catch (const std::exception&) {
-            // A damaged cache entry is rebuilt below.
-        }
-        res = CompileResult{};
-        res.cacheKey = cacheKey(req);
+    if (auto cached = cachedResult(dir)) {
+        cached->cacheKey = res.cacheKey;
+        cached->seconds = elapsed();
+        return *cached;
     }
+    std::error_code ec;
     fs::create_directories(dir.parent_path(), ec);
     if (ec) throw std::runtime_error("cannot create the compile cache " + dir.parent_path().string() + ": " + ec.message());
     const fs::path work = dir.string() + ".tmp." + uniqueSuffix();
@@ -303,110 +414,29 @@ CompileResult Compiler::compile(const CompileRequest& request) const {
     const std::string pch = precompiledHeader(req);
     const bool setsTiling = req.prelude.find("#define SAGE_TILING_TYPE") != std::string::npos;
     writeFile((work / "prelude.h").string(), (!pch.empty() && setsTiling ? "#undef SAGE_TILING_TYPE\n" : "") + req.prelude);
-    auto compileFlags = [&] {
-        std::vector<std::string> out;
-        for (const auto& f : flags(req)) {
-            if (f == "-include" && !pch.empty()) out.insert(out.end(), {"-include", pch});
-            out.push_back(f);
-        }
-        return out;
-    };
-
-    ProcessSpec spec;
-    spec.argv = {paths_.compiler};
-    for (const auto& f : compileFlags()) spec.argv.push_back(f);
-    spec.argv.insert(spec.argv.end(), {"-fdiagnostics-format=json", srcName, "-o", "kernel.so", "-L" + paths_.libDir,
-                                       "-Wl,-rpath," + paths_.libDir, "-lsage_npu",
-                                       // gold links a kernel in about a third of BFD ld's time (binutils ships both).
-                                       "-fuse-ld=gold"});
-    spec.workDir = work.string();
-    spec.timeoutSeconds = kCompileSeconds;
-    spec.captureLimit = 4 << 20;
-    spec.cancel = req.cancel;
-    if (req.background) spec.niceness = kBackgroundNiceness;
-    confineCompiler(spec, paths_, work.string());
-    // The precompiled header lives in the cache, outside the work directory: show it read-only.
-    if (!pch.empty()) spec.confine.readOnly.push_back(fs::path(pch).parent_path().string());
-    // Include directories the caller added (an op project's own folders, for `sage compat`) are
-    // shown read-only too; the candidate itself cannot add any (it has no say over the flags).
-    for (const auto& f : req.extraFlags)
-        if (f.size() > 3 && f.rfind("-I/", 0) == 0) spec.confine.readOnly.push_back(f.substr(2));
+    std::vector<std::string> compileFlags;
+    for (const auto& f : flags(req)) {
+        if (f == "-include" && !pch.empty()) compileFlags.insert(compileFlags.end(), {"-include", pch});
+        compileFlags.push_back(f);
+    }
+    const ProcessSpec spec = compileSpec(paths_, req, compileFlags, pch, srcName, work);
     ProcessResult pr = runProcess(spec);
     if (!pr.started) {
         fs::remove_all(work, ec);
         throw std::runtime_error("the host compiler could not be started: " + pr.startError);
     }
-    const std::string candidatePath = srcName;
-    res.diagnostics = parseGccJsonDiagnostics(pr.err, candidatePath, display);
+    res.diagnostics = parseGccJsonDiagnostics(pr.err, srcName, display);
     res.ok = pr.exitCode == 0 && !pr.timedOut && !pr.signal;
-    // Hitting a limit depends on the machine and its load, not only on the source: such a
-    // failure is reported but never cached, so the next attempt compiles again.
-    const bool outOfMemory = pr.err.find("out of memory") != std::string::npos ||
-                             pr.err.find("virtual memory exhausted") != std::string::npos ||
-                             pr.err.find("std::bad_alloc") != std::string::npos || pr.memoryLimitHit;
-    // A candidate that inflates its object (a 400 MB array) is refused, not kept in the cache.
-    std::error_code sizeEc;
-    const uint64_t objectBytes = res.ok ? fs::file_size(work / "kernel.so", sizeEc) : 0;
-    const bool oversized = !sizeEc && objectBytes > kMaxKernelObjectBytes;
-    if (oversized) {
-        res.ok = false;
-        res.diagnostics.push_back({"compile_error", "error", display, 0, 0,
-                                   "the compiled kernel holds " + std::to_string(objectBytes >> 20) + " MiB, more than the " +
-                                       std::to_string(kMaxKernelObjectBytes >> 20) +
-                                       " MiB a kernel may: a huge static array? Allocate data on the device instead",
-                                   {}});
-    }
-    const bool transient = pr.timedOut || pr.signal || pr.cancelled || outOfMemory || oversized;
-    if (pr.timedOut || pr.signal == SIGXCPU)
-        res.diagnostics.push_back({"compile_error", "error", display, 0, 0,
-                                   "the compiler took longer than " + std::to_string(int(kCompileSeconds)) +
-                                       " s (a template or constexpr recursion that never ends?)",
-                                   {}});
-    else if (outOfMemory || pr.signal)
-        res.diagnostics.push_back({"compile_error", "error", display, 0, 0,
-                                   "the compiler ran out of memory (limit " +
-                                       std::to_string((pr.memoryLimit == "cgroup" ? kCompileGroupMemoryBytes : kCompileMemoryBytes) >> 20) +
-                                       " MiB" + (pr.memoryLimit == "cgroup" ? " for the whole compile" : "") + ") or was killed" + (pr.signal ? " by " + signalName(pr.signal) : "") +
-                                       ": a template or constexpr bomb?",
-                                   {}});
-    // Errors inside our headers (e.g. a dtype static_assert) are moved to the candidate line that
-    // instantiated them, found in a quick text-format pass.
-    bool headerErrors = false;
-    for (const auto& d : res.diagnostics) headerErrors |= d.severity == "error" && d.file != display;
-    if (!res.ok && headerErrors) {
-        ProcessSpec text = spec;
-        text.argv = {spec.argv[0]};  // the resolved compiler path
-        for (const auto& f : compileFlags())
-            if (f != "-shared") text.argv.push_back(f);
-        text.argv.insert(text.argv.end(), {"-fsyntax-only", srcName});
-        ProcessResult tr = runProcess(text);
-        auto sites = instantiationSites(tr.err, candidatePath);
-        size_t k = 0;
-        for (auto& d : res.diagnostics) {
-            if (d.severity != "error" || d.file == display || k >= sites.size()) continue;
-            d.notes.insert(d.notes.begin(), {d.file, d.line, d.column, "the check that failed is here"});
-            d.file = display;
-            d.line = sites[k].first;
-            d.column = sites[k].second;
-            ++k;
-        }
-    }
+    const bool transient = reportLimits(res, pr, work / "kernel.so", display);
+    moveHeaderErrorsToCandidate(res, spec, compileFlags, srcName, display);
     if (!res.ok && res.diagnostics.empty())
-        res.diagnostics.push_back({"compile_error", "error", display, 0, 0,
-                                   "the compiler failed without a diagnostic: " + pr.err.substr(0, 2000), {}});
-    json out = {{"ok", res.ok}, {"diagnostics", json::array()}};
-    for (const auto& d : res.diagnostics) out["diagnostics"].push_back(toJson(d));
+        addError(res, display, "the compiler failed without a diagnostic: " + pr.err.substr(0, 2000));
     if (transient) {
         fs::remove_all(work, ec);
         res.seconds = elapsed();
         return res;
     }
-    writeFile((work / "result.json").string(), out.dump());
-    fs::remove(work / "prelude.h", ec);
-    fs::rename(work, dir, ec);
-    if (ec) fs::remove_all(work, ec);  // another process cached the same key first: use theirs
-    trimCacheFolderSometimes(dir.parent_path());
-    res.sharedObject = res.ok ? (dir / "kernel.so").string() : "";
+    storeInCache(res, work, dir);
     res.seconds = elapsed();
     return res;
 }

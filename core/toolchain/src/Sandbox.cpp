@@ -107,16 +107,19 @@ uint64_t largestJobFile(const RunJob& job) {
     return most;
 }
 
-} // namespace
-
-SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, const SandboxOptions& opts) const {
-    auto t0 = std::chrono::steady_clock::now();
-    SandboxReport report;
+// The job's files live in a directory only this user can enter.
+fs::path privateRunDirectory() {
     std::string tmpl = (fs::temp_directory_path() / "sage-run-XXXXXX").string();
     if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a private temporary directory in " +
                                                         fs::temp_directory_path().string());
     const fs::path dir = tmpl;
     fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace);
+    return dir;
+}
+
+// The job's runs from the inputs: every tensor gets a file name, input data is written to `dir`
+// (or read in place from a cached input file).
+void stageInputs(RunJob& job, const std::vector<SandboxInput>& inputs, const fs::path& dir) {
     job.runs.clear();
     for (size_t i = 0; i < inputs.size(); ++i) {
         RunSpec spec = inputs[i].spec;
@@ -132,10 +135,12 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
         }
         job.runs.push_back(spec);
     }
-    std::ofstream(dir / "job.json") << toJson(job).dump();
+}
 
+// The confined, limited runner process for `job` in `dir`.
+ProcessSpec runnerSpec(const ToolPaths& paths, const RunJob& job, const fs::path& dir, const SandboxOptions& opts) {
     ProcessSpec ps;
-    ps.argv = {paths_.binDir + "/sage-runner", "job.json"};
+    ps.argv = {paths.binDir + "/sage-runner", "job.json"};
     ps.workDir = dir.string();
     ps.timeoutSeconds = opts.timeoutSeconds;
     // ASan reserves terabytes of address space for its shadow; a limit would break sanitized builds.
@@ -151,7 +156,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
     // read-only, and its own directory; /tmp is a private tmpfs. No caller environment.
     ps.confine.enabled = true;
     ps.confine.procfs = SAGE_SANITIZED;
-    ps.confine.readOnly = {paths_.binDir, paths_.libDir, job.sharedObject};
+    ps.confine.readOnly = {paths.binDir, paths.libDir, job.sharedObject};
     for (const auto& r : job.runs)
         for (const auto& t : r.tensors)
             if (!t.output && fs::path(t.file).is_absolute()) ps.confine.readOnly.push_back(t.file);
@@ -164,7 +169,69 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
     ps.env.push_back(std::string("ASAN_OPTIONS=") + (asan ? std::string(asan) + ":" : "") +
                      "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:allocator_may_return_null=1:detect_leaks=0");
 #endif
-    ProcessResult pr = runProcess(ps);
+    return ps;
+}
+
+// Status, message, figures and launches from a result file the runner wrote (and the kernel may
+// have written into: bounded, parsed as hostile input, texts made printable).
+void readResultFile(RunResult& r, const fs::path& resultPath, uint64_t resultSize, uint64_t bound) {
+    try {
+        if (resultSize > bound)
+            throw std::runtime_error("it holds " + std::to_string(resultSize) + " bytes, more than the " +
+                                     std::to_string(bound) + " a run's result may hold (the kernel wrote into it?)");
+        auto bytes = readBinaryFile(resultPath.string());
+        // The kernel can write into its result file: bounded like any outside JSON.
+        json j = sage_json::parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), "runner result");
+        r.status = j.value("status", "error");
+        // The kernel chooses these texts (an exception's what(), an ASSERT message): one
+        // line each, so none can forge a line of a text report ("RESULT: PASS").
+        r.message = printable(j.value("message", ""));
+        r.seconds = j.value("seconds", 0.0);
+        r.extra = j.value("extra", json());
+        for (const auto& l : j.value("launches", json::array())) {
+            r.launches.push_back(launchResultFromJson(l));
+            for (auto& d : r.launches.back().diagnostics) d.message = printable(d.message);
+        }
+    } catch (const std::exception& e) {
+        r.status = "error";
+        r.message = std::string("unreadable runner result: ") + e.what();
+    }
+}
+
+// The output tensors run `i` wrote, mapped (moved to opts.keepOutputsIn first when the caller
+// keeps them); an output of the wrong size turns the run into an error.
+void collectOutputs(RunResult& r, const RunSpec& run, size_t i, const fs::path& dir, const SandboxOptions& opts) {
+    for (const auto& t : run.tensors) {
+        fs::path file = dir / t.file;
+        std::error_code outEc;
+        if (!t.output || !fs::exists(file, outEc)) continue;
+        const uint64_t size = fs::file_size(file, outEc);
+        if (!outEc && size == 0) continue;  // never written: the run ended before its outputs
+        if (outEc || size != tensorBytes(t)) {
+            r.status = "error";
+            r.message = "output '" + t.name + "' holds " + std::to_string(size) + " bytes instead of " +
+                        std::to_string(tensorBytes(t)) + " (the kernel wrote into the runner's files?)";
+            continue;
+        }
+        if (!opts.keepOutputsIn.empty()) {
+            const fs::path kept = fs::path(opts.keepOutputsIn) / (dir.filename().string() + "." + std::to_string(i) + "." + t.name + ".bin");
+            std::error_code mec;
+            fs::rename(file, kept, mec);
+            if (!mec) file = kept;
+        }
+        r.outputs[t.name] = Blob::map(file.string());
+    }
+}
+
+} // namespace
+
+SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, const SandboxOptions& opts) const {
+    auto t0 = std::chrono::steady_clock::now();
+    SandboxReport report;
+    const fs::path dir = privateRunDirectory();
+    stageInputs(job, inputs, dir);
+    std::ofstream(dir / "job.json") << toJson(job).dump();
+    ProcessResult pr = runProcess(runnerSpec(paths_, job, dir, opts));
     if (!pr.started) {
         fs::remove_all(dir);
         throw std::runtime_error("cannot start the sandboxed runner: " + pr.startError);
@@ -183,59 +250,17 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
         // The runner pre-creates every result file; an empty one means the run never finished.
         const uint64_t resultSize = fs::file_size(resultPath, sizeEc);
         if (!failedBefore && !sizeEc && resultSize > 0) {
-            try {
-                if (resultSize > resultBytesBound(job, job.runs[i]))
-                    throw std::runtime_error("it holds " + std::to_string(resultSize) + " bytes, more than the " +
-                                             std::to_string(resultBytesBound(job, job.runs[i])) +
-                                             " a run's result may hold (the kernel wrote into it?)");
-                auto bytes = readBinaryFile(resultPath.string());
-                // The kernel can write into its result file: bounded like any outside JSON.
-                json j = sage_json::parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), "runner result");
-                r.status = j.value("status", "error");
-                // The kernel chooses these texts (an exception's what(), an ASSERT message): one
-                // line each, so none can forge a line of a text report ("RESULT: PASS").
-                r.message = printable(j.value("message", ""));
-                r.seconds = j.value("seconds", 0.0);
-                r.extra = j.value("extra", json());
-                for (const auto& l : j.value("launches", json::array())) {
-                    r.launches.push_back(launchResultFromJson(l));
-                    for (auto& d : r.launches.back().diagnostics) d.message = printable(d.message);
-                }
-            } catch (const std::exception& e) {
-                r.status = "error";
-                r.message = std::string("unreadable runner result: ") + e.what();
-            }
+            readResultFile(r, resultPath, resultSize, resultBytesBound(job, job.runs[i]));
             if (r.status == "oom") r.message += memoryBound(pr, opts);
-            for (const auto& t : job.runs[i].tensors) {
-                fs::path file = dir / t.file;
-                std::error_code outEc;
-                if (!t.output || !fs::exists(file, outEc)) continue;
-                const uint64_t size = fs::file_size(file, outEc);
-                if (!outEc && size == 0) continue;  // never written: the run ended before its outputs
-                if (outEc || size != tensorBytes(t)) {
-                    r.status = "error";
-                    r.message = "output '" + t.name + "' holds " + std::to_string(size) + " bytes instead of " +
-                                std::to_string(tensorBytes(t)) + " (the kernel wrote into the runner's files?)";
-                    continue;
-                }
-                if (!opts.keepOutputsIn.empty()) {
-                    const fs::path kept = fs::path(opts.keepOutputsIn) / (dir.filename().string() + "." + std::to_string(i) + "." + t.name + ".bin");
-                    std::error_code mec;
-                    fs::rename(file, kept, mec);
-                    if (!mec) file = kept;
-                }
-                r.outputs[t.name] = Blob::map(file.string());
-            }
+            collectOutputs(r, job.runs[i], i, dir, opts);
+        } else if (!failedBefore) {
+            failStatus = failureStatus(pr, opts.memoryBytes, failMessage, pr.err);
+            failedBefore = true;
+            r.status = failStatus;
+            r.message = failMessage;
         } else {
-            if (!failedBefore) {
-                failStatus = failureStatus(pr, opts.memoryBytes, failMessage, pr.err);
-                failedBefore = true;
-                r.status = failStatus;
-                r.message = failMessage;
-            } else {
-                r.status = failStatus;
-                r.message = "not run: an earlier run in the same evaluation ended with '" + failStatus + "'";
-            }
+            r.status = failStatus;
+            r.message = "not run: an earlier run in the same evaluation ended with '" + failStatus + "'";
         }
         report.runs.push_back(std::move(r));
     }

@@ -2,10 +2,13 @@
 // them. Observers are called on the loop's thread and must not block.
 #pragma once
 
+#include "sage_memory/ExperienceFields.h"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace sage::agent {
@@ -33,7 +36,7 @@ struct AgentEvent {
     AgentEventType type;
     int64_t runId = 0;
     int iteration = 0;
-    std::string stage;
+    std::optional<memory::Stage> stage;  // the iteration's stage; none for run-level events
     std::string text;
     nlohmann::json data;
     std::shared_ptr<const IterationRecord> record;  // IterationFinished: the stored iteration

@@ -94,7 +94,7 @@ private:
 };
 
 // The one-line reward helpers the loop uses (documented in docs/memory.md).
-double stageReward(const std::string& stage, bool success, double speedup);
+double stageReward(memory::Stage stage, bool success, double speedup);  // feasibility unless Optimize
 
 std::unique_ptr<Policy> makePolicy(const AgentSettings& settings);  // builtin | llm
 

@@ -25,7 +25,7 @@ namespace sage::agent {
 // learn from its own attempts (the LLM prompt lists these; the built-in policy may read them).
 struct AttemptRecord {
     int iteration = 0;
-    std::string stage;            // draft | repair | optimize
+    memory::Stage stage = memory::Stage::Draft;
     int parent = -1;              // iteration this one edited (-1 for a draft)
     std::string move;             // short name of the change ("double_buffer", "engineer's edit")
     std::string status;           // ok | compile_error | wrong_result | race | ... (statusOf)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sage_memory/Database.h"
+#include "sage_memory/ExperienceFields.h"
 
 #include <cstdint>
 #include <memory>
@@ -63,7 +64,7 @@ struct IterationRecord {
     int64_t runId = 0;
     int index = 0;             // 0, 1, 2 ...
     int parent = -1;           // the iteration this one was derived from
-    std::string stage;         // draft | repair | optimize
+    memory::Stage stage = memory::Stage::Draft;  // stored as its name: draft | repair | optimize
     std::string origin;        // policy | human (edit while paused) | engineer (the run's starting kernel)
     std::string move;          // what changed, in a few words
     std::string source;        // the full candidate file

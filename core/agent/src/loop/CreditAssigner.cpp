@@ -11,7 +11,7 @@ IterationValue valueOf(memory::Stage stage, bool correct, uint64_t parentCycles,
     IterationValue v;
     const bool optimise = stage == memory::Stage::Optimize;
     if (optimise && correct && parentCycles && cycles) v.speedup = double(parentCycles) / double(cycles);
-    v.reward = stageReward(optimise ? "optimize" : "feasibility", correct, v.speedup);
+    v.reward = stageReward(stage, correct, v.speedup);
     v.success = optimise ? (correct && v.speedup > 1.0) : correct;
     return v;
 }

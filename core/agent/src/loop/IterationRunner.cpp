@@ -39,7 +39,7 @@ void IterationRunner::store(IterationRecord& rec) {
 }
 
 PolicyContext IterationRunner::contextFor(int i, const StageChoice& choice,
-                                          const std::vector<memory::ScoredExperience>& retrieved, const std::string& stage) {
+                                          const std::vector<memory::ScoredExperience>& retrieved) {
     const Candidate* parent = choice.parent >= 0 ? &frontier_.node(choice.parent) : nullptr;
     PolicyContext c;
     c.task = &ctx_.task;
@@ -59,6 +59,7 @@ PolicyContext IterationRunner::contextFor(int i, const StageChoice& choice,
     c.cancel = &ctx_.cancel;
     const int64_t runId = journal_.runId();
     auto emit = ctx_.emit;
+    const memory::Stage stage = choice.stage;
     c.onToken = [emit, runId, i, stage](const std::string& t) { emit({AgentEventType::Token, runId, i, stage, t, {}, {}}); };
     c.onNotice = [emit, runId, i, stage](const std::string& t) { emit({AgentEventType::Notice, runId, i, stage, t, {}, {}}); };
     return c;
@@ -71,13 +72,13 @@ IterationRunner::Asked IterationRunner::ask(int i, StageChoice choice, Iteration
     std::string note;
     for (;;) {
         const Candidate* parent = choice.parent >= 0 ? &frontier_.node(choice.parent) : nullptr;
-        rec.stage = stageName(choice.stage);
+        rec.stage = choice.stage;
         rec.parent = parent ? parent->iteration : -1;
         a.retrieved = ctx_.memory ? retrieveFor(*ctx_.memory, ctx_.settings, ctx_.task, choice.stage,
                                                 parent ? &parent->evaluation : nullptr, journal_.runId(), i)
                                   : std::vector<memory::ScoredExperience>{};
         a.retrievedAt = Clock::now();
-        a.context = contextFor(i, choice, a.retrieved, rec.stage);
+        a.context = contextFor(i, choice, a.retrieved);
         a.proposal = ctx_.policy.propose(a.context);
         a.choice = choice;
         if (a.proposal.ok || !a.proposal.exhausted || ctx_.cancel || !parent) break;
@@ -111,8 +112,8 @@ std::optional<std::string> IterationRunner::run(int i, const std::optional<std::
     auto choice = chooseStage(frontier_, ctx_.settings);
     if (!choice && given) choice = StageChoice{memory::Stage::Optimize, frontier_.latest()};
     if (!choice) return "no open candidate left: the policy has no further move from any correct candidate";
-    const char* stage = stageName(choice->stage);
-    if (choice->stage != prevStage_) ctx_.emit({AgentEventType::StageChanged, rec.runId, i, stage, stage, {}, {}});
+    const memory::Stage stage = choice->stage;
+    if (stage != prevStage_) ctx_.emit({AgentEventType::StageChanged, rec.runId, i, stage, stageName(stage), {}, {}});
     ctx_.emit({AgentEventType::IterationStarted, rec.runId, i, stage, "", {}, {}});
 
     Asked asked;

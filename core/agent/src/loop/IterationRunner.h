@@ -54,8 +54,7 @@ private:
         Clock::time_point retrievedAt;
     };
     Asked ask(int i, StageChoice choice, IterationRecord& rec);
-    PolicyContext contextFor(int i, const StageChoice& choice, const std::vector<memory::ScoredExperience>& retrieved,
-                             const std::string& stage);
+    PolicyContext contextFor(int i, const StageChoice& choice, const std::vector<memory::ScoredExperience>& retrieved);
     std::optional<std::string> noCandidate(IterationRecord& rec, const PolicyProposal& prop, const Candidate* parent);
     std::optional<std::string> reuse(IterationRecord& rec, const Asked& asked, int seen);
     std::optional<std::string> evaluate(IterationRecord& rec, const Asked& asked, bool given, Clock::time_point proposedAt);

@@ -16,7 +16,7 @@ void RunJournal::tally(const IterationRecord& rec) {
     if (!evaluated) return;
     ++sum_.evaluations;
     if (rec.index == 0) sum_.draftCorrect = rec.correct;
-    if (rec.stage == "repair") {
+    if (rec.stage == memory::Stage::Repair) {
         ++sum_.repairIterations;
         sum_.repairsCorrect += rec.correct;
     }

@@ -72,7 +72,7 @@ std::string attemptHistory(const std::vector<AttemptRecord>& history, size_t lim
     if (skip) o << "- iterations 0-" << skip - 1 << ": " << skip << " earlier attempts not listed\n";
     for (size_t i = skip; i < history.size(); ++i) {
         const auto& a = history[i];
-        o << "- #" << a.iteration << " " << a.stage;
+        o << "- #" << a.iteration << " " << memory::toString(a.stage);
         if (a.parent >= 0) o << " of #" << a.parent;
         if (!a.move.empty()) o << " \"" << (a.move.size() > 80 ? a.move.substr(0, 77) + "..." : a.move) << "\"";
         o << ": " << (a.status.empty() ? "unknown" : a.status);

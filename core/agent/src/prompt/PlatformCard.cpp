@@ -26,7 +26,7 @@ CardNeed needOf(const CardPiece& p, const CardRequest& r) {
     const bool matmul = r.category == "matmul";
     // With a parent on screen, the file's overall shape (entry, host side, tiling) is in front of
     // the model already: those pieces yield to what the stage needs when space is tight.
-    const CardNeed shape = r.stage == "draft" ? CardNeed::Core : CardNeed::Task;
+    const CardNeed shape = r.stage == memory::Stage::Draft ? CardNeed::Core : CardNeed::Task;
     if (p.section.empty()) return shape;
     // Features the device lacks are left out, so the model is not invited to use them.
     if (r.device && !r.device->dataCopyPad && (has(sub, "datacopypad") || has(sub, "910b only")))
@@ -52,8 +52,8 @@ CardNeed needOf(const CardPiece& p, const CardRequest& r) {
     if (has(sec, "numerics"))
         return anyOf(r.category, {"unary_math", "activation", "loss", "normalization"}) || lowPrecision ? CardNeed::Task
                                                                                                            : CardNeed::Optional;
-    if (has(sec, "diagnostics")) return r.stage == "repair" ? CardNeed::Task : CardNeed::Optional;
-    if (has(sec, "cost model") || has(sec, "performance")) return r.stage == "optimize" ? CardNeed::Task : CardNeed::Optional;
+    if (has(sec, "diagnostics")) return r.stage == memory::Stage::Repair ? CardNeed::Task : CardNeed::Optional;
+    if (has(sec, "cost model") || has(sec, "performance")) return r.stage == memory::Stage::Optimize ? CardNeed::Task : CardNeed::Optional;
     if (has(sec, "complete kernels") || has(sec, "example")) {
         if (sub.empty()) return CardNeed::Example;
         if (r.device && !r.device->dataCopyPad && has(p.text, "DataCopyPad(")) return CardNeed::Omit;

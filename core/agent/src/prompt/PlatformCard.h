@@ -4,6 +4,8 @@
 // they are offered as optional pieces, included only when the budget leaves room.
 #pragma once
 
+#include "sage_memory/ExperienceFields.h"
+
 #include <string>
 #include <vector>
 
@@ -32,7 +34,7 @@ struct CardPiece {
 struct CardRequest {
     std::string category;               // task category (elementwise, reduction, matmul, ...)
     std::vector<std::string> dtypes;    // of the task's inputs and outputs
-    std::string stage;                  // draft | repair | optimize
+    memory::Stage stage = memory::Stage::Draft;
     const npu::DeviceProfile* device = nullptr;
 };
 

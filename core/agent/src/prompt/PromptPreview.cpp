@@ -104,7 +104,7 @@ std::vector<AttemptRecord> history(int n) {
     for (int i = 0; i < n; ++i) {
         AttemptRecord a;
         a.iteration = i;
-        a.stage = i == 0 ? "draft" : i % 3 == 1 ? "repair" : "optimize";
+        a.stage = i == 0 ? memory::Stage::Draft : i % 3 == 1 ? memory::Stage::Repair : memory::Stage::Optimize;
         a.parent = i - 1;
         a.move = "Double-buffered the input queues and raised the tile to 4096 elements per block";
         a.status = i % 3 == 1 ? "compile_error" : "ok";
