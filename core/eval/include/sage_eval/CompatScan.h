@@ -52,7 +52,11 @@ struct OpKernelBuild {
     std::vector<std::string> localHeaders;       // include names that resolved inside the op
     std::vector<std::string> kernelTexts;        // the file and its local headers
 };
-OpKernelBuild prepareOpKernel(const std::string& root, const std::string& file, const std::string& npuInclude);
+// `wholeProgram`: a single-file program is prepared to run as a whole (programSourceOf, with
+// sage_asc/program.h force-included and the host headers a program's main uses allowed) instead
+// of for its device part.
+OpKernelBuild prepareOpKernel(const std::string& root, const std::string& file, const std::string& npuInclude,
+                              bool wholeProgram = false);
 // The op directory a kernel file belongs to (the parent of its op_kernel/ folder).
 std::string opRootOf(const std::string& kernelFile);
 // The tree an op belongs to (the highest folder above it holding `common/`, else the op folder):
