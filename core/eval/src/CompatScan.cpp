@@ -419,7 +419,7 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
 CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string& file) const {
     CompatFile r;
     r.path = fs::relative(fs::path(file), fs::path(rootDir)).string();
-    OpKernelBuild b = prepareOpKernel(rootDir, file, compiler_.paths().npuInclude);
+    OpKernelBuild b = prepareOpKernel(rootDir, file, compiler_.paths().npuInclude, wholePrograms);
     if (classifyKernelSource(fs::path(file).filename().string(), slurp(file)).kind == KernelSourceKind::Program)
         r.kind = "program";
     if (!b.refused.empty()) {

@@ -266,6 +266,14 @@ std::string buildDefinitionsOf(const std::string& cmakeText) {
     std::map<std::string, std::string> values;
     for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), setVar); it != std::sregex_iterator(); ++it)
         values.emplace((*it)[1].str(), (*it)[2].str());
+    // A variable the user must pass (no default) but checked against a list of valid values
+    // (`if(NOT NAME IN_LIST VALID)` with `set(VALID 1 2 3)`): the first valid value, one of the
+    // configurations the real build accepts.
+    static const std::regex inList(R"(\bNOT\s+\$?\{?([A-Za-z_]\w*)\}?\s+IN_LIST\s+([A-Za-z_]\w*))");
+    for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), inList); it != std::sregex_iterator(); ++it) {
+        auto list = values.find((*it)[2].str());
+        if (list != values.end()) values.emplace((*it)[1].str(), list->second);
+    }
     std::string out;
     std::set<std::string> done;
     for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), passOn); it != std::sregex_iterator(); ++it) {

@@ -71,6 +71,9 @@ public:
     // Called per op_kernel file after it compiled: fills hostTiling and verified when a spec
     // for its op exists (`sage compat --specs DIR` runs the op through `sage op`).
     std::function<void(const std::string& opRoot, CompatFile&)> onCompiled;
+    // Compile a single-file program as a whole (its host main against the ACL shim, its kernels
+    // instantiated by its launches: what `sage op PROGRAM.asc` runs) instead of its device part.
+    bool wholePrograms = false;
     // Kernel files: every .cpp under an op_kernel/ directory, any other .cpp that names a
     // `__global__ __aicore__` (or `__vector__`/`__cube__`) entry, and every `.asc` program. Host
     // launchers among them (KernelSourceKind.h) go to `hostFiles`. `limit` > 0 stops after that
