@@ -3,11 +3,14 @@
 // that reads input/ and writes an output file compared with a golden file — and the verdicts and
 // errors for a failing self-check, a wrong or missing golden file, an uncompared output, a
 // missing input, an out-of-bounds kernel, no main, and host code the policy refuses.
+#include "sage_eval/CompatScan.h"
 #include "sage_eval/KernelSourceKind.h"
 #include "sage_eval/OpProgram.h"
 #include "sage_toolchain/Files.h"
 #include "sage_toolchain/TensorCodec.h"
 #include "sage_config.h"
+
+#include "FixtureEdit.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -31,11 +34,7 @@ class TestOpProgram : public QObject {
         return dst.string();
     }
     static void replaceIn(const std::string& file, const std::string& from, const std::string& to) {
-        std::string text = toolchain::readTextFile(file);
-        const size_t at = text.find(from);
-        QVERIFY2(at != std::string::npos, from.c_str());
-        text.replace(at, from.size(), to);
-        toolchain::writeFile(file, text);
+        replaceInFixture(file, from, to);
     }
     // input/x.bin and output/golden.bin (y = 2x + 1, exact in float16) for the scale program.
     static void writeScaleData(const std::string& dir, int wrongElement = -1) {
@@ -182,6 +181,30 @@ private slots:
         const auto r = run(dir + "/vadd.asc");
         QCOMPARE(r.status, std::string("sim_error"));
         QVERIFY(!r.verified());
+    }
+
+    // `sage compat --whole-programs`: a program compiles with its template kernel instantiated by
+    // its launch, so a broken kernel body fails there and not in the device-part count; a kernel
+    // file without main is still compiled for its device part.
+    void compatWholeProgramsInstantiateKernels() {
+        QTemporaryDir tmp;
+        const std::string dir = copyProgram(tmp, "vadd");
+        replaceIn(dir + "/vadd.asc", "AscendC::Add(z, x, y, perBlock);",
+                  "static_assert(perBlock == 1, \"fails once instantiated\");");
+        toolchain::writeFile(dir + "/kernel_only.asc", "#include \"kernel_operator.h\"\n"
+                                                       "__global__ __aicore__ void only_kernel(GM_ADDR x) {}\n");
+        toolchain::Compiler compiler(evaluator_->paths());
+        eval::CompatScanner scanner(compiler, 2201, "ascend910b1-sim");
+        auto compiledOf = [&](const std::string& name) {
+            const auto rep = scanner.scan(dir);
+            for (const auto& f : rep.files)
+                if (f.path == name) return f.compiled;
+            return false;
+        };
+        QVERIFY(compiledOf("vadd.asc"));  // device part: the template body is never instantiated
+        scanner.wholePrograms = true;
+        QVERIFY(!compiledOf("vadd.asc"));
+        QVERIFY(compiledOf("kernel_only.asc"));
     }
 
     void programsTheSourcePolicyRefuses() {

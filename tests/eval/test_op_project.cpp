@@ -6,6 +6,8 @@
 #include "sage_toolchain/Files.h"
 #include "sage_config.h"
 
+#include "FixtureEdit.h"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -27,11 +29,7 @@ class TestOpProject : public QObject {
         return dst.string();
     }
     static void replaceIn(const std::string& file, const std::string& from, const std::string& to) {
-        std::string text = toolchain::readTextFile(file);
-        const size_t at = text.find(from);
-        QVERIFY2(at != std::string::npos, from.c_str());
-        text.replace(at, from.size(), to);
-        toolchain::writeFile(file, text);
+        replaceInFixture(file, from, to);
     }
     eval::OpRunReport run(const std::string& project, const std::string& spec) {
         eval::OpRunOptions o;

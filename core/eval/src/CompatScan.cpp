@@ -419,7 +419,10 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
 CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string& file) const {
     CompatFile r;
     r.path = fs::relative(fs::path(file), fs::path(rootDir)).string();
-    OpKernelBuild b = prepareOpKernel(rootDir, file, compiler_.paths().npuInclude, wholePrograms);
+    // A program file without main (a kernel compiled on its own and linked with the host part
+    // elsewhere) is compiled for its device part even when whole programs are asked for.
+    const bool whole = wholePrograms && !programSourceOf(slurp(file)).source.empty();
+    OpKernelBuild b = prepareOpKernel(rootDir, file, compiler_.paths().npuInclude, whole);
     if (classifyKernelSource(fs::path(file).filename().string(), slurp(file)).kind == KernelSourceKind::Program)
         r.kind = "program";
     if (!b.refused.empty()) {
