@@ -195,16 +195,18 @@ private slots:
                                                        "__global__ __aicore__ void only_kernel(GM_ADDR x) {}\n");
         toolchain::Compiler compiler(evaluator_->paths());
         eval::CompatScanner scanner(compiler, 2201, "ascend910b1-sim");
-        auto compiledOf = [&](const std::string& name) {
-            const auto rep = scanner.scan(dir);
-            for (const auto& f : rep.files)
-                if (f.path == name) return f.compiled;
-            return false;
+        auto fileOf = [&](const std::string& name) {
+            for (const auto& f : scanner.scan(dir).files)
+                if (f.path == name) return f;
+            return eval::CompatFile{};
         };
-        QVERIFY(compiledOf("vadd.asc"));  // device part: the template body is never instantiated
+        QVERIFY(fileOf("vadd.asc").compiled);  // device part: the template body is never instantiated
         scanner.wholePrograms = true;
-        QVERIFY(!compiledOf("vadd.asc"));
-        QVERIFY(compiledOf("kernel_only.asc"));
+        const auto whole = fileOf("vadd.asc");
+        QVERIFY(whole.whole && !whole.compiled);
+        QVERIFY2(whole.firstError.find("fails once instantiated") != std::string::npos, whole.firstError.c_str());
+        const auto kernelOnly = fileOf("kernel_only.asc");
+        QVERIFY(kernelOnly.compiled && !kernelOnly.whole);
     }
 
     void programsTheSourcePolicyRefuses() {

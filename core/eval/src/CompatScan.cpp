@@ -425,6 +425,7 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
     OpKernelBuild b = prepareOpKernel(rootDir, file, compiler_.paths().npuInclude, whole);
     if (classifyKernelSource(fs::path(file).filename().string(), slurp(file)).kind == KernelSourceKind::Program)
         r.kind = "program";
+    r.whole = whole && r.kind == "program";
     if (!b.refused.empty()) {
         r.firstError = b.refused.front().file + ":" + std::to_string(b.refused.front().line) + ": " + b.refused.front().message;
         return r;
@@ -489,7 +490,7 @@ nlohmann::json CompatReport::toJson(int topMissing) const {
     for (const auto& f : files) {
         parsed += f.parsed;
         compiled += f.compiled;
-        j["files"].push_back({{"path", f.path}, {"kind", f.kind}, {"parsed", f.parsed}, {"compiled", f.compiled},
+        j["files"].push_back({{"path", f.path}, {"kind", f.kind}, {"whole", f.whole}, {"parsed", f.parsed}, {"compiled", f.compiled},
                               {"host_tiling", f.hostTiling}, {"verified", f.verified}, {"first_error", f.firstError},
                               {"missing", f.missing}});
     }
@@ -512,7 +513,7 @@ std::string CompatReport::toText(int topMissing) const {
     for (const auto& f : files) {
         parsed += f.parsed;
         compiled += f.compiled;
-        o << toolchain::printable(f.path) << (f.kind == "program" ? "  (program: device part)" : "") << "  parsed " << (f.parsed ? "yes" : "no") << ", compiled " << (f.compiled ? "yes" : "no")
+        o << toolchain::printable(f.path) << (f.kind != "program" ? "" : f.whole ? "  (program: whole)" : "  (program: device part)") << "  parsed " << (f.parsed ? "yes" : "no") << ", compiled " << (f.compiled ? "yes" : "no")
           << ", host tiling " << f.hostTiling << ", verified " << f.verified;
         if (!f.firstError.empty()) o << "\n    first error: " << toolchain::printable(f.firstError.substr(0, 300));
         o << "\n";

@@ -18,6 +18,7 @@ namespace sage::eval {
 struct CompatFile {
     std::string path;        // relative to the scanned directory
     std::string kind = "kernel";  // "kernel", or "program" (an .asc or kernel-plus-launch file: its device part)
+    bool whole = false;           // a program compiled as a whole, host main included (--whole-programs)
     bool parsed = false;     // passed the source policy (includes resolved inside its op directory)
     bool compiled = false;
     std::string hostTiling = "n/a";  // "ran", "failed" or "n/a" (no op_host, or no spec to run it with)
