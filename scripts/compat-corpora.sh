@@ -1,24 +1,27 @@
 #!/bin/sh
 # Runs `sage compat` over checkouts of public AscendC corpora (kept outside the project, never
 # committed) and prints one markdown table per corpus for docs/compatibility.md ("Corpora").
-# Usage: scripts/compat-corpora.sh [--sage BIN] [--out DIR] [--reuse] NAME=PATH[@COMMIT] ...
+# Usage: scripts/compat-corpora.sh [--sage BIN] [--out DIR] [--reuse] [--whole-programs] NAME=PATH[@COMMIT] ...
 #   NAME    the corpus as the table names it (e.g. hicann/ops-math)
 #   PATH    its checkout (a git work tree, or an extracted archive)
 #   COMMIT  the commit measured; read from PATH with git when omitted
 #   --out   where each corpus' full `sage compat --json` report is kept (default /tmp/sage-compat)
 #   --reuse print the tables from reports already in --out instead of scanning again
+#   --whole-programs  compile `.asc` programs as a whole, host main included (sage compat --whole-programs)
 # A scan compiles every kernel file (minutes per hundred files on a 2-core machine; compiles that
 # succeeded are cached by content).
 set -u
 sage=build/bin/sage
 out=/tmp/sage-compat
 reuse=0
+whole=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --sage) sage=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --reuse) reuse=1; shift ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --whole-programs) whole=--whole-programs; shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) break ;;
     esac
 done
@@ -40,7 +43,7 @@ for spec in "$@"; do
     [ -z "$commit" ] && commit=$(git -C "$path" rev-parse HEAD 2>/dev/null || echo "unknown")
     report="$out/$(printf '%s' "$name" | tr '/ ' '__').json"
     if [ "$reuse" = 0 ] || [ ! -s "$report" ]; then
-        "$sage" compat "$path" --json --top 10 > "$report" || { echo "compat-corpora.sh: sage compat failed on $path" >&2; exit 1; }
+        "$sage" compat "$path" --json --top 10 $whole > "$report" || { echo "compat-corpora.sh: sage compat failed on $path" >&2; exit 1; }
     fi
     NAME="$name" COMMIT="$commit" python3 - "$report" <<'PY'
 import collections, json, os, sys

@@ -2,7 +2,8 @@
 # Runs every op spec under resources/op-specs through `sage op` against a checkout of the public
 # cann-ops tree and prints the markdown table of docs/compatibility.md ("Op projects run through
 # `sage op`"). Usage: scripts/op-specs-table.sh [CORPUS_SRC] [SAGE]
-#   CORPUS_SRC  the tree's src/ folder (default /tmp/cann-ops/src), never committed
+#   CORPUS_SRC  the tree's src/ folder (default /tmp/cann-ops/src), never committed; an op is looked
+#               for under CORPUS_SRC/<spec category>, then anywhere under CORPUS_SRC
 #   SAGE        the sage binary (default build/bin/sage)
 set -u
 corpus=${1:-/tmp/cann-ops/src}
@@ -17,6 +18,8 @@ for spec in "$specs"/*/*/; do
     op=$(basename "$spec")
     cat=$(basename "$(dirname "$spec")")
     project=$(find "$corpus/$cat" -type d -name "$op" -exec test -d {}/op_host \; -print 2>/dev/null | head -n 1)
+    # Trees that file the op under another category (hicann/ops-math has exp under math/).
+    [ -z "$project" ] && project=$(find "$corpus" -type d -name "$op" -exec test -d {}/op_host \; -print 2>/dev/null | head -n 1)
     total=$((total + 1))
     if [ -z "$project" ]; then
         echo "| $cat | $op | | | project not found under $corpus/$cat | no |"

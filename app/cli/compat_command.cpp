@@ -1,4 +1,4 @@
-// `sage compat DIR [--json] [--limit N] [--device ID]`: per kernel file under DIR (op projects'
+// `sage compat DIR [--json] [--limit N] [--device ID] [--whole-programs]`: per kernel file under DIR (op projects'
 // op_kernel/*.cpp and loose kernel files) whether it passes the source policy and compiles
 // against the simulator's kernel API, the first error, then totals and the identifiers most
 // often missing. DIR is the user's; nothing of it is copied into the project.
@@ -22,6 +22,7 @@ void registerCompatCommand(CLI::App& app) {
     auto device = std::make_shared<std::string>(toolchain::DeviceCatalog::kDefaultDevice);
     auto top = std::make_shared<int>(20);
     auto specs = std::make_shared<std::string>();
+    auto wholePrograms = std::make_shared<bool>(false);
     cmd->add_option("dir", *dir, "Directory to walk (op projects and kernel files)")->required();
     cmd->add_flag("--json", *json, "Print the report as JSON");
     cmd->add_option("--limit", *limit, "Stop after N kernel files (in path order); 0 = all");
@@ -30,6 +31,9 @@ void registerCompatCommand(CLI::App& app) {
     cmd->add_option("--specs", *specs,
                     "Op specs root (<root>/<category>/<op>): ops with a spec also run through `sage op`, filling "
                     "the host tiling and verified columns");
+    cmd->add_flag("--whole-programs", *wholePrograms,
+                  "Compile each single-file program (.asc) as a whole, host main included, as `sage op PROGRAM.asc` "
+                  "runs it (default: its device part only)");
     cmd->callback([=] {
         std::error_code ec;
         if (!std::filesystem::is_directory(*dir, ec))
@@ -39,6 +43,7 @@ void registerCompatCommand(CLI::App& app) {
         const auto& prof = catalog.get(*device);
         toolchain::Compiler compiler(paths);
         eval::CompatScanner scanner(compiler, prof.npuArch, prof.id);
+        scanner.wholePrograms = *wholePrograms;
         eval::Evaluator evaluator = eval::Evaluator::fromEnvironment();
         if (!specs->empty())
             scanner.onCompiled = [&](const std::string& opRoot, eval::CompatFile& f) {

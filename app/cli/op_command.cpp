@@ -2,14 +2,18 @@
 // project unmodified: compile its op_host with the host shim, run its TilingFunc per case in the
 // sandbox, launch op_kernel with the tiling it set, verify against the spec's reference.
 // `sage op init DIR [--out SPEC]` writes a template spec from the op's own definition.
-// Exit code 0 iff every configuration verifies; 1 otherwise; 2 for bad arguments.
+// `sage op PROGRAM.asc [--compare OUT=GOLDEN[:DTYPE]]... [--atol A] [--rtol R]`: run a single-file
+// program's main on the simulator (ACL shim) and verify it (sage_eval/OpProgram.h).
+// Exit code 0 iff every configuration (the program) verifies; 1 otherwise; 2 for bad arguments.
 #include "cli/command_registry.h"
 
+#include "sage_eval/OpProgram.h"
 #include "sage_eval/OpProject.h"
 #include "sage_toolchain/Files.h"
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace sage::cli {
 namespace fs = std::filesystem;
@@ -20,6 +24,8 @@ struct OpOptions {
     std::string dir, spec, specs, device = toolchain::DeviceCatalog::kDefaultDevice, out;
     size_t seeds = 1;
     double timeout = 60;
+    std::vector<std::string> compares;
+    std::optional<double> atol, rtol;
     bool json = false, profile = false, force = false;
 };
 
@@ -70,6 +76,30 @@ void runOp(const OpOptions& o) {
     if (!report.pass()) throw CLI::RuntimeError(1);
 }
 
+bool isProgramFile(const std::string& path) {
+    return fs::path(path).extension() == ".asc" || fs::is_regular_file(path);
+}
+
+void runProgram(const OpOptions& o) {
+    eval::Evaluator evaluator = eval::Evaluator::fromEnvironment();
+    eval::ProgramRunOptions ro;
+    try {
+        evaluator.devices().get(o.device);
+        for (const auto& c : o.compares) ro.compares.push_back(eval::parseProgramCompare(c));
+    } catch (const std::exception& e) {
+        fail(e.what(), 2);
+    }
+    ro.deviceId = o.device;
+    ro.timeoutSeconds = o.timeout;
+    ro.atol = o.atol;
+    ro.rtol = o.rtol;
+    const auto report = eval::runProgram(evaluator, o.dir, ro);
+    if (o.json) std::cout << report.toJson().dump(2) << "\n";
+    else std::cout << report.toText();
+    if (report.status == "bad_input") throw CLI::RuntimeError(2);
+    if (!report.verified()) throw CLI::RuntimeError(1);
+}
+
 void initOp(const OpOptions& o) {
     eval::Evaluator evaluator = eval::Evaluator::fromEnvironment();
     eval::OpProject project;
@@ -97,7 +127,7 @@ void initOp(const OpOptions& o) {
 void registerOpCommand(CLI::App& app) {
     auto* cmd = app.add_subcommand("op", "Run an AscendC op project from its own host tiling and verify it");
     auto o = std::make_shared<OpOptions>();
-    cmd->add_option("dir", o->dir, "The op directory (holds op_host/ and op_kernel/)");
+    cmd->add_option("dir", o->dir, "The op directory (holds op_host/ and op_kernel/), or a program file (.asc)");
     cmd->add_option("--spec", o->spec, "The op's spec folder (task.json + reference.cpp; default DIR/sage-spec)");
     cmd->add_option("--specs", o->specs, "A root of spec folders looked up by op name (<root>/<category>/<op>)");
     cmd->add_option("--device", o->device, "Device profile id (see `sage devices`)");
@@ -105,6 +135,11 @@ void registerOpCommand(CLI::App& app) {
     cmd->add_option("--timeout", o->timeout, "Wall-clock limit of each sandboxed run in seconds (default 60)");
     cmd->add_flag("--profile", o->profile, "Profile the perf case of each configuration");
     cmd->add_flag("--json", o->json, "Print the report as JSON");
+    cmd->add_option("--compare", o->compares,
+                    "A program's output file and its golden file, OUT=GOLDEN[:DTYPE] relative to the program's folder "
+                    "(repeatable; dtype default float32)");
+    cmd->add_option("--atol", o->atol, "Absolute tolerance of --compare (default: the dtype's)");
+    cmd->add_option("--rtol", o->rtol, "Relative tolerance of --compare (default: the dtype's)");
     auto* init = cmd->add_subcommand("init", "Write a template spec for an op project from its op definition");
     init->add_option("dir", o->dir, "The op directory")->required();
     init->add_option("--out", o->out, "Where to write task.json and reference.cpp (default DIR/sage-spec)");
@@ -115,7 +150,8 @@ void registerOpCommand(CLI::App& app) {
         if (init->parsed()) return;
         if (o->dir.empty()) throw CLI::ValidationError("dir", "pass the op directory: sage op DIR [--spec SPEC]");
         (void)cmd;
-        runOp(*o);
+        if (isProgramFile(o->dir)) runProgram(*o);
+        else runOp(*o);
     });
 }
 

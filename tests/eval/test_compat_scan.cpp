@@ -165,6 +165,13 @@ private slots:
         QVERIFY2(defs.find("EVIL") == std::string::npos, defs.c_str());  // not a plain token: left out
         QVERIFY2(defs.find("UNSET") == std::string::npos, defs.c_str());   // no default to pass on
         QCOMPARE(eval::buildDefinitionsOf(""), std::string());
+        // A variable the user must pass, checked against a list of valid values: the first one.
+        const std::string required = "if(NOT DEFINED CASE_ID)\n  message(FATAL_ERROR \"pass -DCASE_ID\")\nendif()\n"
+                                     "set(VALID_CASES 3 5 7)\nif(NOT CASE_ID IN_LIST VALID_CASES)\nendif()\n"
+                                     "target_compile_definitions(t PRIVATE CASE_ID=${CASE_ID} OTHER=${OTHER})\n";
+        const std::string requiredDefs = eval::buildDefinitionsOf(required);
+        QVERIFY2(requiredDefs.find("#define CASE_ID 3\n") != std::string::npos, requiredDefs.c_str());
+        QVERIFY2(requiredDefs.find("OTHER") == std::string::npos, requiredDefs.c_str());
     }
     void missingIdentifierPatterns() {
         using S = eval::CompatScanner;

@@ -6,6 +6,8 @@
 #include "sage_toolchain/Files.h"
 #include "sage_config.h"
 
+#include "FixtureEdit.h"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -27,11 +29,7 @@ class TestOpProject : public QObject {
         return dst.string();
     }
     static void replaceIn(const std::string& file, const std::string& from, const std::string& to) {
-        std::string text = toolchain::readTextFile(file);
-        const size_t at = text.find(from);
-        QVERIFY2(at != std::string::npos, from.c_str());
-        text.replace(at, from.size(), to);
-        toolchain::writeFile(file, text);
+        replaceInFixture(file, from, to);
     }
     eval::OpRunReport run(const std::string& project, const std::string& spec) {
         eval::OpRunOptions o;
@@ -117,6 +115,36 @@ private slots:
                  r.error.c_str());
     }
 
+    // CANN's current repositories: a templated kernel entry, a plain tiling struct filled through
+    // GetTilingData<T>(), the log/log.h checks and the Ops::Base helpers (fixture tiny_axpy_tpl).
+    void templatedEntryAndStructTilingRun() {
+        const std::string p = SAGE_OP_DATA_DIR "/tiny_axpy_tpl";
+        auto r = run(p, p + "/spec");
+        QVERIFY2(r.pass(), r.toText().c_str());
+        QCOMPARE(r.configs.size(), size_t(1));
+        QCOMPARE(r.configs[0].tilings[0].blockDim, 4u);  // 4096 elements, 1024 per block
+        QCOMPARE(r.configs[0].tilings[0].tilingBytes, uint64_t(sizeof(uint32_t) * 2 + sizeof(float)));
+    }
+    void templatedEntryRunsTheFirstDeclaredInstantiation() {
+        QTemporaryDir tmp;
+        const fs::path dst = fs::path(tmp.path().toStdString()) / "tiny_axpy_tpl";
+        fs::copy(SAGE_OP_DATA_DIR "/tiny_axpy_tpl", dst, fs::copy_options::recursive);
+        // The kernel asserts mode == 3: with 5 declared first, the instantiation that runs stops.
+        for (int declaration = 0; declaration < 2; ++declaration)
+            replaceIn((dst / "op_kernel/tiny_axpy_tpl_tiling_key.h").string(), "UI_LIST, 3, 5", "UI_LIST, 5, 3");
+        auto r = run(dst.string(), dst.string() + "/spec");
+        QVERIFY(!r.pass());
+        QVERIFY2(r.error.find("sim_error") != std::string::npos, r.error.c_str());
+    }
+    void opCheckIfLogsWhyTheTilingFailed() {
+        QTemporaryDir tmp;
+        const fs::path dst = fs::path(tmp.path().toStdString()) / "tiny_axpy_tpl";
+        fs::copy(SAGE_OP_DATA_DIR "/tiny_axpy_tpl", dst, fs::copy_options::recursive);
+        replaceIn((dst / "spec/task.json").string(), "\"alpha\": 0.5", "\"alpha\": -1");
+        auto r = run(dst.string(), dst.string() + "/spec");
+        QVERIFY(!r.hostTilingRan());
+        QVERIFY2(r.error.find("alpha -1.0 is refused") != std::string::npos, r.error.c_str());
+    }
     void hostCodeThatOpensAFileIsStoppedBySandbox() {
         QTemporaryDir tmp;
         const std::string p = copyFixture(tmp);

@@ -328,7 +328,29 @@ std::vector<std::string> commonIncludeDirsOf(const std::string& opRoot) {
     return out;
 }
 
-OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& file, const std::string& npuInclude) {
+namespace {
+
+// Headers the host part of a program may include when it runs as a whole: the console and
+// container headers its main uses, and the shims its ACL and file-helper includes became. The
+// sandbox, not this list, confines what the program does at run time.
+bool programHostInclude(const toolchain::Diagnostic& d, const std::string& npuInclude) {
+    static const std::set<std::string> allowed = {"iostream", "iomanip", "sstream", "iterator", "cstdio", "stdio.h",
+                                                  "cstdlib", "stdlib.h", "set", "unordered_map", "unordered_set",
+                                                  "random", "string.h", "list", "deque", "optional", "cinttypes",
+                                                  "acl/acl.h", "sage_asc/files.h"};
+    static const std::regex include(R"re(^#include [<"]([^>"]+)[>"])re");
+    std::smatch m;
+    if (d.kind != "rejected_include" || !std::regex_search(d.message, m, include)) return false;
+    const std::string header = m[1].str();
+    // The host headers the simulator ships a stand-in for (tiling, platform) may be used too.
+    return allowed.count(header) || (header.find("..") == std::string::npos && header.front() != '/' &&
+                                     fs::is_regular_file(fs::path(npuInclude) / "host" / header));
+}
+
+} // namespace
+
+OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& file, const std::string& npuInclude,
+                              bool wholeProgram) {
     OpKernelBuild b;
     const fs::path path(file), root(rootDir);
     const fs::path opRoot = opRootOf(path);
@@ -342,7 +364,16 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     // A single-file program (.asc, or a kernel file holding its own launch) is compiled for its
     // device part: the host part is blanked, lines kept.
     const bool program = classifyKernelSource(path.filename().string(), source).kind == KernelSourceKind::Program;
-    if (program) source = deviceSourceOf(source);
+    if (program && wholeProgram) {
+        ProgramSource whole = programSourceOf(source);
+        if (!whole.error.empty()) {
+            b.refused.push_back({"rejected_program", "error", fs::relative(path, root).string(), 0, 0, whole.error, {}});
+            return b;
+        }
+        source = std::move(whole.source);
+    } else if (program) {
+        source = deviceSourceOf(source);
+    }
     // 1. Policy, for the kernel and (transitively) the local headers it includes.
     std::set<std::string> seen, includeDirs, names;
     std::vector<std::pair<fs::path, std::string>> work{{path, source}};
@@ -362,7 +393,7 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
             if (seen.insert(fs::weakly_canonical(resolved).string()).second) work.push_back({resolved, slurp(resolved)});
         }
         for (auto& d : toolchain::SourcePolicy::check(text, fs::relative(p, root).string(), here))
-            if (d.severity == "error") b.refused.push_back(d);
+            if (d.severity == "error" && !(wholeProgram && programHostInclude(d, npuInclude))) b.refused.push_back(d);
     }
     b.localHeaders.assign(names.begin(), names.end());
     b.kernelTexts = {source};
@@ -375,6 +406,7 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     cr.prelude = opPrelude(opRoot, b.kernelTexts);
     // A program's own build passes definitions from its CMakeLists.txt (scenario numbers).
     if (program) cr.prelude = buildDefinitionsOf(slurp(path.parent_path() / "CMakeLists.txt")) + cr.prelude;
+    if (program && wholeProgram) cr.prelude += "#include \"sage_asc/program.h\"\n";
     cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string()};
     // The project's own common headers come before the simulator's host stand-ins, as the
     // project's include directories come before the CANN ones in the real build.
@@ -387,9 +419,13 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
 CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string& file) const {
     CompatFile r;
     r.path = fs::relative(fs::path(file), fs::path(rootDir)).string();
-    OpKernelBuild b = prepareOpKernel(rootDir, file, compiler_.paths().npuInclude);
+    // A program file without main (a kernel compiled on its own and linked with the host part
+    // elsewhere) is compiled for its device part even when whole programs are asked for.
+    const bool whole = wholePrograms && !programSourceOf(slurp(file)).source.empty();
+    OpKernelBuild b = prepareOpKernel(rootDir, file, compiler_.paths().npuInclude, whole);
     if (classifyKernelSource(fs::path(file).filename().string(), slurp(file)).kind == KernelSourceKind::Program)
         r.kind = "program";
+    r.whole = whole && r.kind == "program";
     if (!b.refused.empty()) {
         r.firstError = b.refused.front().file + ":" + std::to_string(b.refused.front().line) + ": " + b.refused.front().message;
         return r;
@@ -454,7 +490,7 @@ nlohmann::json CompatReport::toJson(int topMissing) const {
     for (const auto& f : files) {
         parsed += f.parsed;
         compiled += f.compiled;
-        j["files"].push_back({{"path", f.path}, {"kind", f.kind}, {"parsed", f.parsed}, {"compiled", f.compiled},
+        j["files"].push_back({{"path", f.path}, {"kind", f.kind}, {"whole", f.whole}, {"parsed", f.parsed}, {"compiled", f.compiled},
                               {"host_tiling", f.hostTiling}, {"verified", f.verified}, {"first_error", f.firstError},
                               {"missing", f.missing}});
     }
@@ -477,7 +513,7 @@ std::string CompatReport::toText(int topMissing) const {
     for (const auto& f : files) {
         parsed += f.parsed;
         compiled += f.compiled;
-        o << toolchain::printable(f.path) << (f.kind == "program" ? "  (program: device part)" : "") << "  parsed " << (f.parsed ? "yes" : "no") << ", compiled " << (f.compiled ? "yes" : "no")
+        o << toolchain::printable(f.path) << (f.kind != "program" ? "" : f.whole ? "  (program: whole)" : "  (program: device part)") << "  parsed " << (f.parsed ? "yes" : "no") << ", compiled " << (f.compiled ? "yes" : "no")
           << ", host tiling " << f.hostTiling << ", verified " << f.verified;
         if (!f.firstError.empty()) o << "\n    first error: " << toolchain::printable(f.firstError.substr(0, 300));
         o << "\n";

@@ -25,8 +25,10 @@ HostProgram compileHostProgram(const toolchain::Compiler& compiler, const OpProj
     cr.npuArch = device.npuArch;
     cr.deviceId = device.id;
     const std::string root = fs::absolute(project.dir).string();
-    cr.extraFlags = {"-I" + root + "/op_host", "-I" + root};
     cr.projectRoot = projectTreeOf(root);
+    // The tree's root too: op_host files of CANN's current repositories include kernel headers by
+    // their path from it (experimental/math/sin/op_kernel/sin_tiling_data.h).
+    cr.extraFlags = {"-I" + root + "/op_host", "-I" + root, "-I" + cr.projectRoot};
     for (const auto& d : commonIncludeDirsOf(root)) cr.extraFlags.push_back("-I" + d);
     cr.extraFlags.insert(cr.extraFlags.end(), {"-I" + compiler.paths().npuInclude + "/host", "-w", "-DSAGE_OP_HOST=1"});
     auto res = compiler.compile(cr);

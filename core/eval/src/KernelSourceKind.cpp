@@ -2,6 +2,8 @@
 
 #include "sage_toolchain/SourcePolicy.h"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <regex>
 #include <set>
@@ -141,6 +143,92 @@ void blankHostFunctions(const std::string& code, std::string& out) {
     }
 }
 
+// A replacement of `length` characters at `at` of a program's text.
+struct Edit {
+    size_t at = 0, length = 0;
+    std::string text;
+};
+
+std::string newlinesIn(const std::string& s) { return std::string(size_t(std::count(s.begin(), s.end(), '\n')), '\n'); }
+
+bool isIdentifierChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Where the kernel expression of a launch starts, given the index just past it (`name`,
+// `ns::name`, `name<T, 8>`); `end` itself when there is none.
+size_t kernelExpressionStart(const std::string& code, size_t end) {
+    size_t i = end;
+    auto skipSpace = [&] {
+        while (i > 0 && std::isspace(static_cast<unsigned char>(code[i - 1]))) --i;
+    };
+    skipSpace();
+    if (i > 0 && code[i - 1] == '>') {  // template arguments: back to the matching '<'
+        int depth = 0;
+        while (i > 0) {
+            const char c = code[--i];
+            if (c == '>') ++depth;
+            else if (c == '<' && --depth == 0) break;
+        }
+        if (depth != 0) return end;
+        skipSpace();
+    }
+    const size_t nameEnd = i;
+    for (;;) {
+        while (i > 0 && isIdentifierChar(code[i - 1])) --i;
+        if (i >= 2 && code[i - 1] == ':' && code[i - 2] == ':') {
+            i -= 2;
+            continue;
+        }
+        break;
+    }
+    return i == nameEnd ? end : i;
+}
+
+// The `<<<cfg>>>(` launches of `code` as edits that call the simulator's launch instead; false
+// (and `error`) when one is not `kernel<<<...>>>(`.
+bool launchEdits(const std::string& code, const std::string& text, std::vector<Edit>& edits, std::string& error) {
+    for (size_t open = code.find("<<<"); open != std::string::npos; open = code.find("<<<", open + 3)) {
+        const size_t close = code.find(">>>", open + 3);
+        size_t paren = close == std::string::npos ? close : close + 3;
+        while (paren != std::string::npos && paren < code.size() && std::isspace(static_cast<unsigned char>(code[paren])))
+            ++paren;
+        const size_t start = kernelExpressionStart(code, open);
+        const int line = int(std::count(code.begin(), code.begin() + long(open), '\n')) + 1;
+        if (paren == std::string::npos || paren >= code.size() || code[paren] != '(' || start == open) {
+            error = "line " + std::to_string(line) + ": a <<<>>> launch that is not `kernel<<<blockDim, l2ctrl, stream>>>(args)`";
+            return false;
+        }
+        const std::string kernel = text.substr(start, open - start);
+        const std::string name = kernel.substr(0, std::min(kernel.find('<'), kernel.find_last_not_of(" \t\n") + 1));
+        const std::string config = text.substr(open + 3, close - open - 3);
+        edits.push_back({start, paren + 1 - start,
+                         "::sage::asc::launcher(" + kernel + ", \"" + name + "\", ::std::source_location::current(), " +
+                             config + ")(" + newlinesIn(kernel) + newlinesIn(text.substr(close + 3, paren - close - 3))});
+        open = close;
+    }
+    return true;
+}
+
+// Includes a program's run replaces: the samples' file helpers by sage_asc/files.h, the ACL
+// headers by the shim, the CPU-debug harness and generated launch stubs by nothing.
+void includeEdits(const std::string& code, const std::string& text, std::vector<Edit>& edits) {
+    static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"][^\n]*)re", std::regex::multiline);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), include); it != std::sregex_iterator(); ++it) {
+        const size_t at = size_t(it->position(0));
+        if (code[at + it->str(0).find('#')] != '#') continue;
+        const std::string header = (*it)[1].str();
+        const auto endsWith = [&](const std::string& tail) {
+            return header.size() >= tail.size() && header.compare(header.size() - tail.size(), tail.size(), tail) == 0;
+        };
+        std::string replacement;
+        if (endsWith("data_utils.h")) replacement = "#include \"sage_asc/files.h\"";
+        else if (header.rfind("acl/", 0) == 0) replacement = "#include \"acl/acl.h\"";
+        else if (header.rfind("aclrtlaunch_", 0) != 0 && header.rfind("tikicpulib", 0) != 0 &&
+                 header.rfind("cpu_debug_launch", 0) != 0)
+            continue;
+        edits.push_back({at, size_t(it->length(0)), replacement});
+    }
+}
+
 } // namespace
 
 const char* toString(KernelSourceKind kind) {
@@ -178,6 +266,14 @@ std::string buildDefinitionsOf(const std::string& cmakeText) {
     std::map<std::string, std::string> values;
     for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), setVar); it != std::sregex_iterator(); ++it)
         values.emplace((*it)[1].str(), (*it)[2].str());
+    // A variable the user must pass (no default) but checked against a list of valid values
+    // (`if(NOT NAME IN_LIST VALID)` with `set(VALID 1 2 3)`): the first valid value, one of the
+    // configurations the real build accepts.
+    static const std::regex inList(R"(\bNOT\s+\$?\{?([A-Za-z_]\w*)\}?\s+IN_LIST\s+([A-Za-z_]\w*))");
+    for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), inList); it != std::sregex_iterator(); ++it) {
+        auto list = values.find((*it)[2].str());
+        if (list != values.end()) values.emplace((*it)[1].str(), list->second);
+    }
     std::string out;
     std::set<std::string> done;
     for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), passOn); it != std::sregex_iterator(); ++it) {
@@ -198,6 +294,27 @@ std::string deviceSourceOf(const std::string& text) {
         if (code[at + it->str(0).find('#')] == '#' && isHostHeader((*it)[1].str())) blank(out, at, at + it->length(0));
     }
     blankHostFunctions(code, out);
+    return out;
+}
+
+ProgramSource programSourceOf(const std::string& text) {
+    const std::string code = toolchain::SourcePolicy::codeOnly(text);
+    ProgramSource out;
+    std::vector<Edit> edits;
+    if (!launchEdits(code, text, edits, out.error)) return out;
+    out.launches = int(edits.size());
+    static const std::regex mainHead(R"((^|[^\w:.])((?:int|int32_t|signed|auto)\s+)main(\s*\())");
+    std::smatch m;
+    if (!std::regex_search(code, m, mainHead)) {
+        out.error = "the program defines no main(): a program runs from its main (an .asc file's host part)";
+        return out;
+    }
+    edits.push_back({size_t(m.position(3)) - 4, 4, "sage_asc_main"});
+    includeEdits(code, text, edits);
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.at > b.at; });
+    out.source = text;
+    for (const auto& e : edits) out.source.replace(e.at, e.length, e.text);
+    out.source += "\nSAGE_ASC_PROGRAM_ENTRY(sage_asc_main)\n";
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include "sage_eval/CompatScan.h"
 #include "sage_toolchain/Files.h"
 #include "sage_toolchain/ProjectPaths.h"
+#include "sage_toolchain/SourcePolicy.h"
 
 #include <filesystem>
 #include <fstream>
@@ -24,11 +25,76 @@ std::string upper(std::string s) {
     return s;
 }
 
+// The exported name of the wrapper a templated kernel entry gets (templateEntryWrapper).
+constexpr const char* kTemplateEntry = "sage_op_template_entry";
+
 // The kernel entry: the `__global__ __aicore__ void name(` of the op's kernel file.
 std::string kernelEntry(const std::string& source) {
     static const std::regex entry(R"((?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+(\w+)\s*\()");
     std::smatch m;
     return std::regex_search(source, m, entry) ? m[1].str() : "";
+}
+
+std::vector<std::string> splitTopLevel(const std::string& list) {
+    std::vector<std::string> out(1);
+    int depth = 0;
+    for (char c : list) {
+        if (c == '<' || c == '(') ++depth;
+        if (c == '>' || c == ')') --depth;
+        if (c == ',' && depth == 0) out.emplace_back();
+        else out.back() += c;
+    }
+    return out;
+}
+
+std::string lastIdentifier(const std::string& s) {
+    static const std::regex id(R"(([A-Za-z_]\w*)\s*$)");
+    std::smatch m;
+    return std::regex_search(s, m, id) ? m[1].str() : std::string();
+}
+
+std::string trimmed(const std::string& s) {
+    const size_t a = s.find_first_not_of(" \t\n"), b = s.find_last_not_of(" \t\n");
+    return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+// The first value the op's tiling-template declaration (ASCENDC_TPL_UINT_DECL / _INT_DECL with a
+// list or ranges, ASCENDC_TPL_BOOL_DECL) gives template parameter `name`, else "0".
+std::string firstTemplateValue(const std::vector<std::string>& texts, const std::string& name) {
+    const std::regex decl("ASCENDC_TPL_(UINT|INT|BOOL)_DECL\\s*\\(\\s*" + name + "\\s*,([^)]*)\\)");
+    for (const auto& t : texts) {
+        std::smatch m;
+        if (!std::regex_search(t, m, decl)) continue;
+        const auto args = splitTopLevel(m[2].str());
+        if (m[1].str() == "BOOL") return trimmed(args[0]);
+        // (bits, mode, values...): a list gives its values, ranges (bits, mode, count, start, end...) their starts.
+        if (args.size() >= 3 && args[1].find("LIST") != std::string::npos) return trimmed(args[2]);
+        if (args.size() >= 4) return trimmed(args[3]);
+    }
+    return "0";
+}
+
+// CANN's current repositories declare the kernel entry as a template (`template <uint32_t
+// schMode> __global__ __aicore__ void op(...)`), which the real build instantiates per tiling
+// template value. Such an entry gets an exported wrapper that runs one instantiation, each
+// template parameter at its first declared value; the kernel's TILING_KEY_IS still sees the key
+// the host set. An op whose template value changes what it computes then runs its first
+// configuration only, which the verification against the reference reports. "" when the entry
+// is not a template.
+std::string templateEntryWrapper(const std::string& source, const std::vector<std::string>& texts,
+                                 const std::string& entry) {
+    const std::string code = toolchain::SourcePolicy::codeOnly(source);
+    const std::regex head("template\\s*<([^<>]*)>\\s*(?:__global__\\s+__aicore__|__aicore__\\s+__global__)\\s+void\\s+" +
+                          entry + "\\s*\\(([^)]*)\\)");
+    std::smatch m;
+    if (!std::regex_search(code, m, head)) return "";
+    std::string values, names;
+    for (const auto& p : splitTopLevel(m[1].str()))
+        values += (values.empty() ? "" : ", ") + firstTemplateValue(texts, lastIdentifier(p));
+    for (const auto& p : splitTopLevel(m[2].str()))
+        if (!trimmed(p).empty()) names += (names.empty() ? "" : ", ") + lastIdentifier(p);
+    return "\nextern \"C\" void " + std::string(kTemplateEntry) + "(" + m[2].str() + ") { " + entry + "<" + values +
+           ">(" + names + "); }\n";
 }
 
 std::string firstError(const std::vector<toolchain::Diagnostic>& ds) {
@@ -213,10 +279,15 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
             rep.error = firstError(kernel.refused);
             return rep;
         }
-        const std::string entry = kernelEntry(kernel.request.source);
+        std::string entry = kernelEntry(kernel.request.source);
         if (entry.empty()) {
             rep.error = project.kernelFile + ": no `extern \"C\" __global__ __aicore__ void <op>(...)` kernel entry found";
             return rep;
+        }
+        if (const std::string wrapper = templateEntryWrapper(kernel.request.source, kernel.kernelTexts, entry);
+            !wrapper.empty()) {
+            kernel.request.source += wrapper;
+            entry = kTemplateEntry;
         }
         // 3. Per configuration: the op's tiling for every case, then the kernel through the pipeline.
         const json platform = hostPlatform(device);

@@ -5,3 +5,8 @@
 #undef assert
 #endif
 #define assert(cond, ...) ASSERT(cond)
+// ascendc_assert(expr[, fmt, args...]) (utils/debug/asc_assert.h): the same check as assert; the
+// formatted message is not printed.
+#ifndef ascendc_assert
+#define ascendc_assert(cond, ...) ASSERT(cond)
+#endif

@@ -49,6 +49,9 @@ struct MmadParams {
         : m(mm), n(nn), k(kk), isBias(bias), fmOffset(fm), enSsparse(s), enWinogradA(wa), enWinogradB(wb) {}
     __aicore__ MmadParams(uint16_t mm, uint16_t nn, uint16_t kk, uint8_t uf, bool kAlign, bool src, bool init)
         : m(mm), n(nn), k(kk), unitFlag(uf), kDirectionAlign(kAlign), cmatrixSource(src), cmatrixInitVal(init) {}
+    // The short form current AscendC documents: {m, n, k, unitFlag, cmatrixSource, cmatrixInitVal}.
+    __aicore__ MmadParams(uint16_t mm, uint16_t nn, uint16_t kk, uint8_t uf, bool src, bool init)
+        : m(mm), n(nn), k(kk), unitFlag(uf), cmatrixSource(src), cmatrixInitVal(init) {}
 };
 enum class QuantMode_t : int { NoQuant = 0, F322F16 = 1, F322BF16 = 2 };
 struct FixpipeParamsV220 {

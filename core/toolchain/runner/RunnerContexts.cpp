@@ -103,7 +103,10 @@ public:
     // `gePadding`: allocate each tensor as the op runtime (GE) does for an op project's launch,
     // its size rounded up to 32 bytes plus 32 more, so that a kernel whose tiling copies whole
     // 32-byte blocks at a tail stays inside its allocation as on the device (`sage op`).
-    HostContext(npu::Simulation& sim, const RunSpec& run, const npu::DeviceProfile& prof, bool gePadding = false)
+    // `hostOutputs`: the outputs are files a whole program (`.asc`) writes from its host part,
+    // not results the device must have written (no unaccountedOutputs check).
+    HostContext(npu::Simulation& sim, const RunSpec& run, const npu::DeviceProfile& prof, bool gePadding = false,
+                bool hostOutputs = false)
         : sim_(sim), run_(run), prof_(prof) {
         for (const auto& t : run.tensors) {
             uint64_t bytes = toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype);
@@ -111,7 +114,7 @@ public:
             uint8_t* p = AscendC::GmAlloc(allocated);
             if (t.output) {
                 std::memset(p, 0xff, allocated);  // poison: unwritten outputs read as NaN / -1
-                sim.trackGmWrites(p, bytes);       // results come from the device (unaccountedOutputs)
+                if (!hostOutputs) sim.trackGmWrites(p, bytes);  // results come from the device (unaccountedOutputs)
             } else {
                 readJobFileInto(t.file, p, bytes);
             }
@@ -353,7 +356,9 @@ json runKernel(void* so, const toolchain::RunJob& job, const RunSpec& run, const
     npu::Simulation sim(profile);
     sim.activate();
     sim.setMaxEvents(run.timeline ? job.maxEvents : 0);
-    HostContext ctx(sim, run, profile, run.extra.is_object() && run.extra.value("ge_padding", false));
+    const bool extra = run.extra.is_object();
+    HostContext ctx(sim, run, profile, extra && run.extra.value("ge_padding", false),
+                    extra && run.extra.value("host_writes_outputs", false));
     auto host = reinterpret_cast<void (*)(host::Context&)>(dlsym(so, "sage_host_launch"));
     std::string status = "ok", message;
     try {

@@ -18,6 +18,7 @@ namespace sage::eval {
 struct CompatFile {
     std::string path;        // relative to the scanned directory
     std::string kind = "kernel";  // "kernel", or "program" (an .asc or kernel-plus-launch file: its device part)
+    bool whole = false;           // a program compiled as a whole, host main included (--whole-programs)
     bool parsed = false;     // passed the source policy (includes resolved inside its op directory)
     bool compiled = false;
     std::string hostTiling = "n/a";  // "ran", "failed" or "n/a" (no op_host, or no spec to run it with)
@@ -52,7 +53,11 @@ struct OpKernelBuild {
     std::vector<std::string> localHeaders;       // include names that resolved inside the op
     std::vector<std::string> kernelTexts;        // the file and its local headers
 };
-OpKernelBuild prepareOpKernel(const std::string& root, const std::string& file, const std::string& npuInclude);
+// `wholeProgram`: a single-file program is prepared to run as a whole (programSourceOf, with
+// sage_asc/program.h force-included and the host headers a program's main uses allowed) instead
+// of for its device part.
+OpKernelBuild prepareOpKernel(const std::string& root, const std::string& file, const std::string& npuInclude,
+                              bool wholeProgram = false);
 // The op directory a kernel file belongs to (the parent of its op_kernel/ folder).
 std::string opRootOf(const std::string& kernelFile);
 // The tree an op belongs to (the highest folder above it holding `common/`, else the op folder):
@@ -67,6 +72,9 @@ public:
     // Called per op_kernel file after it compiled: fills hostTiling and verified when a spec
     // for its op exists (`sage compat --specs DIR` runs the op through `sage op`).
     std::function<void(const std::string& opRoot, CompatFile&)> onCompiled;
+    // Compile a single-file program as a whole (its host main against the ACL shim, its kernels
+    // instantiated by its launches: what `sage op PROGRAM.asc` runs) instead of its device part.
+    bool wholePrograms = false;
     // Kernel files: every .cpp under an op_kernel/ directory, any other .cpp that names a
     // `__global__ __aicore__` (or `__vector__`/`__cube__`) entry, and every `.asc` program. Host
     // launchers among them (KernelSourceKind.h) go to `hostFiles`. `limit` > 0 stops after that

@@ -32,6 +32,19 @@ std::string deviceSourceOf(const std::string& text);
 // `#define` lines. Values other than a plain token (letters, digits, `_`, `.`) are left out.
 std::string buildDefinitionsOf(const std::string& cmakeText);
 
+// A program rewritten to run as a whole on the simulator (`sage op PROGRAM.asc`), with
+// sage_asc/program.h force-included: each `kernel<<<blockDim, l2ctrl, stream>>>(args)` launch
+// becomes a call of the simulator's launch, `main` is renamed and called by the run's entry
+// (appended), the samples' "data_utils.h" is replaced by sage_asc/files.h and every acl/ header by
+// the ACL shim. Lines are kept, so diagnostics name the program's own lines. `error` says why a
+// program cannot run (no `main`, a launch that is not `name<<<...>>>(...)`); then `source` is empty.
+struct ProgramSource {
+    std::string source;
+    std::string error;
+    int launches = 0;  // `<<<>>>` launches rewritten
+};
+ProgramSource programSourceOf(const std::string& text);
+
 // True when `text` defines (not only declares) a `__global__` kernel entry.
 bool definesKernelEntry(const std::string& text);
 

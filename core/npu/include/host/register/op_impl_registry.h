@@ -8,3 +8,11 @@
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "register/op_def.h"
+// What the real header brings in transitively and op_host files use without including it: the
+// bounded memory functions (memset_s, memcpy_s) and the standard containers.
+#include "securec.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace matmul_tiling {
 
@@ -105,3 +106,15 @@ public:
 using BatchMatmulTiling = MultiCoreMatmulTiling;
 
 } // namespace matmul_tiling
+
+namespace optiling {
+// The Matmul API's host tiling class as a host program declares it (`optiling::TCubeTiling t;
+// api.GetTiling(t); t.SaveToBuffer(buf, t.GetDataSize());`): the kernel-side TCubeTiling fields,
+// which GetTiling fills, and the tiling-data methods that copy them out byte for byte.
+struct TCubeTiling : ::TCubeTiling {
+    size_t GetDataSize() const { return sizeof(::TCubeTiling); }
+    void SaveToBuffer(void* buffer, size_t capacity) const {
+        if (buffer) std::memcpy(buffer, static_cast<const ::TCubeTiling*>(this), std::min(capacity, GetDataSize()));
+    }
+};
+} // namespace optiling

@@ -210,6 +210,18 @@ public:
     const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(instance(i)); }
     const RuntimeAttrs* GetAttrs() const { return &attrs; }
     TilingData* GetRawTilingData() { return &tiling; }
+    // The tiling buffer as the op's tiling struct (CANN's current op repositories declare plain
+    // structs instead of BEGIN_TILING_DATA_DEF): zeroed, its size set to sizeof(T); null when the
+    // struct does not fit the buffer.
+    template <typename T> T* GetTilingData() {
+        static_assert(std::is_trivially_copyable_v<T>, "a tiling struct is copied to the device byte by byte");
+        if (sizeof(T) > tiling.GetCapacity()) return nullptr;
+        if (tiling.GetDataSize() != sizeof(T)) {
+            std::memset(tiling.GetData(), 0, sizeof(T));
+            tiling.SetDataSize(sizeof(T));
+        }
+        return static_cast<T*>(tiling.GetData());
+    }
     size_t* GetWorkspaceSizes(size_t n) {
         if (workspaces.size() < n) workspaces.resize(n);
         return workspaces.data();

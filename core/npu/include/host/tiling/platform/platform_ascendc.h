@@ -58,4 +58,24 @@ private:
     fe::PlatFormInfos info_;
 };
 
+// The platform of the device a host program runs for (an `.asc` program's main). `sage op`
+// describes the selected device profile in SAGE_DEVICE_PLATFORM (fe::PlatFormInfos' leading
+// fields as a brace list); without it, PlatFormInfos' defaults (a 910B). The SoC name a program
+// passes is not looked up: the simulated device is the one there is.
+class PlatformAscendCManager {
+public:
+    static PlatformAscendC* GetInstance() {
+#ifdef SAGE_DEVICE_PLATFORM
+        static PlatformAscendC platform = [] {
+            const fe::PlatFormInfos info SAGE_DEVICE_PLATFORM;
+            return PlatformAscendC(&info);
+        }();
+#else
+        static PlatformAscendC platform;
+#endif
+        return &platform;
+    }
+    static PlatformAscendC* GetInstance(const char* /*customSocVersion*/) { return GetInstance(); }
+};
+
 } // namespace platform_ascendc
