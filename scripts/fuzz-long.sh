@@ -5,6 +5,8 @@
 # parsers do not use), then runs the harnesses one after the other at nice 19.
 #
 #   scripts/fuzz-long.sh [SECONDS_PER_HARNESS] [HARNESS...]     (default 3600 s, every harness)
+#   FUZZ_TIMEOUT=S: seconds one input may take before libFuzzer calls it a hang (default 30; raise it
+#   on a loaded machine, where a nice-19 run can be starved for longer than that)
 #
 # Each run stops after 1,000,000 executions or SECONDS, whichever comes first. It starts from
 # tests/fuzz/corpus/<name>/ and keeps what it finds in build-fuzz/corpus/<name>/; a crash lands in
@@ -55,7 +57,7 @@ for h in $harnesses; do
   build "$h"
   mkdir -p "build-fuzz/corpus/$h" "build-fuzz/crashes/$h"
   echo "== fuzz_$h: up to 1,000,000 executions or $seconds s"
-  ASAN_OPTIONS=detect_leaks=0 nice -n 19 "build-fuzz/bin/fuzz_$h" -runs=1000000 -max_total_time="$seconds" -timeout=30 \
+  ASAN_OPTIONS=detect_leaks=0 nice -n 19 "build-fuzz/bin/fuzz_$h" -runs=1000000 -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-30}" \
     -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 -artifact_prefix="build-fuzz/crashes/$h/" \
     "build-fuzz/corpus/$h" "tests/fuzz/corpus/$h" 2>&1 |
     grep -E "^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==ERROR|SUMMARY)" || true

@@ -8,7 +8,9 @@ tasks and a peer run (peer.py's JSON lines) compared on the simulated device, pe
 - geometric mean of peer cycles / our cycles over the same tasks (> 1: ours is faster);
 - the same per category.
 
-Usage: agent_vs_peer.py BENCH.json PEER.jsonl
+Usage: agent_vs_peer.py BENCH.json PEER.jsonl [--all-cases]
+  --all-cases: count a peer kernel only when it verified on every case of the task (small, tail
+               and perf), not only on the perf case whose cycles are compared
 """
 import collections
 import json
@@ -17,15 +19,18 @@ import sys
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = [a for a in sys.argv[1:] if a != "--all-cases"]
+    strict = "--all-cases" in sys.argv[1:]
+    if len(args) != 2:
         sys.exit(__doc__)
+    sys.argv[1:3] = args
     bench = json.load(open(sys.argv[1]))
     peer = {}
     for line in open(sys.argv[2]):
         if line.strip():
             r = json.loads(line)
             cyc = r.get("cases", {}).get("perf", {}).get("cycles")
-            if cyc:
+            if cyc and (r.get("verified") or not strict):
                 peer["kb" + r["task"]] = cyc  # folder 19_relu holds task kb19_relu
     rows = bench["tasks"]
     cats = collections.defaultdict(lambda: {"runs": 0, "correct": 0, "both": 0, "fast1": 0, "logs": []})
