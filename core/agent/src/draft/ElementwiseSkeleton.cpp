@@ -27,6 +27,136 @@ struct Io {
     std::string it;  // kernel element type in GM
 };
 
+// The parts of the kernel class after Process, from what composeElementwise worked out.
+struct ElementwiseParts {
+    const eval::Task& task;
+    const std::vector<Io>& ins;
+    const std::vector<Io>& outs;
+    std::vector<std::string> lines, buffers, scalarTail;
+    bool pad;
+};
+
+// CopyIn, Compute, CopyOut, the scalar tail (no DataCopyPad) and the members.
+std::string privatePart(const ElementwiseParts& p) {
+    std::string k = "    }\n\nprivate:\n    __aicore__ inline void CopyIn(uint32_t off, uint32_t n) {\n";
+    for (const auto& i : p.ins) {
+        const std::string& n = i.decl->name;
+        k += "        LocalTensor<" + i.it + "> in_" + n + " = inQ_" + n + ".AllocTensor<" + i.it + ">();\n";
+        if (p.pad)
+            k += "        if (n % ALIGN == 0) DataCopy(in_" + n + ", " + n + "Gm_[off], n);\n        else DataCopyPad(in_" + n +
+                 ", " + n + "Gm_[off], DataCopyExtParams{1, uint32_t(n * sizeof(" + i.it + ")), 0, 0, 0}, DataCopyPadExtParams<" +
+                 i.it + ">{false, 0, 0, static_cast<" + i.it + ">(0.0f)});\n";
+        else k += "        DataCopy(in_" + n + ", " + n + "Gm_[off], n);\n";
+        k += "        inQ_" + n + ".EnQue(in_" + n + ");\n";
+    }
+    k += "    }\n    __aicore__ inline void Compute(uint32_t n) {\n";
+    for (const auto& i : p.ins)
+        k += "        LocalTensor<" + i.it + "> in_" + i.decl->name + " = inQ_" + i.decl->name + ".DeQue<" + i.it + ">();\n";
+    for (const auto& o : p.outs)
+        k += "        LocalTensor<" + o.it + "> out_" + o.decl->name + " = outQ_" + o.decl->name + ".AllocTensor<" + o.it + ">();\n";
+    for (const auto& l : p.lines) k += "        " + l + "\n";
+    for (const auto& o : p.outs) k += "        outQ_" + o.decl->name + ".EnQue(out_" + o.decl->name + ");\n";
+    for (const auto& i : p.ins) k += "        inQ_" + i.decl->name + ".FreeTensor(in_" + i.decl->name + ");\n";
+    k += "    }\n    __aicore__ inline void CopyOut(uint32_t off, uint32_t n) {\n";
+    for (const auto& o : p.outs) {
+        const std::string& n = o.decl->name;
+        k += "        LocalTensor<" + o.it + "> out_" + n + " = outQ_" + n + ".DeQue<" + o.it + ">();\n";
+        if (p.pad)
+            k += "        if (n % ALIGN == 0) DataCopy(" + n + "Gm_[off], out_" + n + ", n);\n        else DataCopyPad(" + n +
+                 "Gm_[off], out_" + n + ", DataCopyExtParams{1, uint32_t(n * sizeof(" + o.it + ")), 0, 0, 0});\n";
+        else k += "        DataCopy(" + n + "Gm_[off], out_" + n + ", n);\n";
+        k += "        outQ_" + n + ".FreeTensor(out_" + n + ");\n";
+    }
+    k += "    }\n";
+    if (!p.pad) {
+        k += "    // Fewer elements than one 32-byte unit: scalar reads and writes.\n"
+             "    __aicore__ inline void ScalarTail() {\n        for (uint32_t i = 0; i < total_; ++i) {\n";
+        for (const auto& l : p.scalarTail) k += "            " + l + "\n";
+        k += "        }\n    }\n";
+    }
+    k += "\n    TPipe pipe_;\n";
+    for (const auto& i : p.ins) k += "    TQue<TPosition::VECIN, 1> inQ_" + i.decl->name + ";\n";
+    for (const auto& o : p.outs) k += "    TQue<TPosition::VECOUT, 1> outQ_" + o.decl->name + ";\n";
+    for (const auto& b : p.buffers) k += "    TBuf<TPosition::VECCALC> " + b + ";\n";
+    for (const auto* list : {&p.ins, &p.outs})
+        for (const auto& i : *list) k += "    GlobalTensor<" + i.it + "> " + i.decl->name + "Gm_;\n";
+    for (const auto& [a, v] : p.task.attrs) k += "    float attr_" + a + "_ = 0;\n";
+    k += "    uint32_t total_ = 0;\n};\n\n";
+    return k;
+}
+
+// The compute program on scalars, element i, for a tensor shorter than one 32-byte unit on a
+// device without DataCopyPad: reads with GetValue, writes with SetValue.
+std::vector<std::string> scalarTailOf(Frame& f, const VectorEmitter::Env& env, const std::map<std::string, std::string>& inVar,
+                                      const std::vector<Io>& outs, bool bfBits) {
+    const eval::Task& task = f.task;
+    VectorEmitter::Env senv = env;
+    senv.bufPrefix = "tail";
+    senv.ref = [&](const std::string& n) -> std::optional<Val> {
+        if (task.attrs.count(n)) return Val{false, "attr_" + n + "_"};
+        if (inVar.count(n)) {
+            const eval::TensorDecl* d = findTensor(task, n);
+            if (bfBits && d->dtype == "bfloat16") return Val{false, "Bf16BitsToFloat(" + n + "Gm_.GetValue(i))"};
+            return Val{false, "(float)" + n + "Gm_.GetValue(i)"};
+        }
+        return std::nullopt;
+    };
+    VectorEmitter se(senv, f.knowledge, "compute.out");
+    emitLets(se, task.compute);
+    for (size_t k = 0; k < outs.size(); ++k) {
+        Val v = se.emit(task.compute.outputs[k].expr);
+        if (v.vec) throw DraftError("field '" + task.compute.outputs[k].field + "': needs a vector in the scalar tail");
+        if (bfBits && outs[k].decl->dtype == "bfloat16")
+            se.line(outs[k].decl->name + "Gm_.SetValue(i, FloatToBf16Bits(" + v.ref + "));");
+        else se.line(outs[k].decl->name + "Gm_.SetValue(i, (" + outs[k].it + ")(" + v.ref + "));");
+    }
+    return se.lines();
+}
+
+// TILE_LENGTH from the UB budget (queues x buffers plus one VECCALC buffer per vector step),
+// with the tile lengths that still fit with double buffering as its @tunable set; BUFFER_NUM; ALIGN.
+std::string tileConstants(const Frame& f, const nlohmann::json& sk, size_t calcBuffers,
+                          const std::vector<const eval::TensorDecl*>& all, const std::string& ct, int bufferNum, int align) {
+    // Tile length from the UB budget: queues x buffers plus one VECCALC buffer per vector step.
+    size_t bytesPerElem = calcBuffers * (ct == "half" ? 2 : 4);
+    for (const auto* d : all) bytesPerElem += size_t(bufferNum) * dtypeBytes(d->dtype);
+    size_t tile = std::min<size_t>(size_t(sk.value("tile_bytes", 16384)) / 2,
+                                   size_t(f.device.ubUsableBytes) * 3 / 4 / bytesPerElem);
+    tile = std::max<size_t>(tile / 128 * 128, 128);
+
+    // The optimiser's hints: tile lengths that still fit the UB with double buffering.
+    size_t bytesDouble = calcBuffers * (ct == "half" ? 2 : 4);
+    for (const auto* d : all) bytesDouble += 2 * dtypeBytes(d->dtype);
+    const size_t maxTile = size_t(f.device.ubUsableBytes) * 9 / 10 / bytesDouble;
+    std::string allowed;
+    for (size_t v = 512; v <= maxTile && v <= 32768; v *= 2) allowed += (allowed.empty() ? "" : ", ") + std::to_string(v);
+    if (allowed.find(std::to_string(tile)) == std::string::npos) allowed = std::to_string(tile) + (allowed.empty() ? "" : ", " + allowed);
+    return "constexpr uint32_t TILE_LENGTH = " + std::to_string(tile) + ";  // @tunable tile_length {" + allowed + "}\n" +
+           "constexpr int32_t BUFFER_NUM = " + std::to_string(bufferNum) + ";  // @tunable buffer_num {1, 2}\n" +
+           "constexpr uint32_t ALIGN = " + std::to_string(align) + ";  // elements per 32 bytes of the narrowest tensor\n\n";
+}
+
+// Process(): the tiles in order; without DataCopyPad, the last partial tile as one aligned window
+// ending at the last element (or scalars when the tensor is shorter than one unit).
+std::string processBody(bool pad) {
+    if (pad)
+        return "        for (uint32_t off = 0; off < total_; off += TILE_LENGTH) {\n"
+               "            uint32_t n = total_ - off < TILE_LENGTH ? total_ - off : TILE_LENGTH;\n"
+               "            CopyIn(off, n);\n            Compute(n);\n            CopyOut(off, n);\n        }\n";
+    return "        // 310P has no DataCopyPad: whole 32-byte units only. The last partial tile is\n"
+           "        // recomputed as one aligned window ending at the last element (it overlaps the\n"
+           "        // previous tile and writes the same values there).\n"
+           "        uint32_t mainLen = total_ / ALIGN * ALIGN;\n"
+           "        for (uint32_t off = 0; off < mainLen; off += TILE_LENGTH) {\n"
+           "            uint32_t n = mainLen - off < TILE_LENGTH ? mainLen - off : TILE_LENGTH;\n"
+           "            CopyIn(off, n);\n            Compute(n);\n            CopyOut(off, n);\n        }\n"
+           "        if (mainLen < total_) {\n"
+           "            if (total_ >= ALIGN) {\n"
+           "                CopyIn(total_ - ALIGN, ALIGN);\n                Compute(ALIGN);\n"
+           "                CopyOut(total_ - ALIGN, ALIGN);\n"
+           "            } else {\n                ScalarTail();\n            }\n        }\n";
+}
+
 } // namespace
 
 SkeletonCode composeElementwise(Frame& f) {
@@ -105,48 +235,9 @@ SkeletonCode composeElementwise(Frame& f) {
             }
         }
     }
-    std::vector<std::string> scalarTail;
-    if (!pad) {
-        VectorEmitter::Env senv = env;
-        senv.bufPrefix = "tail";
-        senv.ref = [&](const std::string& n) -> std::optional<Val> {
-            if (task.attrs.count(n)) return Val{false, "attr_" + n + "_"};
-            if (inVar.count(n)) {
-                const eval::TensorDecl* d = findTensor(task, n);
-                if (bfBits && d->dtype == "bfloat16") return Val{false, "Bf16BitsToFloat(" + n + "Gm_.GetValue(i))"};
-                return Val{false, "(float)" + n + "Gm_.GetValue(i)"};
-            }
-            return std::nullopt;
-        };
-        VectorEmitter se(senv, f.knowledge, "compute.out");
-        emitLets(se, task.compute);
-        for (size_t k = 0; k < outs.size(); ++k) {
-            Val v = se.emit(task.compute.outputs[k].expr);
-            if (v.vec) throw DraftError("field '" + task.compute.outputs[k].field + "': needs a vector in the scalar tail");
-            if (bfBits && outs[k].decl->dtype == "bfloat16")
-                se.line(outs[k].decl->name + "Gm_.SetValue(i, FloatToBf16Bits(" + v.ref + "));");
-            else se.line(outs[k].decl->name + "Gm_.SetValue(i, (" + outs[k].it + ")(" + v.ref + "));");
-        }
-        scalarTail = se.lines();
-    }
+    const std::vector<std::string> scalarTail = pad ? std::vector<std::string>{} : scalarTailOf(f, env, inVar, outs, bfBits);
 
-    // Tile length from the UB budget: queues x buffers plus one VECCALC buffer per vector step.
-    size_t bytesPerElem = em.buffers().size() * (ct == "half" ? 2 : 4);
-    for (const auto* d : all) bytesPerElem += size_t(bufferNum) * dtypeBytes(d->dtype);
-    size_t tile = std::min<size_t>(size_t(sk.value("tile_bytes", 16384)) / 2,
-                                   size_t(f.device.ubUsableBytes) * 3 / 4 / bytesPerElem);
-    tile = std::max<size_t>(tile / 128 * 128, 128);
-
-    // The optimiser's hints: tile lengths that still fit the UB with double buffering.
-    size_t bytesDouble = em.buffers().size() * (ct == "half" ? 2 : 4);
-    for (const auto* d : all) bytesDouble += 2 * dtypeBytes(d->dtype);
-    const size_t maxTile = size_t(f.device.ubUsableBytes) * 9 / 10 / bytesDouble;
-    std::string allowed;
-    for (size_t v = 512; v <= maxTile && v <= 32768; v *= 2) allowed += (allowed.empty() ? "" : ", ") + std::to_string(v);
-    if (allowed.find(std::to_string(tile)) == std::string::npos) allowed = std::to_string(tile) + (allowed.empty() ? "" : ", " + allowed);
-    std::string k = "constexpr uint32_t TILE_LENGTH = " + std::to_string(tile) + ";  // @tunable tile_length {" + allowed + "}\n" +
-                    "constexpr int32_t BUFFER_NUM = " + std::to_string(bufferNum) + ";  // @tunable buffer_num {1, 2}\n" +
-                    "constexpr uint32_t ALIGN = " + std::to_string(align) + ";  // elements per 32 bytes of the narrowest tensor\n\n";
+    std::string k = tileConstants(f, sk, em.buffers().size(), all, ct, bufferNum, align);
     if (bfBits && !pad)
         k += bf16BitsHelpers();
     k += "class DraftKernel {\npublic:\n    __aicore__ inline void Init(";
@@ -162,68 +253,9 @@ SkeletonCode composeElementwise(Frame& f) {
         k += "        pipe_.InitBuffer(outQ_" + o.decl->name + ", BUFFER_NUM, TILE_LENGTH * sizeof(" + o.it + "));\n";
     for (const auto& b : em.buffers()) k += "        pipe_.InitBuffer(" + b + ", TILE_LENGTH * sizeof(" + ct + "));\n";
     k += "    }\n    __aicore__ inline void Process() {\n";
-    if (pad) {
-        k += "        for (uint32_t off = 0; off < total_; off += TILE_LENGTH) {\n"
-             "            uint32_t n = total_ - off < TILE_LENGTH ? total_ - off : TILE_LENGTH;\n"
-             "            CopyIn(off, n);\n            Compute(n);\n            CopyOut(off, n);\n        }\n";
-    } else {
-        k += "        // 310P has no DataCopyPad: whole 32-byte units only. The last partial tile is\n"
-             "        // recomputed as one aligned window ending at the last element (it overlaps the\n"
-             "        // previous tile and writes the same values there).\n"
-             "        uint32_t mainLen = total_ / ALIGN * ALIGN;\n"
-             "        for (uint32_t off = 0; off < mainLen; off += TILE_LENGTH) {\n"
-             "            uint32_t n = mainLen - off < TILE_LENGTH ? mainLen - off : TILE_LENGTH;\n"
-             "            CopyIn(off, n);\n            Compute(n);\n            CopyOut(off, n);\n        }\n"
-             "        if (mainLen < total_) {\n"
-             "            if (total_ >= ALIGN) {\n"
-             "                CopyIn(total_ - ALIGN, ALIGN);\n                Compute(ALIGN);\n"
-             "                CopyOut(total_ - ALIGN, ALIGN);\n"
-             "            } else {\n                ScalarTail();\n            }\n        }\n";
-    }
-    k += "    }\n\nprivate:\n    __aicore__ inline void CopyIn(uint32_t off, uint32_t n) {\n";
-    for (const auto& i : ins) {
-        const std::string& n = i.decl->name;
-        k += "        LocalTensor<" + i.it + "> in_" + n + " = inQ_" + n + ".AllocTensor<" + i.it + ">();\n";
-        if (pad)
-            k += "        if (n % ALIGN == 0) DataCopy(in_" + n + ", " + n + "Gm_[off], n);\n        else DataCopyPad(in_" + n +
-                 ", " + n + "Gm_[off], DataCopyExtParams{1, uint32_t(n * sizeof(" + i.it + ")), 0, 0, 0}, DataCopyPadExtParams<" +
-                 i.it + ">{false, 0, 0, static_cast<" + i.it + ">(0.0f)});\n";
-        else k += "        DataCopy(in_" + n + ", " + n + "Gm_[off], n);\n";
-        k += "        inQ_" + n + ".EnQue(in_" + n + ");\n";
-    }
-    k += "    }\n    __aicore__ inline void Compute(uint32_t n) {\n";
-    for (const auto& i : ins)
-        k += "        LocalTensor<" + i.it + "> in_" + i.decl->name + " = inQ_" + i.decl->name + ".DeQue<" + i.it + ">();\n";
-    for (const auto& o : outs)
-        k += "        LocalTensor<" + o.it + "> out_" + o.decl->name + " = outQ_" + o.decl->name + ".AllocTensor<" + o.it + ">();\n";
-    for (const auto& l : em.lines()) k += "        " + l + "\n";
-    for (const auto& o : outs) k += "        outQ_" + o.decl->name + ".EnQue(out_" + o.decl->name + ");\n";
-    for (const auto& i : ins) k += "        inQ_" + i.decl->name + ".FreeTensor(in_" + i.decl->name + ");\n";
-    k += "    }\n    __aicore__ inline void CopyOut(uint32_t off, uint32_t n) {\n";
-    for (const auto& o : outs) {
-        const std::string& n = o.decl->name;
-        k += "        LocalTensor<" + o.it + "> out_" + n + " = outQ_" + n + ".DeQue<" + o.it + ">();\n";
-        if (pad)
-            k += "        if (n % ALIGN == 0) DataCopy(" + n + "Gm_[off], out_" + n + ", n);\n        else DataCopyPad(" + n +
-                 "Gm_[off], out_" + n + ", DataCopyExtParams{1, uint32_t(n * sizeof(" + o.it + ")), 0, 0, 0});\n";
-        else k += "        DataCopy(" + n + "Gm_[off], out_" + n + ", n);\n";
-        k += "        outQ_" + n + ".FreeTensor(out_" + n + ");\n";
-    }
-    k += "    }\n";
-    if (!pad) {
-        k += "    // Fewer elements than one 32-byte unit: scalar reads and writes.\n"
-             "    __aicore__ inline void ScalarTail() {\n        for (uint32_t i = 0; i < total_; ++i) {\n";
-        for (const auto& l : scalarTail) k += "            " + l + "\n";
-        k += "        }\n    }\n";
-    }
-    k += "\n    TPipe pipe_;\n";
-    for (const auto& i : ins) k += "    TQue<TPosition::VECIN, 1> inQ_" + i.decl->name + ";\n";
-    for (const auto& o : outs) k += "    TQue<TPosition::VECOUT, 1> outQ_" + o.decl->name + ";\n";
-    for (const auto& b : em.buffers()) k += "    TBuf<TPosition::VECCALC> " + b + ";\n";
-    for (const auto* list : {&ins, &outs})
-        for (const auto& i : *list) k += "    GlobalTensor<" + i.it + "> " + i.decl->name + "Gm_;\n";
-    for (const auto& [a, v] : task.attrs) k += "    float attr_" + a + "_ = 0;\n";
-    k += "    uint32_t total_ = 0;\n};\n\n";
+    k += processBody(pad);
+    k += privatePart({task, ins, outs, em.lines(), em.buffers(), scalarTail, pad});
+
     k += "extern \"C\" __global__ __aicore__ void " + f.entry + "(" + f.kernelParams() + ") {\n" +
          "    GET_TILING_DATA_WITH_STRUCT(" + f.tilingStruct + ", tilingData, gm_tiling);\n    DraftKernel op;\n    op.Init(";
     for (const auto* d : all) k += "gm_" + d->name + ", ";
