@@ -210,10 +210,8 @@ std::set<std::string> buffersOutsideUb(const std::string& source) {
         if (pos == "VECIN" || pos == "VECOUT" || pos == "VECCALC") continue;
         std::istringstream names((*it)[2].str());
         std::string n;
-        while (std::getline(names, n, ',')) {
-            n.erase(std::remove_if(n.begin(), n.end(), [](unsigned char c) { return std::isspace(c); }), n.end());
-            if (!n.empty()) out.insert(n);
-        }
+        while (std::getline(names, n, ','))
+            if (n = withoutSpaces(n); !n.empty()) out.insert(n);
     }
     return out;
 }
@@ -228,11 +226,7 @@ std::optional<long long> ubBytes(const std::string& source) {
     bool any = false;
     for (auto it = std::sregex_iterator(source.begin(), source.end(), call); it != std::sregex_iterator(); ++it) {
         auto args = splitArgs((*it)[1].str());
-        if (!args.empty()) {
-            std::string buffer = args[0];
-            buffer.erase(std::remove_if(buffer.begin(), buffer.end(), [](unsigned char c) { return std::isspace(c); }), buffer.end());
-            if (elsewhere.count(buffer)) continue;
-        }
+        if (!args.empty() && elsewhere.count(withoutSpaces(args[0]))) continue;
         std::optional<long long> num = 1, len;
         if (args.size() == 3) {
             num = evaluate(args[1], names);
