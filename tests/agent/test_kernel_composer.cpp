@@ -201,6 +201,18 @@ private slots:
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
+    // gather(x, index) picks its element from the UB while the row is held there, and from GM when a
+    // row is wider than a tile and streams through in chunks: both give the reference's values.
+    void gatherReadsHeldAndStreamedRows() {
+        eval::Task s = *tasks_.find("cross_entropy");
+        s.cases = {{"held", {{"M", 5}, {"N", 200}}, false}, {"streamed", {{"M", 3}, {"N", 13000}}, true}};
+        auto d = agent::composeDraft(s, evaluator_->devices().get("ascend910b1-sim"), {});
+        QVERIFY2(d.ok, d.error.c_str());
+        QVERIFY(d.source.find("row_x_.GetValue(") != std::string::npos);
+        QString why = draftFails(s, "ascend910b1-sim");
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
     void badSpecsNameFileAndField_data() {
         QTest::addColumn<QString>("compute");
         QTest::addColumn<QString>("field");

@@ -186,8 +186,11 @@ private:
         const std::string& idx = e.args[1].name;
         const Io* xi = find(x);
         if (!xi || xi->role != Role::Row) em.fail("gather(x, index) needs x of the row shape");
-        return Val{false, em.scalarVar("(float)" + x + "Gm_.GetValue((uint64_t)row * cols_ + (uint32_t)" + idx +
-                                      "Gm_.GetValue(row))")};
+        // A held row is already in the UB: reading the picked element there costs a UB access instead of
+        // a scalar GM read that misses the data cache on every row.
+        const std::string at = "(uint32_t)" + idx + "Gm_.GetValue(row)";
+        return Val{false, em.scalarVar("(rowHeld_ ? (float)row_" + x + "_.GetValue(" + at + ") : (float)" + x +
+                                      "Gm_.GetValue((uint64_t)row * cols_ + " + at + "))")};
     }
 
     PassCode reductionPass(size_t pass) {
