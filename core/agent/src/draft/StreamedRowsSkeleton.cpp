@@ -463,9 +463,15 @@ std::string StreamedRows::passFunction(const std::string& name, const PassCode& 
     if (reverse) k += windowCall + "        for (uint32_t c = (whole + TILE_ELEMS - 1) / TILE_ELEMS; c-- > 0;) {\n"
                                    "            uint32_t c0 = c * TILE_ELEMS;\n" + call + "        }\n";
     else k += "        for (uint32_t c0 = 0; c0 < whole; c0 += TILE_ELEMS) {\n" + call + "        }\n" + windowCall;
-    std::string chunk = "    __aicore__ inline void " + name + "Chunk(uint32_t row, uint32_t c0, uint32_t len, uint32_t skip) {\n"
-                        "        (void)skip;\n        if (!rowHeld_) Load(row, c0, len);\n";
     const bool last = &code == &final_;
+    bool rowOutput = false;
+    for (const auto& o : l_.io) rowOutput |= !o.input && o.role == Role::Row;
+    // A pass with nothing to compute (the last pass of a task whose outputs are per-row values)
+    // must not stream the row in once more just to release it.
+    const bool works = !code.lines.empty() || (last && rowOutput);
+    std::string chunk = "    __aicore__ inline void " + name + "Chunk(uint32_t row, uint32_t c0, uint32_t len, uint32_t skip) {\n"
+                        "        (void)skip;\n" + std::string(works ? "        if (!rowHeld_) Load(row, c0, len);\n"
+                                                                 : "        (void)row, (void)c0, (void)len;\n");
     for (const auto& o : l_.io)
         if (!o.input && o.role == Role::Row && last)
             chunk += "        LocalTensor<" + o.it + "> out_" + o.decl->name + " = rowHeld_ ? outTile_" + o.decl->name +
@@ -480,8 +486,8 @@ std::string StreamedRows::passFunction(const std::string& name, const PassCode& 
             chunk += "            StoreChunk(" + n + "Gm_, done_" + n + ", (uint64_t)row * cols_ + c0, len);\n";
             chunk += "            outQ_" + n + ".FreeTensor(done_" + n + ");\n        }\n";
         }
-    chunk += "        if (!rowHeld_) Release();\n    }\n";
-    chunks_ += chunk;
+    if (works) chunk += "        if (!rowHeld_) Release();\n";
+    chunks_ += chunk + "    }\n";
     return k;
 }
 
@@ -521,7 +527,8 @@ std::string StreamedRows::processCode() const {
                     "        uint32_t r0 = GetBlockIdx() * per < rows_ ? GetBlockIdx() * per : rows_;\n"
                     "        uint32_t r1 = r0 + per < rows_ ? r0 + per : rows_;\n"
                     + std::string(window_ ? "        ASSERT((cols_ % WINDOW == 0 || cols_ >= WINDOW) && \"rows shorter than one window\");\n"
-                                            "        rowHeld_ = false;  // every chunk a whole number of windows\n"
+                                            "        // Rows of whole 32-byte units are held like on any device; others are read in windows.\n"
+                                            "        rowHeld_ = cols_ <= TILE_ELEMS && cols_ % WINDOW == 0;\n"
                                           : "        rowHeld_ = cols_ <= TILE_ELEMS;\n") +
                     "        bcastHeld_ = rowHeld_;\n";
     bool anyBcast = false;
