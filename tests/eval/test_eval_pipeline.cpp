@@ -96,6 +96,19 @@ private slots:
         for (const auto& l : ev.profile.lines) hot |= l.line == computeLine;
         QVERIFY(hot);
     }
+    // Input files are cached by content: a case whose dims change in code (the task's JSON text
+    // unchanged) is verified on inputs of its new size, not on the cached file of the old one.
+    void inputsFollowTheCaseDims() {
+        QVERIFY(run("good.cpp").success());  // caches vadd's inputs for its cases
+        eval::Task t = task("vadd");
+        for (auto& c : t.cases) c.dims["N"] = c.dims["N"] * 2 + 8;
+        eval::EvalRequest req;
+        req.source = kernelText("good.cpp");
+        req.seeds = 1;
+        auto ev = evaluator_->evaluate(t, req);
+        QVERIFY2(ev.success(), ev.toJson()["verify"].dump().substr(0, 1500).c_str());
+        QCOMPARE(ev.verify.cases.front().caseName, t.cases.front().name);
+    }
     void compileIsCachedByContent() {
         auto first = run("good.cpp");
         auto second = run("good.cpp");
