@@ -18,6 +18,7 @@
 #include "kernel_vec_math.h"
 #include "kernel_vec_lib.h"
 #include "kernel_vec_sort.h"
+#include "kernel_vec_reg.h"
 #include "kernel_local_mem.h"
 #include "kernel_compat.h"
 #include "kernel_cce_compat.h"

@@ -169,6 +169,13 @@ void vecRowReduce(DType t, const LocalRef& dst, const LocalRef& src, uint32_t ou
 // PairReduceSum in repeat form: per repeat, adjacent pairs of the masked elements summed
 // (dst element k of a repeat = src 2k + src 2k+1); dst repeats are f.dstRep * 128 bytes apart.
 void vecPairSum(DType t, const LocalRef& dst, const LocalRef& src, const RepeatForm& f, bool maskCounter, Loc loc);
+// Register-level vector API (kernel_vec_reg.h): a vector-register load of `bytes` from UB into
+// `out`, a store of the `lanes` elements of `es` bytes whose `laneOn` is set, and one register
+// instruction's issue on PIPE_V (cost as the vector op `op` on one repeat of type `t`).
+void regLoad(const LocalRef& src, void* out, uint32_t bytes, const char* api, Loc loc);
+void regStore(const LocalRef& dst, const void* in, const bool* laneOn, uint32_t es, uint32_t lanes, const char* api,
+              Loc loc);
+void regIssue(const char* api, VecOp op, DType t, Loc loc);
 // Fills `count` elements of GM with `value` through MTE3 (InitGlobalMemory, InitOutput).
 void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc);
 // TransDataTo5HD: per repeat, the 16 source blocks read as a matrix (16-bit: 16 x 16, 32-bit:

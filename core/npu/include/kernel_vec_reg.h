@@ -1,0 +1,371 @@
+// The register-level vector API of the Ascend 950 generation (AscendC::Reg, also spelled
+// AscendC::MicroAPI): a `__simd_vf__` function called with `asc_vf_call<F>(args...)` (or a
+// `__VEC_SCOPE__ { ... }` block) loads vector registers from raw UB addresses, computes on them
+// under a lane mask and stores them back. A vector register holds GetVecLen() = 256 bytes; a
+// mask register has one bit per byte of it, so lane i of a T-typed register is active when bit
+// i * sizeof(T) is set. Loads and stores are UB accesses on PIPE_V (checked and race-tracked like
+// every vector instruction); every register instruction costs one vector repeat on PIPE_V.
+// Register arithmetic itself happens here, in the kernel's own process. Semantics:
+// docs/kernel-api.md "Register-level vector API".
+#pragma once
+
+#include "kernel_cce_compat.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+// Function qualifiers of register code: plain inline functions here.
+#define __simd_vf__
+#define __simd_callee__
+// A register block inside an ordinary kernel function: just a block.
+#define __VEC_SCOPE__
+
+namespace AscendC {
+
+// Bytes in one vector register.
+__aicore__ constexpr uint32_t GetVecLen() { return 256; }
+
+namespace Reg {
+
+constexpr uint32_t kRegBytes = GetVecLen();
+
+enum class MaskPattern { ALL, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128, M3, M4, H, Q, ALLF };
+// ZEROING clears the inactive lanes of the destination, MERGING keeps them.
+enum class MaskMergeMode { ZEROING, MERGING };
+// POST_MODE_UPDATE advances the address operand by the stride (in elements) after the access.
+enum class PostLiteral { POST_MODE_NORMAL, POST_MODE_UPDATE };
+enum class LoadDist { DIST_NORM, DIST_BRC_B8, DIST_BRC_B16, DIST_BRC_B32 };
+enum class StoreDist { DIST_NORM, DIST_FIRST_ELEMENT_B8, DIST_FIRST_ELEMENT_B16, DIST_FIRST_ELEMENT_B32 };
+enum class MemType { VEC_STORE, VEC_LOAD, SCALAR_STORE, SCALAR_LOAD, VEC_ALL, SCALAR_ALL };
+enum class ReduceType { SUM, MAX, MIN };
+// How many registers a 64-bit element type spans; one for every type simulated here.
+struct RegTraitNumOne {};
+struct RegTraitNumTwo {};
+
+// One predicate bit per byte of a vector register.
+struct MaskReg {
+    uint8_t bits[kRegBytes / 8] = {};
+    __aicore__ bool byteOn(uint32_t byte) const { return (bits[byte / 8] >> (byte % 8)) & 1u; }
+    __aicore__ void setByte(uint32_t byte, bool on) {
+        if (on) bits[byte / 8] = uint8_t(bits[byte / 8] | (1u << (byte % 8)));
+        else bits[byte / 8] = uint8_t(bits[byte / 8] & ~(1u << (byte % 8)));
+    }
+    template <typename T> __aicore__ bool lane(uint32_t i) const { return byteOn(i * uint32_t(sizeof(T))); }
+};
+
+template <typename T, typename Trait = RegTraitNumOne> struct RegTensor {
+    static_assert(sizeof(T) <= 8, "a register element is at most 8 bytes");
+    static constexpr uint32_t kLanes = kRegBytes / uint32_t(sizeof(T));
+    T v[kLanes] = {};
+};
+
+namespace detail {
+template <typename T> constexpr uint32_t lanesOf() { return kRegBytes / uint32_t(sizeof(T)); }
+
+// A mask whose first `n` lanes of T are active.
+template <typename T> __aicore__ MaskReg firstLanes(uint32_t n) {
+    MaskReg m;
+    for (uint32_t i = 0; i < n && i < lanesOf<T>(); ++i) m.setByte(i * uint32_t(sizeof(T)), true);
+    return m;
+}
+
+template <typename T> __aicore__ uint32_t patternLanes(MaskPattern p) {
+    const uint32_t all = lanesOf<T>();
+    switch (p) {
+    case MaskPattern::ALL: return all;
+    case MaskPattern::VL1: return 1;
+    case MaskPattern::VL2: return 2;
+    case MaskPattern::VL3: return 3;
+    case MaskPattern::VL4: return 4;
+    case MaskPattern::VL8: return 8;
+    case MaskPattern::VL16: return 16;
+    case MaskPattern::VL32: return 32;
+    case MaskPattern::VL64: return 64;
+    case MaskPattern::VL128: return 128;
+    case MaskPattern::H: return all / 2;
+    case MaskPattern::Q: return all / 4;
+    default: return 0;
+    }
+}
+
+// The type that selects an instruction's cost (half-precision transcendental forms are cheaper).
+template <typename T> constexpr ::sage::npu::DType dtypeFor() {
+    return sizeof(T) == 2 ? ::sage::npu::DType::F16 : ::sage::npu::DType::F32;
+}
+
+// Element arithmetic: floating types in double rounded back to T, integers in 64 bits wrapped to T.
+template <typename T> __aicore__ double toNum(T x) {
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) return double(float(x));
+    else return double(x);
+}
+template <typename T> __aicore__ T fromNum(double x) {
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) return T(float(x));
+    else if constexpr (std::is_floating_point_v<T>) return T(x);
+    else {
+        if (std::isnan(x)) return T(0);
+        if (x >= 9.2e18) return T(int64_t(INT64_MAX));
+        if (x <= -9.2e18) return T(int64_t(INT64_MIN));
+        return T(int64_t(x));
+    }
+}
+
+// One register instruction: dst lanes under the mask get f(lane); the others are cleared
+// (ZEROING) or kept (MERGING).
+template <MaskMergeMode mode, typename E, typename F>
+__aicore__ void perLane(RegTensor<E>& dst, const MaskReg& mask, F&& f) {
+    for (uint32_t i = 0; i < lanesOf<E>(); ++i) {
+        if (mask.lane<E>(i)) dst.v[i] = f(i);
+        else if constexpr (mode == MaskMergeMode::ZEROING) dst.v[i] = E{};
+    }
+}
+
+inline ::sage::npu::LocalRef regUb(const volatile void* p) { return ::AscendC::detail::ubAt(p); }
+
+template <typename E> __aicore__ void loadRegister(RegTensor<E>& dst, const volatile void* src, const char* api,
+                                                   ::sage::npu::Loc loc) {
+    ::sage::npu::rt::regLoad(regUb(src), dst.v, kRegBytes, api, loc);
+}
+
+template <typename E> __aicore__ void storeRegister(const volatile void* dst, const RegTensor<E>& src,
+                                                   const MaskReg& mask, uint32_t lanes, const char* api,
+                                                   ::sage::npu::Loc loc) {
+    bool on[kRegBytes];
+    for (uint32_t i = 0; i < lanes; ++i) on[i] = mask.lane<E>(i);
+    ::sage::npu::rt::regStore(regUb(dst), src.v, on, uint32_t(sizeof(E)), lanes, api, loc);
+}
+
+inline void issue(const char* api, ::sage::npu::VecOp op, ::sage::npu::DType t, ::sage::npu::Loc loc) {
+    ::sage::npu::rt::regIssue(api, op, t, loc);
+}
+} // namespace detail
+
+// ---- masks ----------------------------------------------------------------------------------
+template <typename T, MaskPattern pattern = MaskPattern::ALL>
+__aicore__ inline MaskReg CreateMask(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("CreateMask", ::sage::npu::VecOp::Copy, detail::dtypeFor<T>(), loc);
+    MaskReg m;
+    const uint32_t n = detail::lanesOf<T>();
+    if (pattern == MaskPattern::M3 || pattern == MaskPattern::M4) {
+        const uint32_t step = pattern == MaskPattern::M3 ? 3 : 4;
+        for (uint32_t i = 0; i < n; i += step) m.setByte(i * uint32_t(sizeof(T)), true);
+        return m;
+    }
+    return detail::firstLanes<T>(detail::patternLanes<T>(pattern));
+}
+
+// The first min(count, lanes of T) lanes; count is decreased by that many, so a loop over a
+// tail calls it once per register.
+template <typename T, typename Trait = RegTraitNumOne>
+__aicore__ inline MaskReg UpdateMask(uint32_t& count, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("UpdateMask", ::sage::npu::VecOp::Copy, detail::dtypeFor<T>(), loc);
+    const uint32_t n = count < detail::lanesOf<T>() ? count : detail::lanesOf<T>();
+    count -= n;
+    return detail::firstLanes<T>(n);
+}
+
+// ---- loads and stores (32-byte aligned UB addresses) -------------------------------------------
+template <typename T = void, LoadDist dist = LoadDist::DIST_NORM, typename E, typename P>
+__aicore__ inline void LoadAlign(RegTensor<E>& dst, P* src, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    if constexpr (dist == LoadDist::DIST_NORM) {
+        detail::loadRegister(dst, src, "LoadAlign", loc);
+    } else {  // broadcast: the element at src to every lane
+        ::sage::npu::rt::regLoad(detail::regUb(src), dst.v, uint32_t(sizeof(E)), "LoadAlign", loc);
+        for (uint32_t i = 1; i < detail::lanesOf<E>(); ++i) dst.v[i] = dst.v[0];
+    }
+}
+template <typename T, PostLiteral post, LoadDist dist = LoadDist::DIST_NORM, typename E, typename P>
+__aicore__ inline void LoadAlign(RegTensor<E>& dst, P*& src, int32_t stride,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    LoadAlign<T, dist>(dst, src, loc);
+    if constexpr (post == PostLiteral::POST_MODE_UPDATE) src += stride;
+}
+
+template <typename T = void, StoreDist dist = StoreDist::DIST_NORM, typename E, typename P>
+__aicore__ inline void StoreAlign(P* dst, const RegTensor<E>& src, const MaskReg& mask,
+                                  ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::storeRegister(dst, src, mask, dist == StoreDist::DIST_NORM ? detail::lanesOf<E>() : 1u, "StoreAlign",
+                          loc);
+}
+template <typename T, PostLiteral post, StoreDist dist = StoreDist::DIST_NORM, typename E, typename P>
+__aicore__ inline void StoreAlign(P*& dst, const RegTensor<E>& src, int32_t stride, const MaskReg& mask,
+                                  ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    StoreAlign<T, dist>(dst, src, mask, loc);
+    if constexpr (post == PostLiteral::POST_MODE_UPDATE) dst += stride;
+}
+
+// Orders register-code memory accesses. The simulator runs a VF's loads and stores in program
+// order, so a later load always sees an earlier store; the barrier costs one issue slot.
+template <MemType src, MemType dst>
+__aicore__ inline void LocalMemBar(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::scalarWork(1);
+    (void)loc;
+}
+
+// ---- fills ----------------------------------------------------------------------------------
+template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E, typename S,
+          std::enable_if_t<!std::is_class_v<S> || std::is_same_v<S, half> || std::is_same_v<S, bfloat16_t>, int> = 0>
+__aicore__ inline void Duplicate(RegTensor<E>& dst, S scalar, const MaskReg& mask,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Duplicate", ::sage::npu::VecOp::Duplicate, detail::dtypeFor<E>(), loc);
+    const E value = detail::fromNum<E>(detail::toNum(scalar));
+    detail::perLane<mode>(dst, mask, [&](uint32_t) { return value; });
+}
+template <typename T = void, typename E, typename S,
+          std::enable_if_t<!std::is_class_v<S> || std::is_same_v<S, half> || std::is_same_v<S, bfloat16_t>, int> = 0>
+__aicore__ inline void Duplicate(RegTensor<E>& dst, S scalar, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Duplicate<T>(dst, scalar, CreateMask<E>(loc), loc);
+}
+// The register form: lane 0 of src to every active lane.
+template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>
+__aicore__ inline void Duplicate(RegTensor<E>& dst, const RegTensor<E>& src, const MaskReg& mask,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Duplicate", ::sage::npu::VecOp::Duplicate, detail::dtypeFor<E>(), loc);
+    const E value = src.v[0];
+    detail::perLane<mode>(dst, mask, [&](uint32_t) { return value; });
+}
+
+// ---- element-wise arithmetic --------------------------------------------------------------------
+#define SAGE_REG_BINARY(NAME, OP, EXPR)                                                                         \
+    template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>                     \
+    __aicore__ inline void NAME(RegTensor<E>& dst, const RegTensor<E>& a, const RegTensor<E>& b,              \
+                                const MaskReg& mask, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {     \
+        detail::issue(#NAME, ::sage::npu::VecOp::OP, detail::dtypeFor<E>(), loc);                             \
+        const RegTensor<E> x = a, y = b;                                                                      \
+        detail::perLane<mode>(dst, mask, [&](uint32_t i) {                                                    \
+            const double p = detail::toNum(x.v[i]), q = detail::toNum(y.v[i]);                                 \
+            (void)p; (void)q;                                                                                  \
+            return detail::fromNum<E>(EXPR);                                                                  \
+        });                                                                                                   \
+    }
+SAGE_REG_BINARY(Add, Add, p + q)
+SAGE_REG_BINARY(Sub, Sub, p - q)
+SAGE_REG_BINARY(Mul, Mul, p * q)
+SAGE_REG_BINARY(Max, Max, p > q ? p : q)
+SAGE_REG_BINARY(Min, Min, p < q ? p : q)
+// Integer division by zero gives 0 here (the result the simulator chooses; the device's is undefined).
+SAGE_REG_BINARY(Div, Div, std::is_integral_v<E> ? (q == 0 ? 0.0 : std::trunc(p / q)) : p / q)
+#undef SAGE_REG_BINARY
+
+#define SAGE_REG_SCALAR(NAME, OP, EXPR)                                                                         \
+    template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E, typename S>          \
+    __aicore__ inline void NAME(RegTensor<E>& dst, const RegTensor<E>& a, S scalar, const MaskReg& mask,      \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                         \
+        detail::issue(#NAME, ::sage::npu::VecOp::OP, detail::dtypeFor<E>(), loc);                             \
+        const RegTensor<E> x = a;                                                                             \
+        const double q = detail::toNum(detail::fromNum<E>(detail::toNum(scalar)));                            \
+        detail::perLane<mode>(dst, mask, [&](uint32_t i) {                                                    \
+            const double p = detail::toNum(x.v[i]);                                                           \
+            return detail::fromNum<E>(EXPR);                                                                  \
+        });                                                                                                   \
+    }
+SAGE_REG_SCALAR(Adds, Adds, p + q)
+SAGE_REG_SCALAR(Muls, Muls, p * q)
+SAGE_REG_SCALAR(Maxs, Maxs, p > q ? p : q)
+SAGE_REG_SCALAR(Mins, Mins, p < q ? p : q)
+#undef SAGE_REG_SCALAR
+
+#define SAGE_REG_UNARY(NAME, OP, EXPR)                                                                          \
+    template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>                     \
+    __aicore__ inline void NAME(RegTensor<E>& dst, const RegTensor<E>& a, const MaskReg& mask,                 \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                         \
+        detail::issue(#NAME, ::sage::npu::VecOp::OP, detail::dtypeFor<E>(), loc);                             \
+        const RegTensor<E> x = a;                                                                             \
+        detail::perLane<mode>(dst, mask, [&](uint32_t i) {                                                    \
+            const double p = detail::toNum(x.v[i]);                                                           \
+            return detail::fromNum<E>(EXPR);                                                                  \
+        });                                                                                                   \
+    }
+SAGE_REG_UNARY(Exp, Exp, std::exp(p))
+SAGE_REG_UNARY(Ln, Ln, std::log(p))
+SAGE_REG_UNARY(Log, Ln, std::log(p))
+SAGE_REG_UNARY(Sqrt, Sqrt, std::sqrt(p))
+SAGE_REG_UNARY(Abs, Abs, std::fabs(p))
+SAGE_REG_UNARY(Relu, Relu, p > 0 ? p : 0.0)
+SAGE_REG_UNARY(Neg, Neg, -p)
+#undef SAGE_REG_UNARY
+
+// ---- reductions: the result in lane 0, every other lane cleared ------------------------------------
+template <ReduceType type = ReduceType::SUM, typename T = void, typename U = void,
+          MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>
+__aicore__ inline void Reduce(RegTensor<E>& dst, const RegTensor<E>& src, const MaskReg& mask,
+                              ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue(type == ReduceType::SUM ? "ReduceSum" : type == ReduceType::MAX ? "ReduceMax" : "ReduceMin",
+                  ::sage::npu::VecOp::Add, detail::dtypeFor<E>(), loc);
+    bool any = false;
+    double acc = 0;
+    for (uint32_t i = 0; i < detail::lanesOf<E>(); ++i) {
+        if (!mask.lane<E>(i)) continue;
+        const double x = detail::toNum(src.v[i]);
+        if (type == ReduceType::SUM) acc += x;
+        else if (!any || (type == ReduceType::MAX ? x > acc : x < acc)) acc = x;
+        any = true;
+    }
+    if (!any && type != ReduceType::SUM)
+        acc = type == ReduceType::MAX ? -std::numeric_limits<double>::infinity()
+                                      : std::numeric_limits<double>::infinity();
+    const E result = detail::fromNum<E>(acc);
+    for (uint32_t i = 0; i < detail::lanesOf<E>(); ++i) dst.v[i] = E{};
+    dst.v[0] = result;
+}
+template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>
+__aicore__ inline void ReduceSum(RegTensor<E>& dst, const RegTensor<E>& src, const MaskReg& mask,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Reduce<ReduceType::SUM>(dst, src, mask, loc);
+}
+template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>
+__aicore__ inline void ReduceMax(RegTensor<E>& dst, const RegTensor<E>& src, const MaskReg& mask,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Reduce<ReduceType::MAX>(dst, src, mask, loc);
+}
+template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>
+__aicore__ inline void ReduceMin(RegTensor<E>& dst, const RegTensor<E>& src, const MaskReg& mask,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Reduce<ReduceType::MIN>(dst, src, mask, loc);
+}
+
+// ---- compare and select ---------------------------------------------------------------------------
+// Active lanes of the result mask where a CMP b holds; inactive lanes are cleared.
+template <typename T = void, CMPMODE cmp = CMPMODE::EQ, typename E>
+__aicore__ inline void Compare(MaskReg& dst, const RegTensor<E>& a, const RegTensor<E>& b, const MaskReg& mask,
+                               ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Compare", ::sage::npu::VecOp::Sub, detail::dtypeFor<E>(), loc);
+    MaskReg out;
+    for (uint32_t i = 0; i < detail::lanesOf<E>(); ++i) {
+        const double p = detail::toNum(a.v[i]), q = detail::toNum(b.v[i]);
+        const bool holds = cmp == CMPMODE::LT ? p < q : cmp == CMPMODE::GT ? p > q : cmp == CMPMODE::EQ ? p == q
+                         : cmp == CMPMODE::LE ? p <= q : cmp == CMPMODE::GE ? p >= q : p != q;
+        out.setByte(i * uint32_t(sizeof(E)), mask.lane<E>(i) && holds);
+    }
+    dst = out;
+}
+template <typename T = void, CMPMODE cmp = CMPMODE::EQ, typename E, typename S>
+__aicore__ inline void Compares(MaskReg& dst, const RegTensor<E>& a, S scalar, const MaskReg& mask,
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    RegTensor<E> b;
+    const E value = detail::fromNum<E>(detail::toNum(scalar));
+    for (auto& x : b.v) x = value;
+    Compare<T, cmp>(dst, a, b, mask, loc);
+}
+// Lane i from a where sel holds, else from b.
+template <typename T = void, typename E>
+__aicore__ inline void Select(RegTensor<E>& dst, const RegTensor<E>& a, const RegTensor<E>& b, const MaskReg& sel,
+                              ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Select", ::sage::npu::VecOp::Copy, detail::dtypeFor<E>(), loc);
+    const RegTensor<E> x = a, y = b;
+    for (uint32_t i = 0; i < detail::lanesOf<E>(); ++i) dst.v[i] = sel.lane<E>(i) ? x.v[i] : y.v[i];
+}
+
+} // namespace Reg
+
+namespace MicroAPI = Reg;
+
+} // namespace AscendC
+
+// Calls a `__simd_vf__` function with its arguments: on the simulator its register instructions
+// are issued on PIPE_V as it runs.
+template <auto F, typename... Args> __aicore__ inline void asc_vf_call(Args&&... args) {
+    F(static_cast<Args&&>(args)...);
+}

@@ -1,0 +1,43 @@
+// The register-level vector API's memory side and issue (kernel_vec_reg.h): register loads and
+// stores are UB accesses on PIPE_V, checked, race-tracked and costed like the vector
+// instructions; the register arithmetic itself runs in the kernel's process.
+#include "SimImpl.h"
+#include "VectorIssue.h"
+
+#include <cstring>
+
+namespace sage::npu::rt {
+
+void regLoad(const LocalRef& src, void* out, uint32_t bytes, const char* api, Loc loc) {
+    auto& s = activeImpl();
+    CoreContext& c = s.ctx();
+    // A whole-register load needs a 32-byte aligned address; a one-element broadcast, the element's.
+    s.checkLocal(src, bytes, api, loc, bytes >= 32 ? 32u : bytes);
+    IssueResult at = issueVector(s, api, 1, s.prof.cyclesPerRepeatSimple, bytes, loc);
+    std::memcpy(out, c.localPtr(src), bytes);
+    s.access(PipeId::V, src, bytes, false, at, loc);
+}
+
+void regStore(const LocalRef& dst, const void* in, const bool* laneOn, uint32_t es, uint32_t lanes, const char* api,
+              Loc loc) {
+    auto& s = activeImpl();
+    CoreContext& c = s.ctx();
+    uint32_t end = 0;  // one past the last active lane: the bytes the store reaches
+    for (uint32_t i = 0; i < lanes; ++i)
+        if (laneOn[i]) end = i + 1;
+    s.checkLocal(dst, uint64_t(std::max(end, 1u)) * es, api, loc, lanes == 1 ? es : 32u);
+    if (end == 0) return s.scalarCost(s.prof.scalarIssueCycles, loc);
+    IssueResult at = issueVector(s, api, 1, s.prof.cyclesPerRepeatSimple, uint64_t(end) * es, loc);
+    uint8_t* p = c.localPtr(dst);
+    const auto* from = static_cast<const uint8_t*>(in);
+    for (uint32_t i = 0; i < end; ++i)
+        if (laneOn[i]) std::memcpy(p + size_t(i) * es, from + size_t(i) * es, es);
+    s.access(PipeId::V, dst, end * es, true, at, loc);
+}
+
+void regIssue(const char* api, VecOp op, DType t, Loc loc) {
+    auto& s = activeImpl();
+    issueVector(s, api, 1, cyclesPerRepeat(s.prof, op, t), s.prof.vectorBytesPerRepeat, loc);
+}
+
+} // namespace sage::npu::rt

@@ -1,0 +1,129 @@
+// Kernels for test_npu_api_reg_vector: the register-level vector API (AscendC::Reg) in
+// `__simd_vf__` functions called with asc_vf_call, and in a __VEC_SCOPE__ block. Written for the test.
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+constexpr uint32_t kRegN = 256;  // elements of UB each kernel stages (floats)
+
+// Stages n floats of `in` in UB, runs `body(ubAddress)` between the MTE2->V and V->MTE3 flags
+// (unless `synced` is false), then copies kRegN floats back to `out`.
+template <typename Body> __aicore__ inline void onUb(GM_ADDR in, GM_ADDR out, bool synced, Body body) {
+    GlobalTensor<float> ig, og;
+    ig.SetGlobalBuffer((__gm__ float*)in, kRegN);
+    og.SetGlobalBuffer((__gm__ float*)out, kRegN);
+    LocalMemAllocator<Hardware::UB> ub;
+    LocalTensor<float> x = ub.Alloc<float, kRegN>();
+    DataCopy(x, ig, kRegN);
+    if (synced) {
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    }
+    body(reinterpret_cast<__ubuf__ float*>(x.GetPhyAddr()));
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(og, x, kRegN);
+    PipeBarrier<PIPE_ALL>();
+}
+
+// y = max(exp(x) * 0.5 + 1, x + x) / x over the first `count` elements, in place; the lanes past
+// `count` stay as they were (UpdateMask leaves them inactive, StoreAlign does not write them).
+__simd_vf__ inline void ExpAffineVF(__ubuf__ float* addr, uint32_t count) {
+    constexpr uint32_t lanes = GetVecLen() / sizeof(float);
+    const uint32_t repeats = (count + lanes - 1) / lanes;
+    Reg::RegTensor<float> x, e, t;
+    Reg::MaskReg mask;
+    __ubuf__ float* src = addr;
+    for (uint32_t i = 0; i < repeats; ++i) {
+        mask = Reg::UpdateMask<float>(count);
+        Reg::LoadAlign<float, Reg::PostLiteral::POST_MODE_UPDATE>(x, src, lanes);
+        Reg::Exp(e, x, mask);
+        Reg::Muls(e, e, 0.5f, mask);
+        Reg::Adds(e, e, 1.0f, mask);
+        Reg::Add(t, x, x, mask);
+        Reg::Max(e, e, t, mask);
+        Reg::Div(e, e, x, mask);
+        Reg::StoreAlign(addr + i * lanes, e, mask);
+    }
+}
+
+extern "C" __global__ __aicore__ void reg_exp_affine_kernel(GM_ADDR in, GM_ADDR out, uint32_t count) {
+    onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<ExpAffineVF>(ub, count); });
+}
+
+// Row softmax of the first 64 floats (one register), in place; the row sum goes to element 64
+// (a first-element store) and the row max to element 65.
+__simd_vf__ inline void SoftmaxRowVF(__ubuf__ float* addr) {
+    Reg::MaskReg all = Reg::CreateMask<float, Reg::MaskPattern::ALL>();
+    Reg::MaskReg one = Reg::CreateMask<float, Reg::MaskPattern::VL1>();
+    Reg::RegTensor<float> x, m, s;
+    Reg::LoadAlign(x, addr);
+    Reg::ReduceMax(m, x, all);
+    Reg::StoreAlign<float, Reg::StoreDist::DIST_FIRST_ELEMENT_B32>(addr + 65, m, one);
+    Reg::Duplicate(m, m, all);
+    Reg::Sub(x, x, m, all);
+    Reg::Exp(x, x, all);
+    Reg::ReduceSum(s, x, all);
+    Reg::StoreAlign<float, Reg::StoreDist::DIST_FIRST_ELEMENT_B32>(addr + 64, s, one);
+    Reg::LocalMemBar<Reg::MemType::VEC_STORE, Reg::MemType::VEC_LOAD>();
+    Reg::Duplicate(s, s, all);
+    Reg::Div(x, x, s, all);
+    Reg::StoreAlign(addr, x, all);
+}
+
+extern "C" __global__ __aicore__ void reg_softmax_row_kernel(GM_ADDR in, GM_ADDR out) {
+    onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<SoftmaxRowVF>(ub); });
+}
+
+// Elements 0..63: where x < y (y = elements 64..127) keep x, else 10 * y + 3, selected with a
+// compare mask; MERGING Mins on the H pattern: the first 32 lanes become min(r, 0), the others
+// keep r. Written inline in a __VEC_SCOPE__ block through the MicroAPI spelling.
+extern "C" __global__ __aicore__ void reg_select_merge_kernel(GM_ADDR in, GM_ADDR out) {
+    onUb(in, out, true, [&](__ubuf__ float* ub) {
+        __VEC_SCOPE__ {
+            using namespace AscendC::MicroAPI;
+            MaskReg all = CreateMask<float>();
+            MaskReg half = CreateMask<float, MaskPattern::H>();
+            MaskReg lt;
+            RegTensor<float> x, y, r;
+            LoadAlign(x, ub);
+            LoadAlign(y, ub + 64);
+            Compare<float, CMPMODE::LT>(lt, x, y, all);
+            Muls(r, y, 10.0f, all);
+            Adds(r, r, 3.0f, all);
+            Select(r, x, r, lt);
+            Mins<float, MaskMergeMode::MERGING>(r, r, 0.0f, half);
+            StoreAlign(ub + 128, r, all);
+        }
+    });
+}
+
+// Bad input: a register load from an address 4 bytes past an aligned one.
+extern "C" __global__ __aicore__ void reg_misaligned_kernel(GM_ADDR in, GM_ADDR out) {
+    onUb(in, out, true, [&](__ubuf__ float* ub) {
+        Reg::RegTensor<float> x;
+        Reg::LoadAlign(x, ub + 1);
+        Reg::StoreAlign(ub + 64, x, Reg::CreateMask<float>());
+    });
+}
+
+// Bad input: the register code reads UB without waiting for the copy that fills it.
+extern "C" __global__ __aicore__ void reg_unsynced_kernel(GM_ADDR in, GM_ADDR out) {
+    onUb(in, out, false, [&](__ubuf__ float* ub) {
+        Reg::RegTensor<float> x;
+        Reg::LoadAlign(x, ub);
+        Reg::Adds(x, x, 1.0f, Reg::CreateMask<float>());
+        Reg::StoreAlign(ub, x, Reg::CreateMask<float>());
+    });
+}
+
+// Adds `steps` times over one register: the cost grows with the instruction count.
+extern "C" __global__ __aicore__ void reg_chain_kernel(GM_ADDR in, GM_ADDR out, uint32_t steps) {
+    onUb(in, out, true, [&](__ubuf__ float* ub) {
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::RegTensor<float> x;
+        Reg::LoadAlign(x, ub);
+        for (uint32_t i = 0; i < steps; ++i) Reg::Adds(x, x, 1.0f, all);
+        Reg::StoreAlign(ub, x, all);
+    });
+}
