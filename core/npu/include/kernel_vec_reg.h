@@ -11,6 +11,9 @@
 
 #include "kernel_cce_compat.h"
 
+#include "kernel_vec_cast.h"
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -27,6 +30,15 @@ namespace AscendC {
 
 // Bytes in one vector register.
 __aicore__ constexpr uint32_t GetVecLen() { return 256; }
+
+enum class DivAlgo {
+    INTRINSIC,
+    DIFF_COMPENSATION,
+    PRECISION_1ULP_FTZ_TRUE,
+    PRECISION_0ULP_FTZ_TRUE,
+    PRECISION_0ULP_FTZ_FALSE,
+    PRECISION_1ULP_FTZ_FALSE
+};
 
 namespace Reg {
 
@@ -143,7 +155,7 @@ inline void issue(const char* api, ::sage::npu::VecOp op, ::sage::npu::DType t, 
 } // namespace detail
 
 // ---- masks ----------------------------------------------------------------------------------
-template <typename T, MaskPattern pattern = MaskPattern::ALL>
+template <typename T, MaskPattern pattern = MaskPattern::ALL, typename Trait = RegTraitNumOne>
 __aicore__ inline MaskReg CreateMask(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     detail::issue("CreateMask", ::sage::npu::VecOp::Copy, detail::dtypeFor<T>(), loc);
     MaskReg m;
@@ -178,6 +190,18 @@ __aicore__ inline void LoadAlign(RegTensor<E>& dst, P* src, ::sage::npu::Loc loc
 }
 template <typename T, PostLiteral post, LoadDist dist = LoadDist::DIST_NORM, typename E, typename P>
 __aicore__ inline void LoadAlign(RegTensor<E>& dst, P*& src, int32_t stride,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    LoadAlign<T, dist>(dst, src, loc);
+    if constexpr (post == PostLiteral::POST_MODE_UPDATE) src += stride;
+}
+
+// A mask register from UB: 32 bytes, one bit per byte of a vector register.
+template <typename T = void, LoadDist dist = LoadDist::DIST_NORM, typename P>
+__aicore__ inline void LoadAlign(MaskReg& dst, P* src, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::regLoad(detail::regUb(src), dst.bits, uint32_t(sizeof(dst.bits)), "LoadAlign", loc);
+}
+template <typename T, PostLiteral post, LoadDist dist = LoadDist::DIST_NORM, typename P>
+__aicore__ inline void LoadAlign(MaskReg& dst, P*& src, int32_t stride,
                                  ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     LoadAlign<T, dist>(dst, src, loc);
     if constexpr (post == PostLiteral::POST_MODE_UPDATE) src += stride;
@@ -245,9 +269,33 @@ SAGE_REG_BINARY(Sub, Sub, p - q)
 SAGE_REG_BINARY(Mul, Mul, p * q)
 SAGE_REG_BINARY(Max, Max, p > q ? p : q)
 SAGE_REG_BINARY(Min, Min, p < q ? p : q)
-// Integer division by zero gives 0 here (the result the simulator chooses; the device's is undefined).
-SAGE_REG_BINARY(Div, Div, std::is_integral_v<E> ? (q == 0 ? 0.0 : std::trunc(p / q)) : p / q)
 #undef SAGE_REG_BINARY
+
+// Div's mode is a MaskMergeMode or the address of a DivSpecificMode (merge mode, precision
+// flag, algorithm); every algorithm gives the correctly rounded quotient here.
+struct DivSpecificMode {
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    bool precisionMode = false;
+    DivAlgo algo = DivAlgo::INTRINSIC;
+};
+namespace detail {
+template <auto mode> constexpr MaskMergeMode mergeOf() {
+    if constexpr (std::is_same_v<std::decay_t<decltype(mode)>, MaskMergeMode>) return mode;
+    else return mode->mrgMode;
+}
+} // namespace detail
+// Integer division by zero gives 0 here (the result the simulator chooses; the device's is undefined).
+template <typename T = void, auto mode = MaskMergeMode::ZEROING, typename E>
+__aicore__ inline void Div(RegTensor<E>& dst, const RegTensor<E>& a, const RegTensor<E>& b, const MaskReg& mask,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Div", ::sage::npu::VecOp::Div, detail::dtypeFor<E>(), loc);
+    const RegTensor<E> x = a, y = b;
+    detail::perLane<detail::mergeOf<mode>()>(dst, mask, [&](uint32_t i) {
+        const double p = detail::toNum(x.v[i]), q = detail::toNum(y.v[i]);
+        if constexpr (std::is_integral_v<E>) return detail::fromNum<E>(q == 0 ? 0.0 : std::trunc(p / q));
+        else return detail::fromNum<E>(p / q);
+    });
+}
 
 #define SAGE_REG_SCALAR(NAME, OP, EXPR)                                                                         \
     template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E, typename S>          \
@@ -324,6 +372,82 @@ template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typena
 __aicore__ inline void ReduceMin(RegTensor<E>& dst, const RegTensor<E>& src, const MaskReg& mask,
                                  ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     Reduce<ReduceType::MIN>(dst, src, mask, loc);
+}
+
+// Floating values rounded to an integral value (still floating) with `round`.
+template <typename T = void, RoundMode round = RoundMode::CAST_TRUNC, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          typename E>
+__aicore__ inline void Truncate(RegTensor<E>& dst, const RegTensor<E>& a, const MaskReg& mask,
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Truncate", ::sage::npu::VecOp::Trunc, detail::dtypeFor<E>(), loc);
+    const RegTensor<E> x = a;
+    detail::perLane<mode>(dst, mask, [&](uint32_t i) {
+        const double p = detail::toNum(x.v[i]);
+        double r = std::trunc(p);
+        if (round == RoundMode::CAST_FLOOR) r = std::floor(p);
+        else if (round == RoundMode::CAST_CEIL) r = std::ceil(p);
+        else if (round == RoundMode::CAST_ROUND) r = std::round(p);
+        else if (round == RoundMode::CAST_RINT) r = std::nearbyint(p);
+        return detail::fromNum<E>(r);
+    });
+}
+
+// Lane i = start + i (an index vector).
+template <typename T = void, typename E, typename S>
+__aicore__ inline void Arange(RegTensor<E>& dst, S start, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Arange", ::sage::npu::VecOp::Copy, detail::dtypeFor<E>(), loc);
+    const double first = detail::toNum(start);
+    for (uint32_t i = 0; i < detail::lanesOf<E>(); ++i) dst.v[i] = detail::fromNum<E>(first + double(i));
+}
+
+// Lane i = src[index[i]]; an index past the register's lanes wraps around it (the register
+// is the only data the instruction can reach).
+template <typename T = void, typename U = void, typename E, typename I>
+__aicore__ inline void Gather(RegTensor<E>& dst, const RegTensor<E>& src, const RegTensor<I>& index,
+                              ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Gather", ::sage::npu::VecOp::Copy, detail::dtypeFor<E>(), loc);
+    const RegTensor<E> x = src;
+    const uint32_t n = detail::lanesOf<E>();
+    for (uint32_t i = 0; i < n && i < detail::lanesOf<I>(); ++i)
+        dst.v[i] = x.v[uint64_t(detail::toNum(index.v[i]) < 0 ? 0 : detail::toNum(index.v[i])) % n];
+}
+
+// Per 32-byte block of the source, the reduction of its active lanes to lane `block` (eight
+// results); the other lanes are cleared.
+template <ReduceType type = ReduceType::SUM, typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          typename E>
+__aicore__ inline void ReduceDataBlock(RegTensor<E>& dst, const RegTensor<E>& src, const MaskReg& mask,
+                                       ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("ReduceDataBlock", ::sage::npu::VecOp::Add, detail::dtypeFor<E>(), loc);
+    constexpr uint32_t perBlock = 32 / uint32_t(sizeof(E));
+    E out[kRegBytes / 32];
+    for (uint32_t b = 0; b < kRegBytes / 32; ++b) {
+        double acc = type == ReduceType::SUM ? 0.0
+                     : type == ReduceType::MAX ? -std::numeric_limits<double>::infinity()
+                                               : std::numeric_limits<double>::infinity();
+        for (uint32_t j = 0; j < perBlock; ++j) {
+            const uint32_t i = b * perBlock + j;
+            if (!mask.lane<E>(i)) continue;
+            const double x = detail::toNum(src.v[i]);
+            acc = type == ReduceType::SUM ? acc + x : type == ReduceType::MAX ? std::max(acc, x) : std::min(acc, x);
+        }
+        out[b] = detail::fromNum<E>(acc);
+    }
+    for (uint32_t i = 0; i < detail::lanesOf<E>(); ++i) dst.v[i] = i < kRegBytes / 32 ? out[i] : E{};
+}
+
+enum class PairReduce { SUM };
+// Lane i = src[2i] + src[2i+1] (inactive source lanes count as 0) for the first half; the upper
+// half is cleared.
+template <PairReduce type = PairReduce::SUM, typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING,
+          typename E>
+__aicore__ inline void PairReduceElem(RegTensor<E>& dst, const RegTensor<E>& src, const MaskReg& mask,
+                                      ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("PairReduceElem", ::sage::npu::VecOp::Add, detail::dtypeFor<E>(), loc);
+    const RegTensor<E> x = src;
+    const uint32_t n = detail::lanesOf<E>();
+    auto at = [&](uint32_t i) { return mask.lane<E>(i) ? detail::toNum(x.v[i]) : 0.0; };
+    for (uint32_t i = 0; i < n; ++i) dst.v[i] = i < n / 2 ? detail::fromNum<E>(at(2 * i) + at(2 * i + 1)) : E{};
 }
 
 // ---- compare and select ---------------------------------------------------------------------------
