@@ -61,6 +61,29 @@ private slots:
             QCOMPARE(out[i], x);  // inputs untouched
         }
     }
+    void indexBlockAndMaskLoadOperations() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(rv::kRegN, -8.0f, 8.0f, 17);
+        for (int i = 384; i < 448; ++i) in[i] = (i % 2 ? 1.0f : -1.0f) * (0.5f + float(i % 7));  // divisors, none 0
+        float* out = h.gm<float>(rv::kRegN);
+        ICPU_RUN_KF(rv::reg_index_ops_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int b = 0; b < 8; ++b) {
+            double sum = 0;
+            for (int j = 0; j < 8; ++j) sum += in[b * 8 + j];
+            QVERIFY2(closeTo(out[64 + b], sum), std::to_string(b).c_str());
+        }
+        for (int i = 0; i < 32; ++i) QVERIFY2(closeTo(out[72 + i], double(in[2 * i]) + in[2 * i + 1]), std::to_string(i).c_str());
+        uint8_t maskBytes[32];
+        std::memcpy(maskBytes, in + 104, 32);
+        for (int i = 0; i < 64; ++i) {
+            QCOMPARE(out[128 + i], in[63 - i]);
+            QCOMPARE(out[192 + i], std::floor(in[i]));
+            const bool on = (maskBytes[(i * 4) / 8] >> ((i * 4) % 8)) & 1u;
+            QCOMPARE(out[256 + i], on ? in[i] : 0.0f);
+            QCOMPARE(out[320 + i], in[i] / in[384 + i]);
+        }
+    }
     void misalignedRegisterLoadIsReported() {
         NpuHarness h;
         float* in = h.gmRandom<float>(rv::kRegN, -1.0f, 1.0f, 14);

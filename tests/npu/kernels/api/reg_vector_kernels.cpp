@@ -4,7 +4,7 @@
 
 using namespace AscendC;
 
-constexpr uint32_t kRegN = 256;  // elements of UB each kernel stages (floats)
+constexpr uint32_t kRegN = 512;  // elements of UB each kernel stages (floats)
 
 // Stages n floats of `in` in UB, runs `body(ubAddress)` between the MTE2->V and V->MTE3 flags
 // (unless `synced` is false), then copies kRegN floats back to `out`.
@@ -126,4 +126,43 @@ extern "C" __global__ __aicore__ void reg_chain_kernel(GM_ADDR in, GM_ADDR out, 
         for (uint32_t i = 0; i < steps; ++i) Reg::Adds(x, x, 1.0f, all);
         Reg::StoreAlign(ub, x, all);
     });
+}
+
+// Index and block operations on x = elements 0..63, results after the inputs they read:
+// 64..71 the sum of each 32-byte block of x, 72..103 the sums of x's adjacent pairs,
+// 128..191 x reversed (Arange + Gather), 192..255 floor(x), 256..319 x where the mask register
+// loaded from the bytes of elements 104..111 has the lane's bit, else 0, 320..383 x / y with
+// y = elements 384..447 (Div with a DivSpecificMode).
+constexpr Reg::DivSpecificMode kPreciseDiv = {Reg::MaskMergeMode::ZEROING, false, DivAlgo::PRECISION_0ULP_FTZ_FALSE};
+__simd_vf__ inline void IndexOpsVF(__ubuf__ float* ub) {
+    Reg::MaskReg all = Reg::CreateMask<float, Reg::MaskPattern::ALL, Reg::RegTraitNumOne>();
+    Reg::MaskReg eight = Reg::CreateMask<float, Reg::MaskPattern::VL8>();
+    Reg::MaskReg halfLanes = Reg::CreateMask<float, Reg::MaskPattern::H>();
+    Reg::MaskReg loaded;
+    Reg::RegTensor<float> x, y, r, zero;
+    Reg::RegTensor<int32_t> index;
+    Reg::LoadAlign(x, ub);
+    Reg::LoadAlign(y, ub + 384);
+    Reg::ReduceDataBlock<Reg::ReduceType::SUM>(r, x, all);
+    Reg::StoreAlign(ub + 64, r, eight);
+    Reg::PairReduceElem<Reg::PairReduce::SUM>(r, x, all);
+    Reg::StoreAlign(ub + 72, r, halfLanes);
+    Reg::Arange(index, 0);
+    Reg::Muls(index, index, -1, all);
+    Reg::Adds(index, index, 63, all);
+    Reg::Gather<float, int32_t>(r, x, index);
+    Reg::StoreAlign(ub + 128, r, all);
+    Reg::Truncate<float, RoundMode::CAST_FLOOR>(r, x, all);
+    Reg::StoreAlign(ub + 192, r, all);
+    __ubuf__ uint8_t* maskBytes = reinterpret_cast<__ubuf__ uint8_t*>(ub + 104);
+    Reg::LoadAlign<uint8_t, Reg::PostLiteral::POST_MODE_UPDATE>(loaded, maskBytes, 32);
+    Reg::Duplicate(zero, 0.0f, all);
+    Reg::Select(r, x, zero, loaded);
+    Reg::StoreAlign(ub + 256, r, all);
+    Reg::Div<float, &kPreciseDiv>(r, x, y, all);
+    Reg::StoreAlign(ub + 320, r, all);
+}
+
+extern "C" __global__ __aicore__ void reg_index_ops_kernel(GM_ADDR in, GM_ADDR out) {
+    onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<IndexOpsVF>(ub); });
 }
