@@ -220,3 +220,28 @@ extern "C" __global__ __aicore__ void tiling_struct_kernel(GM_ADDR out, GM_ADDR 
     o(1) = p->scale;
     o(2) = float(TILING_KEY_VAR);
 }
+
+// AscendC::Std: min/max of mixed-width lengths and a type picked with conditional_t.
+static_assert(AscendC::Std::is_same_v<AscendC::Std::remove_pointer_t<int*>, int>);
+static_assert(AscendC::Std::is_void<void>::value && !AscendC::Std::is_void<void*>::value);
+static_assert(AscendC::Std::is_floating_point<half>::value == false);
+extern "C" __global__ __aicore__ void std_subset_kernel(GM_ADDR out, int32_t a, int32_t b) {
+    AscendC::GlobalTensor<int32_t> og;
+    og.SetGlobalBuffer((__gm__ int32_t*)out, 4);
+    using Wide = AscendC::Std::conditional_t<(sizeof(int32_t) < 8), int64_t, int32_t>;
+    og.SetValue(0, AscendC::Std::min(a, b));
+    og.SetValue(1, AscendC::Std::max(a, b));
+    og.SetValue(2, int32_t(sizeof(Wide)));
+    og.SetValue(3, AscendC::Std::is_integral_v<Wide> ? 1 : 0);
+}
+
+// ASCENDC_ASSERT: the statements run (and the check fails) only when the condition is false.
+extern "C" __global__ __aicore__ void ascendc_assert_kernel(GM_ADDR out, uint32_t n) {
+    AscendC::GlobalTensor<int32_t> og;
+    og.SetGlobalBuffer((__gm__ int32_t*)out, 2);
+    ASCENDC_ASSERT(n != 0, {
+        KERNEL_LOG(KERNEL_ERROR, "n must not be zero (got %u)", n);
+        og.SetValue(0, 7);
+    });
+    og.SetValue(1, int32_t(n));
+}
