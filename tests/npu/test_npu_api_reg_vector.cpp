@@ -84,6 +84,27 @@ private slots:
             QCOMPARE(out[320 + i], in[i] / in[384 + i]);
         }
     }
+    void castsThroughLayoutsAndPackedStores() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(rv::kRegN, -8.0f, 8.0f, 18);
+        float* out = h.gm<float>(rv::kRegN);
+        ICPU_RUN_KF(rv::reg_cast_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        const auto* halves = reinterpret_cast<const _Float16*>(out + 128);
+        const auto* floors = reinterpret_cast<const int32_t*>(out + 224);
+        const auto* sat = reinterpret_cast<const int16_t*>(out + 288);
+        const auto* wrapped = reinterpret_cast<const int16_t*>(out + 320);
+        for (int i = 0; i < 64; ++i) {
+            const float x = in[i];
+            QCOMPARE(float(halves[i]), float(_Float16(x)));
+            QCOMPARE(out[160 + i], float(_Float16(x)));
+            QCOMPARE(floors[i], int32_t(std::floor(x)));
+            const int32_t big = int32_t(std::floor(x * 10000.0f));
+            QCOMPARE(int(sat[i]), int(std::clamp(big, -32768, 32767)));
+            QCOMPARE(int(wrapped[i]), int(int16_t(uint16_t(uint32_t(big) & 0xffffu))));
+            QCOMPARE(out[352 + i], in[64 + i]);
+        }
+    }
     void misalignedRegisterLoadIsReported() {
         NpuHarness h;
         float* in = h.gmRandom<float>(rv::kRegN, -1.0f, 1.0f, 14);

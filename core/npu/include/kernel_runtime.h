@@ -176,6 +176,9 @@ void regLoad(const LocalRef& src, void* out, uint32_t bytes, const char* api, Lo
 void regStore(const LocalRef& dst, const void* in, const bool* laneOn, uint32_t es, uint32_t lanes, const char* api,
               Loc loc);
 void regIssue(const char* api, VecOp op, DType t, Loc loc);
+// One register Cast of `count` elements (the vector Cast's conversion; `saturate` clamps
+// integer results to the destination's range).
+void regCast(DType dt, DType st, void* dst, const void* src, int roundMode, uint32_t count, bool saturate, Loc loc);
 // Fills `count` elements of GM with `value` through MTE3 (InitGlobalMemory, InitOutput).
 void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc);
 // TransDataTo5HD: per repeat, the 16 source blocks read as a matrix (16-bit: 16 x 16, 32-bit:

@@ -49,8 +49,29 @@ enum class MaskPattern { ALL, VL1, VL2, VL3, VL4, VL8, VL16, VL32, VL64, VL128, 
 enum class MaskMergeMode { ZEROING, MERGING };
 // POST_MODE_UPDATE advances the address operand by the stride (in elements) after the access.
 enum class PostLiteral { POST_MODE_NORMAL, POST_MODE_UPDATE };
-enum class LoadDist { DIST_NORM, DIST_BRC_B8, DIST_BRC_B16, DIST_BRC_B32 };
-enum class StoreDist { DIST_NORM, DIST_FIRST_ELEMENT_B8, DIST_FIRST_ELEMENT_B16, DIST_FIRST_ELEMENT_B32 };
+enum class LoadDist {
+    DIST_NORM,
+    DIST_BRC_B8,
+    DIST_BRC_B16,
+    DIST_BRC_B32,
+    DIST_UNPACK_B8,
+    DIST_UNPACK_B16,
+    DIST_UNPACK_B32,
+    DIST_UNPACK4_B8
+};
+enum class StoreDist {
+    DIST_NORM,
+    DIST_NORM_B8,
+    DIST_NORM_B16,
+    DIST_NORM_B32,
+    DIST_FIRST_ELEMENT_B8,
+    DIST_FIRST_ELEMENT_B16,
+    DIST_FIRST_ELEMENT_B32,
+    DIST_PACK_B16,
+    DIST_PACK_B32,
+    DIST_PACK_B64,
+    DIST_PACK4_B32
+};
 enum class MemType { VEC_STORE, VEC_LOAD, SCALAR_STORE, SCALAR_LOAD, VEC_ALL, SCALAR_ALL };
 enum class ReduceType { SUM, MAX, MIN };
 // How many registers a 64-bit element type spans; one for every type simulated here.
@@ -179,14 +200,79 @@ __aicore__ inline MaskReg UpdateMask(uint32_t& count, ::sage::npu::Loc loc = ::s
 }
 
 // ---- loads and stores (32-byte aligned UB addresses) -------------------------------------------
+// Distributions: NORM moves the whole register; BRC_Bx broadcasts one element; UNPACK_Bx
+// (UNPACK4_B8) reads half (a quarter) of a register's bytes and spreads each x-bit element to the
+// low part of a slot twice (four times) as wide, which Cast's RegLayout::ZERO then reads;
+// PACK_Bx (PACK4_B32) stores the low half (quarter) of each x-bit slot, contiguously.
+// FIRST_ELEMENT_Bx stores lane 0 only.
+namespace detail {
+struct Dist {
+    uint32_t es;       // bytes of the element moved
+    uint32_t factor;   // slot width / es (1: dense)
+    bool broadcast;
+};
+constexpr Dist distOf(LoadDist d, uint32_t es) {
+    switch (d) {
+    case LoadDist::DIST_BRC_B8: return {1, 1, true};
+    case LoadDist::DIST_BRC_B16: return {2, 1, true};
+    case LoadDist::DIST_BRC_B32: return {4, 1, true};
+    case LoadDist::DIST_UNPACK_B8: return {1, 2, false};
+    case LoadDist::DIST_UNPACK_B16: return {2, 2, false};
+    case LoadDist::DIST_UNPACK_B32: return {4, 2, false};
+    case LoadDist::DIST_UNPACK4_B8: return {1, 4, false};
+    default: return {es, 1, false};
+    }
+}
+constexpr Dist distOf(StoreDist d, uint32_t es) {
+    switch (d) {
+    case StoreDist::DIST_FIRST_ELEMENT_B8: return {1, 0, false};
+    case StoreDist::DIST_FIRST_ELEMENT_B16: return {2, 0, false};
+    case StoreDist::DIST_FIRST_ELEMENT_B32: return {4, 0, false};
+    case StoreDist::DIST_PACK_B16: return {1, 2, false};
+    case StoreDist::DIST_PACK_B32: return {2, 2, false};
+    case StoreDist::DIST_PACK_B64: return {4, 2, false};
+    case StoreDist::DIST_PACK4_B32: return {1, 4, false};
+    default: return {es, 1, false};
+    }
+}
+
+template <typename E> __aicore__ void loadDist(RegTensor<E>& dst, const volatile void* src, Dist d,
+                                               ::sage::npu::Loc loc) {
+    uint8_t bytes[kRegBytes] = {};
+    if (d.broadcast) {
+        ::sage::npu::rt::regLoad(regUb(src), bytes, d.es, "LoadAlign", loc);
+        for (uint32_t at = d.es; at + d.es <= kRegBytes; at += d.es) std::memcpy(bytes + at, bytes, d.es);
+    } else if (d.factor == 1) {
+        ::sage::npu::rt::regLoad(regUb(src), bytes, kRegBytes, "LoadAlign", loc);
+    } else {
+        uint8_t packed[kRegBytes];
+        const uint32_t n = kRegBytes / (d.es * d.factor);
+        ::sage::npu::rt::regLoad(regUb(src), packed, n * d.es, "LoadAlign", loc);
+        for (uint32_t j = 0; j < n; ++j) std::memcpy(bytes + j * d.es * d.factor, packed + j * d.es, d.es);
+    }
+    std::memcpy(static_cast<void*>(dst.v), bytes, kRegBytes);
+}
+
+// Stores through a distribution; a slot is written when the mask bit of its first byte is set.
+template <typename E> __aicore__ void storeDist(const volatile void* dst, const RegTensor<E>& src, const MaskReg& mask,
+                                                Dist d, ::sage::npu::Loc loc) {
+    if (d.factor == 1) return storeRegister(dst, src, mask, lanesOf<E>(), "StoreAlign", loc);
+    uint8_t bytes[kRegBytes], packed[kRegBytes];
+    std::memcpy(bytes, static_cast<const void*>(src.v), kRegBytes);
+    bool on[kRegBytes] = {};
+    const uint32_t slot = d.factor == 0 ? d.es : d.es * d.factor;
+    const uint32_t n = d.factor == 0 ? 1 : kRegBytes / slot;
+    for (uint32_t j = 0; j < n; ++j) {
+        std::memcpy(packed + j * d.es, bytes + j * slot, d.es);
+        on[j] = mask.byteOn(j * slot);
+    }
+    ::sage::npu::rt::regStore(regUb(dst), packed, on, d.es, n, "StoreAlign", loc);
+}
+} // namespace detail
+
 template <typename T = void, LoadDist dist = LoadDist::DIST_NORM, typename E, typename P>
 __aicore__ inline void LoadAlign(RegTensor<E>& dst, P* src, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
-    if constexpr (dist == LoadDist::DIST_NORM) {
-        detail::loadRegister(dst, src, "LoadAlign", loc);
-    } else {  // broadcast: the element at src to every lane
-        ::sage::npu::rt::regLoad(detail::regUb(src), dst.v, uint32_t(sizeof(E)), "LoadAlign", loc);
-        for (uint32_t i = 1; i < detail::lanesOf<E>(); ++i) dst.v[i] = dst.v[0];
-    }
+    detail::loadDist(dst, src, detail::distOf(dist, uint32_t(sizeof(E))), loc);
 }
 template <typename T, PostLiteral post, LoadDist dist = LoadDist::DIST_NORM, typename E, typename P>
 __aicore__ inline void LoadAlign(RegTensor<E>& dst, P*& src, int32_t stride,
@@ -195,9 +281,28 @@ __aicore__ inline void LoadAlign(RegTensor<E>& dst, P*& src, int32_t stride,
     if constexpr (post == PostLiteral::POST_MODE_UPDATE) src += stride;
 }
 
+// An address register: an element offset from a base address, Σ index_k * stride_k.
+struct AddrReg {
+    int64_t offset = 0;
+};
+template <typename T, typename... Ints> __aicore__ inline AddrReg CreateAddrReg(Ints... indexStridePairs) {
+    static_assert(sizeof...(Ints) % 2 == 0, "CreateAddrReg takes (index, stride) pairs");
+    const int64_t v[] = {int64_t(indexStridePairs)..., 0};
+    AddrReg r;
+    for (size_t k = 0; k + 1 < sizeof...(Ints); k += 2) r.offset += v[k] * v[k + 1];
+    return r;
+}
+template <typename T = void, LoadDist dist = LoadDist::DIST_NORM, typename E, typename P>
+__aicore__ inline void LoadAlign(RegTensor<E>& dst, P* src, AddrReg offset,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    LoadAlign<T, dist>(dst, src + offset.offset, loc);
+}
+
 // A mask register from UB: 32 bytes, one bit per byte of a vector register.
-template <typename T = void, LoadDist dist = LoadDist::DIST_NORM, typename P>
+enum class MaskDist { DIST_NORM, DIST_US, DIST_DS };
+template <typename T = void, auto dist = LoadDist::DIST_NORM, typename P>
 __aicore__ inline void LoadAlign(MaskReg& dst, P* src, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    static_assert(dist == decltype(dist)::DIST_NORM, "only the plain mask load is simulated");
     ::sage::npu::rt::regLoad(detail::regUb(src), dst.bits, uint32_t(sizeof(dst.bits)), "LoadAlign", loc);
 }
 template <typename T, PostLiteral post, LoadDist dist = LoadDist::DIST_NORM, typename P>
@@ -210,14 +315,33 @@ __aicore__ inline void LoadAlign(MaskReg& dst, P*& src, int32_t stride,
 template <typename T = void, StoreDist dist = StoreDist::DIST_NORM, typename E, typename P>
 __aicore__ inline void StoreAlign(P* dst, const RegTensor<E>& src, const MaskReg& mask,
                                   ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
-    detail::storeRegister(dst, src, mask, dist == StoreDist::DIST_NORM ? detail::lanesOf<E>() : 1u, "StoreAlign",
-                          loc);
+    detail::storeDist(dst, src, mask, detail::distOf(dist, uint32_t(sizeof(E))), loc);
 }
 template <typename T, PostLiteral post, StoreDist dist = StoreDist::DIST_NORM, typename E, typename P>
 __aicore__ inline void StoreAlign(P*& dst, const RegTensor<E>& src, int32_t stride, const MaskReg& mask,
                                   ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     StoreAlign<T, dist>(dst, src, mask, loc);
     if constexpr (post == PostLiteral::POST_MODE_UPDATE) dst += stride;
+}
+template <typename T = void, StoreDist dist = StoreDist::DIST_NORM, typename E, typename P>
+__aicore__ inline void StoreAlign(P* dst, const RegTensor<E>& src, AddrReg offset, const MaskReg& mask,
+                                  ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    StoreAlign<T, dist>(dst + offset.offset, src, mask, loc);
+}
+
+// DataCopy: the earlier spelling of LoadAlign (register destination) and StoreAlign (address
+// destination), with the same template arguments.
+namespace detail {
+template <typename X> struct IsRegOperand : std::false_type {};
+template <typename E, typename Tr> struct IsRegOperand<RegTensor<E, Tr>> : std::true_type {};
+template <> struct IsRegOperand<MaskReg> : std::true_type {};
+template <typename X> constexpr bool isRegOperand = IsRegOperand<std::remove_cvref_t<X>>::value;
+} // namespace detail
+template <typename T = void, auto... More, typename D, typename... Rest>
+    requires(detail::isRegOperand<D> || (detail::isRegOperand<Rest> || ...))
+__aicore__ inline void DataCopy(D&& dst, Rest&&... rest) {
+    if constexpr (std::is_pointer_v<std::decay_t<D>>) StoreAlign<T, More...>(dst, static_cast<Rest&&>(rest)...);
+    else LoadAlign<T, More...>(dst, static_cast<Rest&&>(rest)...);
 }
 
 // Orders register-code memory accesses. The simulator runs a VF's loads and stores in program
@@ -448,6 +572,50 @@ __aicore__ inline void PairReduceElem(RegTensor<E>& dst, const RegTensor<E>& src
     const uint32_t n = detail::lanesOf<E>();
     auto at = [&](uint32_t i) { return mask.lane<E>(i) ? detail::toNum(x.v[i]) : 0.0; };
     for (uint32_t i = 0; i < n; ++i) dst.v[i] = i < n / 2 ? detail::fromNum<E>(at(2 * i) + at(2 * i + 1)) : E{};
+}
+
+// ---- conversion -----------------------------------------------------------------------------------
+// Between types of different widths a register holds the narrow elements in the RegLayout-th
+// part of each wide slot (ZERO: the low part). Widening reads those parts, narrowing writes them
+// (the other parts are cleared). The mask selects wide lanes. Rounding and saturation follow the
+// simulator's vector Cast (docs/kernel-api.md); SatMode::SAT clamps integer results.
+enum class RegLayout { UNKNOWN = -1, ZERO, ONE, TWO, THREE };
+enum class SatMode { UNKNOWN = -1, NO_SAT, SAT };
+struct CastTrait {
+    RegLayout layoutMode = RegLayout::UNKNOWN;
+    SatMode satMode = SatMode::UNKNOWN;
+    MaskMergeMode mrgMode = MaskMergeMode::ZEROING;
+    RoundMode roundMode = RoundMode::CAST_NONE;
+};
+constexpr CastTrait kDefaultCastTrait{};
+
+template <typename D, typename S, const CastTrait& trait = kDefaultCastTrait, typename DE, typename SE>
+__aicore__ inline void Cast(RegTensor<DE>& dst, const RegTensor<SE>& src, const MaskReg& mask,
+                            ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    static_assert(sizeof(DE) == sizeof(D) && sizeof(SE) == sizeof(S), "Cast<D, S>: the registers must hold D and S");
+    constexpr uint32_t ds = sizeof(D), ss = sizeof(S);
+    constexpr uint32_t wide = ds > ss ? ds : ss, ratio = ds > ss ? ds / ss : ss / ds;
+    constexpr uint32_t n = kRegBytes / wide;  // lanes converted: one per wide slot
+    const uint32_t part = trait.layoutMode == RegLayout::UNKNOWN ? 0u : uint32_t(trait.layoutMode) % ratio;
+    S in[n];
+    D out[n];
+    for (uint32_t i = 0; i < n; ++i) std::memcpy(&in[i], reinterpret_cast<const uint8_t*>(src.v) + i * wide +
+                                                          (ss < ds ? part * ss : 0), ss);
+    const int round = trait.roundMode == RoundMode::CAST_NONE ? 0 : int(trait.roundMode);
+    ::sage::npu::rt::regCast(::sage::npu::dtypeOf<D>, ::sage::npu::dtypeOf<S>, out, in, round, n,
+                             trait.satMode == SatMode::SAT, loc);
+    uint8_t bytes[kRegBytes];
+    std::memcpy(bytes, static_cast<const void*>(dst.v), kRegBytes);
+    for (uint32_t i = 0; i < n; ++i) {
+        uint8_t* slot = bytes + i * wide;
+        if (!mask.byteOn(i * wide)) {
+            if (trait.mrgMode == MaskMergeMode::ZEROING) std::memset(slot, 0, wide);
+            continue;
+        }
+        if (ds < ss) std::memset(slot, 0, wide);
+        std::memcpy(slot + (ds < ss ? part * ds : 0), &out[i], ds);
+    }
+    std::memcpy(static_cast<void*>(dst.v), bytes, kRegBytes);
 }
 
 // ---- compare and select ---------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 // instructions; the register arithmetic itself runs in the kernel's process.
 #include "SimImpl.h"
 #include "VectorIssue.h"
+#include "VectorMath.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace sage::npu::rt {
@@ -38,6 +40,30 @@ void regStore(const LocalRef& dst, const void* in, const bool* laneOn, uint32_t 
 void regIssue(const char* api, VecOp op, DType t, Loc loc) {
     auto& s = activeImpl();
     issueVector(s, api, 1, cyclesPerRepeat(s.prof, op, t), s.prof.vectorBytesPerRepeat, loc);
+}
+
+void regCast(DType dt, DType st, void* dst, const void* src, int roundMode, uint32_t count, bool saturate, Loc loc) {
+    auto& s = activeImpl();
+    issueVector(s, "Cast", 1, s.prof.cyclesPerRepeatCast, s.prof.vectorBytesPerRepeat, loc);
+    auto isFloat = [](DType t) { return t == DType::F16 || t == DType::BF16 || t == DType::F32; };
+    auto* out = static_cast<uint8_t*>(dst);
+    const auto* in = static_cast<const uint8_t*>(src);
+    const uint32_t ds = dtypeSize(dt), ss = dtypeSize(st);
+    if (!isFloat(dt) && !isFloat(st) && !saturate && ds < ss) {
+        // Without saturation a narrowing integer conversion keeps the low bytes (little-endian).
+        for (uint32_t i = 0; i < count; ++i) std::memcpy(out + size_t(i) * ds, in + size_t(i) * ss, ds);
+        return;
+    }
+    vecmath::cast(dt, st, out, in, roundMode, count);
+    if (saturate && dt == DType::F16)  // a finite value past half's range becomes its largest finite value
+        for (uint32_t i = 0; i < count; ++i) {
+            uint16_t bits;
+            std::memcpy(&bits, out + size_t(i) * 2, 2);
+            if ((bits & 0x7fffu) == 0x7c00u && std::isfinite(vecmath::loadScalar(st, in + size_t(i) * ss))) {
+                bits = uint16_t((bits & 0x8000u) | 0x7bffu);
+                std::memcpy(out + size_t(i) * 2, &bits, 2);
+            }
+        }
 }
 
 } // namespace sage::npu::rt

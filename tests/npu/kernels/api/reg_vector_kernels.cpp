@@ -166,3 +166,48 @@ __simd_vf__ inline void IndexOpsVF(__ubuf__ float* ub) {
 extern "C" __global__ __aicore__ void reg_index_ops_kernel(GM_ADDR in, GM_ADDR out) {
     onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<IndexOpsVF>(ub); });
 }
+
+// Conversions between widths through the register layouts, with the pack/unpack distributions
+// and the address-register and DataCopy spellings. x = elements 0..63.
+//   128..159  the 64 halves of x (Cast ZERO + PACK_B32 store), read back by 160..223 as floats
+//             (UNPACK_B16 load + Cast ZERO);
+//   224..287  floor(x) as int32;  288..319  int16(10000 * x) saturated;  320..351 the same wrapped;
+//   352..415  elements 64..127 copied through an address register with DataCopy.
+constexpr Reg::CastTrait kToHalf = {Reg::RegLayout::ZERO, Reg::SatMode::UNKNOWN, Reg::MaskMergeMode::ZEROING,
+                                    RoundMode::CAST_RINT};
+constexpr Reg::CastTrait kFromHalf = {Reg::RegLayout::ZERO, Reg::SatMode::UNKNOWN, Reg::MaskMergeMode::ZEROING,
+                                      RoundMode::CAST_NONE};
+constexpr Reg::CastTrait kFloor = {Reg::RegLayout::UNKNOWN, Reg::SatMode::UNKNOWN, Reg::MaskMergeMode::ZEROING,
+                                   RoundMode::CAST_FLOOR};
+constexpr Reg::CastTrait kSat16 = {Reg::RegLayout::ZERO, Reg::SatMode::SAT, Reg::MaskMergeMode::ZEROING,
+                                   RoundMode::CAST_NONE};
+constexpr Reg::CastTrait kWrap16 = {Reg::RegLayout::ZERO, Reg::SatMode::NO_SAT, Reg::MaskMergeMode::ZEROING,
+                                    RoundMode::CAST_NONE};
+__simd_vf__ inline void CastVF(__ubuf__ float* ub) {
+    Reg::MaskReg all = Reg::CreateMask<float>();
+    Reg::RegTensor<float> x, back;
+    Reg::RegTensor<half> h, h2;
+    Reg::RegTensor<int32_t> i32;
+    Reg::RegTensor<int16_t> i16;
+    Reg::LoadAlign(x, ub);
+    Reg::Cast<half, float, kToHalf>(h, x, all);
+    Reg::StoreAlign<half, Reg::StoreDist::DIST_PACK_B32>(reinterpret_cast<__ubuf__ half*>(ub + 128), h, all);
+    Reg::LocalMemBar<Reg::MemType::VEC_STORE, Reg::MemType::VEC_LOAD>();
+    Reg::LoadAlign<half, Reg::LoadDist::DIST_UNPACK_B16>(h2, reinterpret_cast<__ubuf__ half*>(ub + 128));
+    Reg::Cast<float, half, kFromHalf>(back, h2, all);
+    Reg::StoreAlign(ub + 160, back, all);
+    Reg::Cast<int32_t, float, kFloor>(i32, x, all);
+    Reg::StoreAlign(reinterpret_cast<__ubuf__ int32_t*>(ub + 224), i32, all);
+    Reg::Muls(x, x, 10000.0f, all);
+    Reg::Cast<int32_t, float, kFloor>(i32, x, all);
+    Reg::Cast<int16_t, int32_t, kSat16>(i16, i32, all);
+    Reg::StoreAlign<int16_t, Reg::StoreDist::DIST_PACK_B32>(reinterpret_cast<__ubuf__ int16_t*>(ub + 288), i16, all);
+    Reg::Cast<int16_t, int32_t, kWrap16>(i16, i32, all);
+    Reg::StoreAlign<int16_t, Reg::StoreDist::DIST_PACK_B32>(reinterpret_cast<__ubuf__ int16_t*>(ub + 320), i16, all);
+    Reg::DataCopy(x, ub, Reg::CreateAddrReg<float>(1, 64));
+    Reg::DataCopy(ub + 352, x, all);
+}
+
+extern "C" __global__ __aicore__ void reg_cast_kernel(GM_ADDR in, GM_ADDR out) {
+    onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<CastVF>(ub); });
+}
