@@ -105,6 +105,23 @@ private slots:
             QCOMPARE(out[352 + i], in[64 + i]);
         }
     }
+    void unalignedMovesAndInterleave() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(rv::kRegN, -8.0f, 8.0f, 19);
+        float* out = h.gm<float>(rv::kRegN);
+        ICPU_RUN_KF(rv::reg_unaligned_relayout_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 100; ++i) QCOMPARE(out[257 + i], in[3 + i]);
+        QCOMPARE(out[256], in[256]);  // around the unaligned range: untouched
+        QCOMPARE(out[357], in[357]);
+        for (int i = 0; i < 32; ++i) {
+            QCOMPARE(out[384 + 2 * i], in[i]);
+            QCOMPARE(out[384 + 2 * i + 1], in[64 + i]);
+            QCOMPARE(out[448 + 2 * i], in[32 + i]);
+            QCOMPARE(out[448 + 2 * i + 1], in[96 + i]);
+        }
+        for (int i = 0; i < 128; ++i) QCOMPARE(out[128 + i], in[i]);  // DeInterleave undoes Interleave
+    }
     void misalignedRegisterLoadIsReported() {
         NpuHarness h;
         float* in = h.gmRandom<float>(rv::kRegN, -1.0f, 1.0f, 14);

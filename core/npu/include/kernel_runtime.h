@@ -170,11 +170,12 @@ void vecRowReduce(DType t, const LocalRef& dst, const LocalRef& src, uint32_t ou
 // (dst element k of a repeat = src 2k + src 2k+1); dst repeats are f.dstRep * 128 bytes apart.
 void vecPairSum(DType t, const LocalRef& dst, const LocalRef& src, const RepeatForm& f, bool maskCounter, Loc loc);
 // Register-level vector API (kernel_vec_reg.h): a vector-register load of `bytes` from UB into
-// `out`, a store of the `lanes` elements of `es` bytes whose `laneOn` is set, and one register
-// instruction's issue on PIPE_V (cost as the vector op `op` on one repeat of type `t`).
-void regLoad(const LocalRef& src, void* out, uint32_t bytes, const char* api, Loc loc);
-void regStore(const LocalRef& dst, const void* in, const bool* laneOn, uint32_t es, uint32_t lanes, const char* api,
-              Loc loc);
+// `out`, a store of the `lanes` elements of `es` bytes whose `laneOn` is set (each address
+// checked for `align`), and one register instruction's issue on PIPE_V (cost as the vector op
+// `op` on one repeat of type `t`).
+void regLoad(const LocalRef& src, void* out, uint32_t bytes, uint32_t align, const char* api, Loc loc);
+void regStore(const LocalRef& dst, const void* in, const bool* laneOn, uint32_t es, uint32_t lanes, uint32_t align,
+              const char* api, Loc loc);
 void regIssue(const char* api, VecOp op, DType t, Loc loc);
 // One register Cast of `count` elements (the vector Cast's conversion; `saturate` clamps
 // integer results to the destination's range).

@@ -159,7 +159,7 @@ inline ::sage::npu::LocalRef regUb(const volatile void* p) { return ::AscendC::d
 
 template <typename E> __aicore__ void loadRegister(RegTensor<E>& dst, const volatile void* src, const char* api,
                                                    ::sage::npu::Loc loc) {
-    ::sage::npu::rt::regLoad(regUb(src), dst.v, kRegBytes, api, loc);
+    ::sage::npu::rt::regLoad(regUb(src), dst.v, kRegBytes, 32, api, loc);
 }
 
 template <typename E> __aicore__ void storeRegister(const volatile void* dst, const RegTensor<E>& src,
@@ -167,7 +167,8 @@ template <typename E> __aicore__ void storeRegister(const volatile void* dst, co
                                                    ::sage::npu::Loc loc) {
     bool on[kRegBytes];
     for (uint32_t i = 0; i < lanes; ++i) on[i] = mask.lane<E>(i);
-    ::sage::npu::rt::regStore(regUb(dst), src.v, on, uint32_t(sizeof(E)), lanes, api, loc);
+    ::sage::npu::rt::regStore(regUb(dst), src.v, on, uint32_t(sizeof(E)), lanes, lanes == 1 ? uint32_t(sizeof(E)) : 32u, api,
+                                   loc);
 }
 
 inline void issue(const char* api, ::sage::npu::VecOp op, ::sage::npu::DType t, ::sage::npu::Loc loc) {
@@ -240,14 +241,14 @@ template <typename E> __aicore__ void loadDist(RegTensor<E>& dst, const volatile
                                                ::sage::npu::Loc loc) {
     uint8_t bytes[kRegBytes] = {};
     if (d.broadcast) {
-        ::sage::npu::rt::regLoad(regUb(src), bytes, d.es, "LoadAlign", loc);
+        ::sage::npu::rt::regLoad(regUb(src), bytes, d.es, d.es, "LoadAlign", loc);
         for (uint32_t at = d.es; at + d.es <= kRegBytes; at += d.es) std::memcpy(bytes + at, bytes, d.es);
     } else if (d.factor == 1) {
-        ::sage::npu::rt::regLoad(regUb(src), bytes, kRegBytes, "LoadAlign", loc);
+        ::sage::npu::rt::regLoad(regUb(src), bytes, kRegBytes, 32, "LoadAlign", loc);
     } else {
         uint8_t packed[kRegBytes];
         const uint32_t n = kRegBytes / (d.es * d.factor);
-        ::sage::npu::rt::regLoad(regUb(src), packed, n * d.es, "LoadAlign", loc);
+        ::sage::npu::rt::regLoad(regUb(src), packed, n * d.es, 32, "LoadAlign", loc);
         for (uint32_t j = 0; j < n; ++j) std::memcpy(bytes + j * d.es * d.factor, packed + j * d.es, d.es);
     }
     std::memcpy(static_cast<void*>(dst.v), bytes, kRegBytes);
@@ -266,7 +267,7 @@ template <typename E> __aicore__ void storeDist(const volatile void* dst, const 
         std::memcpy(packed + j * d.es, bytes + j * slot, d.es);
         on[j] = mask.byteOn(j * slot);
     }
-    ::sage::npu::rt::regStore(regUb(dst), packed, on, d.es, n, "StoreAlign", loc);
+    ::sage::npu::rt::regStore(regUb(dst), packed, on, d.es, n, n == 1 ? d.es : 32u, "StoreAlign", loc);
 }
 } // namespace detail
 
@@ -303,7 +304,7 @@ enum class MaskDist { DIST_NORM, DIST_US, DIST_DS };
 template <typename T = void, auto dist = LoadDist::DIST_NORM, typename P>
 __aicore__ inline void LoadAlign(MaskReg& dst, P* src, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     static_assert(dist == decltype(dist)::DIST_NORM, "only the plain mask load is simulated");
-    ::sage::npu::rt::regLoad(detail::regUb(src), dst.bits, uint32_t(sizeof(dst.bits)), "LoadAlign", loc);
+    ::sage::npu::rt::regLoad(detail::regUb(src), dst.bits, uint32_t(sizeof(dst.bits)), 32, "LoadAlign", loc);
 }
 template <typename T, PostLiteral post, LoadDist dist = LoadDist::DIST_NORM, typename P>
 __aicore__ inline void LoadAlign(MaskReg& dst, P*& src, int32_t stride,
@@ -342,6 +343,44 @@ template <typename T = void, auto... More, typename D, typename... Rest>
 __aicore__ inline void DataCopy(D&& dst, Rest&&... rest) {
     if constexpr (std::is_pointer_v<std::decay_t<D>>) StoreAlign<T, More...>(dst, static_cast<Rest&&>(rest)...);
     else LoadAlign<T, More...>(dst, static_cast<Rest&&>(rest)...);
+}
+
+// Unaligned access: an address aligned to the element only. The Pre/Post calls prime and flush
+// the alignment register on the device; here every LoadUnAlign/StoreUnAlign moves its elements
+// at once (the same memory contents once the Post has run), so they only cost an issue slot.
+struct UnalignRegForLoad {};
+struct UnalignRegForStore {};
+using UnalignReg = UnalignRegForLoad;
+template <typename P>
+__aicore__ inline void LoadUnAlignPre(UnalignRegForLoad&, P*, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("LoadUnAlignPre", ::sage::npu::VecOp::Copy, ::sage::npu::DType::F32, loc);
+}
+// `count` elements from src (the rest of the register cleared); src advances by count.
+template <typename T = void, typename E, typename P>
+__aicore__ inline void LoadUnAlign(RegTensor<E>& dst, UnalignRegForLoad&, P*& src, uint32_t count,
+                                   ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    const uint32_t n = count < detail::lanesOf<E>() ? count : detail::lanesOf<E>();
+    RegTensor<E> r;
+    if (n) ::sage::npu::rt::regLoad(detail::regUb(src), r.v, n * uint32_t(sizeof(E)), uint32_t(sizeof(E)),
+                                    "LoadUnAlign", loc);
+    dst = r;
+    src += count;
+}
+// The first `count` lanes of src to dst; dst advances by count.
+template <typename T = void, typename E, typename P>
+__aicore__ inline void StoreUnAlign(P*& dst, const RegTensor<E>& src, UnalignRegForStore&, uint32_t count,
+                                    ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    const uint32_t n = count < detail::lanesOf<E>() ? count : detail::lanesOf<E>();
+    bool on[kRegBytes] = {};
+    for (uint32_t i = 0; i < n; ++i) on[i] = true;
+    if (n) ::sage::npu::rt::regStore(detail::regUb(dst), src.v, on, uint32_t(sizeof(E)), n, uint32_t(sizeof(E)),
+                                     "StoreUnAlign", loc);
+    dst += count;
+}
+template <typename T = void, typename P>
+__aicore__ inline void StoreUnAlignPost(P*&, UnalignRegForStore&, int32_t = 0,
+                                        ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("StoreUnAlignPost", ::sage::npu::VecOp::Copy, ::sage::npu::DType::F32, loc);
 }
 
 // Orders register-code memory accesses. The simulator runs a VF's loads and stores in program
@@ -572,6 +611,36 @@ __aicore__ inline void PairReduceElem(RegTensor<E>& dst, const RegTensor<E>& src
     const uint32_t n = detail::lanesOf<E>();
     auto at = [&](uint32_t i) { return mask.lane<E>(i) ? detail::toNum(x.v[i]) : 0.0; };
     for (uint32_t i = 0; i < n; ++i) dst.v[i] = i < n / 2 ? detail::fromNum<E>(at(2 * i) + at(2 * i + 1)) : E{};
+}
+
+// ---- relayout ------------------------------------------------------------------------------------
+// Interleave: dst0 = a0 b0 a1 b1 ... from the lower halves of a and b, dst1 from the upper halves.
+// DeInterleave is its inverse: dst0 takes the even elements of (a, b), dst1 the odd ones.
+template <typename T = void, typename E>
+__aicore__ inline void Interleave(RegTensor<E>& dst0, RegTensor<E>& dst1, const RegTensor<E>& a,
+                                  const RegTensor<E>& b, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Interleave", ::sage::npu::VecOp::Copy, detail::dtypeFor<E>(), loc);
+    constexpr uint32_t n = detail::lanesOf<E>();
+    const RegTensor<E> x = a, y = b;
+    for (uint32_t i = 0; i < n / 2; ++i) {
+        dst0.v[2 * i] = x.v[i];
+        dst0.v[2 * i + 1] = y.v[i];
+        dst1.v[2 * i] = x.v[n / 2 + i];
+        dst1.v[2 * i + 1] = y.v[n / 2 + i];
+    }
+}
+template <typename T = void, typename E>
+__aicore__ inline void DeInterleave(RegTensor<E>& dst0, RegTensor<E>& dst1, const RegTensor<E>& a,
+                                    const RegTensor<E>& b, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("DeInterleave", ::sage::npu::VecOp::Copy, detail::dtypeFor<E>(), loc);
+    constexpr uint32_t n = detail::lanesOf<E>();
+    const RegTensor<E> x = a, y = b;
+    for (uint32_t i = 0; i < n; ++i) {
+        const E& v = i < n / 2 ? x.v[2 * i] : y.v[2 * (i - n / 2)];
+        const E& w = i < n / 2 ? x.v[2 * i + 1] : y.v[2 * (i - n / 2) + 1];
+        dst0.v[i] = v;
+        dst1.v[i] = w;
+    }
 }
 
 // ---- conversion -----------------------------------------------------------------------------------

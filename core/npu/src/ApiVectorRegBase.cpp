@@ -10,24 +10,23 @@
 
 namespace sage::npu::rt {
 
-void regLoad(const LocalRef& src, void* out, uint32_t bytes, const char* api, Loc loc) {
+void regLoad(const LocalRef& src, void* out, uint32_t bytes, uint32_t align, const char* api, Loc loc) {
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
-    // A whole-register load needs a 32-byte aligned address; a one-element broadcast, the element's.
-    s.checkLocal(src, bytes, api, loc, bytes >= 32 ? 32u : bytes);
+    s.checkLocal(src, bytes, api, loc, align);
     IssueResult at = issueVector(s, api, 1, s.prof.cyclesPerRepeatSimple, bytes, loc);
     std::memcpy(out, c.localPtr(src), bytes);
     s.access(PipeId::V, src, bytes, false, at, loc);
 }
 
-void regStore(const LocalRef& dst, const void* in, const bool* laneOn, uint32_t es, uint32_t lanes, const char* api,
-              Loc loc) {
+void regStore(const LocalRef& dst, const void* in, const bool* laneOn, uint32_t es, uint32_t lanes, uint32_t align,
+              const char* api, Loc loc) {
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
     uint32_t end = 0;  // one past the last active lane: the bytes the store reaches
     for (uint32_t i = 0; i < lanes; ++i)
         if (laneOn[i]) end = i + 1;
-    s.checkLocal(dst, uint64_t(std::max(end, 1u)) * es, api, loc, lanes == 1 ? es : 32u);
+    s.checkLocal(dst, uint64_t(std::max(end, 1u)) * es, api, loc, align);
     if (end == 0) return s.scalarCost(s.prof.scalarIssueCycles, loc);
     IssueResult at = issueVector(s, api, 1, s.prof.cyclesPerRepeatSimple, uint64_t(end) * es, loc);
     uint8_t* p = c.localPtr(dst);

@@ -211,3 +211,33 @@ __simd_vf__ inline void CastVF(__ubuf__ float* ub) {
 extern "C" __global__ __aicore__ void reg_cast_kernel(GM_ADDR in, GM_ADDR out) {
     onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<CastVF>(ub); });
 }
+
+// Unaligned moves and relayout: elements 3..102 copied to 257..356 in two unaligned register
+// moves of 50; Interleave of a = 0..63 and b = 64..127 to 384..511, DeInterleave of that back to
+// 128..255.
+__simd_vf__ inline void UnalignedRelayoutVF(__ubuf__ float* ub) {
+    Reg::MaskReg all = Reg::CreateMask<float>();
+    Reg::UnalignRegForLoad uload;
+    Reg::UnalignRegForStore ustore;
+    Reg::RegTensor<float> r, a, b, lo, hi;
+    __ubuf__ float* src = ub + 3;
+    __ubuf__ float* dst = ub + 257;
+    Reg::LoadUnAlignPre(uload, src);
+    for (int i = 0; i < 2; ++i) {
+        Reg::LoadUnAlign(r, uload, src, 50);
+        Reg::StoreUnAlign(dst, r, ustore, 50);
+    }
+    Reg::StoreUnAlignPost(dst, ustore, 0);
+    Reg::LoadAlign(a, ub);
+    Reg::LoadAlign(b, ub + 64);
+    Reg::Interleave(lo, hi, a, b);
+    Reg::StoreAlign(ub + 384, lo, all);
+    Reg::StoreAlign(ub + 448, hi, all);
+    Reg::DeInterleave(a, b, lo, hi);
+    Reg::StoreAlign(ub + 128, a, all);
+    Reg::StoreAlign(ub + 192, b, all);
+}
+
+extern "C" __global__ __aicore__ void reg_unaligned_relayout_kernel(GM_ADDR in, GM_ADDR out) {
+    onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<UnalignedRelayoutVF>(ub); });
+}
