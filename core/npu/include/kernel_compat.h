@@ -55,6 +55,12 @@ using ::bfloat16_t;
 
 // The core's global state a kernel entry resets when it does not use TPipe: no atomic
 // accumulation on GM writes, the normal mask mode, all mask bits set.
+// The value DataCopyPad writes into the padding of GM -> UB copies whose params say isPad = false
+// (until the next SetPadValue); isPad = true still pads with the params' paddingValue.
+template <typename T> __aicore__ inline void SetPadValue(T value) {
+    ::sage::npu::rt::setPadValue(&value, uint32_t(sizeof(T)));
+}
+
 __aicore__ inline void InitSocState() {
     SetAtomicNone();
     SetMaskNorm();

@@ -127,6 +127,8 @@ void copyGmToLocal(const LocalRef& dst, const GmRef& src, const CopyShape& s, DT
 void copyLocalToGm(const GmRef& dst, const LocalRef& src, const CopyShape& s, DType t, bool padApi, Loc loc);
 void copyLocalToLocal(const LocalRef& dst, const LocalRef& src, const CopyShape& s, DType t, Loc loc);
 void setAtomic(int mode, DType t);  // 0 none, 1 add, 2 max, 3 min
+// SetPadValue: the value (its `bytes` raw bytes) DataCopyPad pads with when its params' isPad is false.
+void setPadValue(const void* bits, uint32_t bytes);
 
 // --- vector --------------------------------------------------------------------------
 void vecCount(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const LocalRef* s1, double scalar,
