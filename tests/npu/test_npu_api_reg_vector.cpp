@@ -122,6 +122,25 @@ private slots:
         }
         for (int i = 0; i < 128; ++i) QCOMPARE(out[128 + i], in[i]);  // DeInterleave undoes Interleave
     }
+    void bitwiseShiftsFusedMultiplyAddAndMaskAlgebra() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(rv::kRegN, -4.0f, 4.0f, 20);
+        float* out = h.gm<float>(rv::kRegN);
+        ICPU_RUN_KF(rv::reg_bitwise_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        const auto* o = reinterpret_cast<const int32_t*>(out);
+        for (int i = 0; i < 64; ++i) {
+            const int32_t a = -20 + i, b = 0x55;
+            QCOMPARE(o[i], a & b);
+            QCOMPARE(o[64 + i], a | b);
+            QCOMPARE(out[128 + i], i >= 16 && i < 32 ? 1.0f : 0.0f);
+            QCOMPARE(o[192 + i], ~(a ^ b));
+            QCOMPARE(o[256 + i], int32_t(uint32_t(a) << 3));
+            QCOMPARE(o[320 + i], a >> 2);
+            QVERIFY2(closeTo(out[384 + i], double(in[i]) * in[64 + i] + 1.5), std::to_string(i).c_str());
+            QCOMPARE(out[448 + i], i < 32 ? in[i] : 9.0f);
+        }
+    }
     void misalignedRegisterLoadIsReported() {
         NpuHarness h;
         float* in = h.gmRandom<float>(rv::kRegN, -1.0f, 1.0f, 14);

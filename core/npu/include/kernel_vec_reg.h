@@ -498,6 +498,150 @@ SAGE_REG_UNARY(Relu, Relu, p > 0 ? p : 0.0)
 SAGE_REG_UNARY(Neg, Neg, -p)
 #undef SAGE_REG_UNARY
 
+// ---- bitwise, shifts, fused multiply-add, copies ----------------------------------------------------
+namespace detail {
+template <uint32_t N> struct BitsOf;
+template <> struct BitsOf<1> { using type = uint8_t; };
+template <> struct BitsOf<2> { using type = uint16_t; };
+template <> struct BitsOf<4> { using type = uint32_t; };
+template <> struct BitsOf<8> { using type = uint64_t; };
+template <typename E> using BitsT = typename BitsOf<uint32_t(sizeof(E))>::type;
+// Lane-wise on the raw bits of the elements (any element type).
+template <MaskMergeMode mode, typename E, typename F>
+__aicore__ void perLaneBits(RegTensor<E>& dst, const RegTensor<E>& a, const RegTensor<E>& b, const MaskReg& mask, F&& f) {
+    const RegTensor<E> x = a, y = b;
+    perLane<mode>(dst, mask, [&](uint32_t i) {
+        BitsT<E> p, q;
+        std::memcpy(&p, &x.v[i], sizeof(E));
+        std::memcpy(&q, &y.v[i], sizeof(E));
+        const BitsT<E> r = BitsT<E>(f(p, q));
+        E out;
+        std::memcpy(&out, &r, sizeof(E));
+        return out;
+    });
+}
+} // namespace detail
+
+#define SAGE_REG_BITWISE(NAME, EXPR)                                                                            \
+    template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>                     \
+    __aicore__ inline void NAME(RegTensor<E>& dst, const RegTensor<E>& a, const RegTensor<E>& b,              \
+                                const MaskReg& mask, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {     \
+        detail::issue(#NAME, ::sage::npu::VecOp::And, detail::dtypeFor<E>(), loc);                            \
+        detail::perLaneBits<mode>(dst, a, b, mask, [](auto p, auto q) { return EXPR; });                     \
+    }
+SAGE_REG_BITWISE(And, p & q)
+SAGE_REG_BITWISE(Or, p | q)
+SAGE_REG_BITWISE(Xor, p ^ q)
+#undef SAGE_REG_BITWISE
+template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>
+__aicore__ inline void Not(RegTensor<E>& dst, const RegTensor<E>& a, const MaskReg& mask,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Not", ::sage::npu::VecOp::Not, detail::dtypeFor<E>(), loc);
+    detail::perLaneBits<mode>(dst, a, a, mask, [](auto p, auto) { return ~p; });
+}
+// Shifts of integer lanes by a scalar count (right shifts are arithmetic for signed types).
+template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E, typename S>
+__aicore__ inline void ShiftLefts(RegTensor<E>& dst, const RegTensor<E>& a, S count, const MaskReg& mask,
+                                  ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    static_assert(std::is_integral_v<E>, "ShiftLefts shifts integer lanes");
+    detail::issue("ShiftLefts", ::sage::npu::VecOp::ShiftLeft, detail::dtypeFor<E>(), loc);
+    const RegTensor<E> x = a;
+    const uint32_t n = uint32_t(count) < 8 * sizeof(E) ? uint32_t(count) : 0;
+    const bool clear = uint32_t(count) >= 8 * sizeof(E);
+    detail::perLane<mode>(dst, mask, [&](uint32_t i) {
+        return clear ? E(0) : E(detail::BitsT<E>(detail::BitsT<E>(x.v[i]) << n));
+    });
+}
+template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E, typename S>
+__aicore__ inline void ShiftRights(RegTensor<E>& dst, const RegTensor<E>& a, S count, const MaskReg& mask,
+                                   ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    static_assert(std::is_integral_v<E>, "ShiftRights shifts integer lanes");
+    detail::issue("ShiftRights", ::sage::npu::VecOp::ShiftRight, detail::dtypeFor<E>(), loc);
+    const RegTensor<E> x = a;
+    const uint32_t n = uint32_t(count) < 8 * sizeof(E) ? uint32_t(count) : uint32_t(8 * sizeof(E) - 1);
+    detail::perLane<mode>(dst, mask, [&](uint32_t i) {
+        if (uint32_t(count) >= 8 * sizeof(E) && std::is_unsigned_v<E>) return E(0);
+        return E(x.v[i] >> n);
+    });
+}
+// dst = a * b + dst on the active lanes.
+template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>
+__aicore__ inline void MulAddDst(RegTensor<E>& dst, const RegTensor<E>& a, const RegTensor<E>& b, const MaskReg& mask,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("MulAddDst", ::sage::npu::VecOp::Mul, detail::dtypeFor<E>(), loc);
+    const RegTensor<E> x = a, y = b, acc = dst;
+    detail::perLane<mode>(dst, mask, [&](uint32_t i) {
+        return detail::fromNum<E>(detail::toNum(x.v[i]) * detail::toNum(y.v[i]) + detail::toNum(acc.v[i]));
+    });
+}
+// A register copy: all lanes, or the active ones (inactive cleared or kept by the merge mode).
+template <typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>
+__aicore__ inline void Copy(RegTensor<E>& dst, const RegTensor<E>& src, const MaskReg& mask,
+                            ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Copy", ::sage::npu::VecOp::Copy, detail::dtypeFor<E>(), loc);
+    const RegTensor<E> x = src;
+    detail::perLane<mode>(dst, mask, [&](uint32_t i) { return x.v[i]; });
+}
+template <typename T = void, typename E>
+__aicore__ inline void Copy(RegTensor<E>& dst, const RegTensor<E>& src,
+                            ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("Copy", ::sage::npu::VecOp::Copy, detail::dtypeFor<E>(), loc);
+    dst = src;
+}
+
+// Mask algebra: bit-wise over the predicate bits, limited to the governing mask's bits.
+namespace detail {
+template <typename F> __aicore__ void maskBits(MaskReg& dst, const MaskReg& a, const MaskReg& b, const MaskReg& g, F&& f) {
+    MaskReg out;
+    for (uint32_t i = 0; i < sizeof(out.bits); ++i) out.bits[i] = uint8_t(f(a.bits[i], b.bits[i]) & g.bits[i]);
+    dst = out;
+}
+} // namespace detail
+__aicore__ inline void And(MaskReg& dst, const MaskReg& a, const MaskReg& b, const MaskReg& mask,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("MaskAnd", ::sage::npu::VecOp::And, ::sage::npu::DType::U8, loc);
+    detail::maskBits(dst, a, b, mask, [](uint8_t p, uint8_t q) { return p & q; });
+}
+__aicore__ inline void Or(MaskReg& dst, const MaskReg& a, const MaskReg& b, const MaskReg& mask,
+                          ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("MaskOr", ::sage::npu::VecOp::Or, ::sage::npu::DType::U8, loc);
+    detail::maskBits(dst, a, b, mask, [](uint8_t p, uint8_t q) { return p | q; });
+}
+__aicore__ inline void Xor(MaskReg& dst, const MaskReg& a, const MaskReg& b, const MaskReg& mask,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("MaskXor", ::sage::npu::VecOp::Or, ::sage::npu::DType::U8, loc);
+    detail::maskBits(dst, a, b, mask, [](uint8_t p, uint8_t q) { return p ^ q; });
+}
+__aicore__ inline void Not(MaskReg& dst, const MaskReg& a, const MaskReg& mask,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("MaskNot", ::sage::npu::VecOp::Not, ::sage::npu::DType::U8, loc);
+    detail::maskBits(dst, a, a, mask, [](uint8_t p, uint8_t) { return uint8_t(~p); });
+}
+__aicore__ inline void MaskAnd(MaskReg& dst, const MaskReg& a, const MaskReg& b, const MaskReg& mask,
+                               ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    And(dst, a, b, mask, loc);
+}
+__aicore__ inline void MaskOr(MaskReg& dst, const MaskReg& a, const MaskReg& b, const MaskReg& mask,
+                              ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Or(dst, a, b, mask, loc);
+}
+__aicore__ inline void MaskXor(MaskReg& dst, const MaskReg& a, const MaskReg& b, const MaskReg& mask,
+                               ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Xor(dst, a, b, mask, loc);
+}
+__aicore__ inline void MaskNot(MaskReg& dst, const MaskReg& a, const MaskReg& mask,
+                               ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Not(dst, a, mask, loc);
+}
+// Bit i from a where sel's bit i is set, else from b.
+__aicore__ inline void MaskSel(MaskReg& dst, const MaskReg& a, const MaskReg& b, const MaskReg& sel,
+                               ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::issue("MaskSel", ::sage::npu::VecOp::Copy, ::sage::npu::DType::U8, loc);
+    MaskReg out;
+    for (uint32_t i = 0; i < sizeof(out.bits); ++i) out.bits[i] = uint8_t((a.bits[i] & sel.bits[i]) | (b.bits[i] & ~sel.bits[i]));
+    dst = out;
+}
+
 // ---- reductions: the result in lane 0, every other lane cleared ------------------------------------
 template <ReduceType type = ReduceType::SUM, typename T = void, typename U = void,
           MaskMergeMode mode = MaskMergeMode::ZEROING, typename E>

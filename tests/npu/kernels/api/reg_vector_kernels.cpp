@@ -241,3 +241,47 @@ __simd_vf__ inline void UnalignedRelayoutVF(__ubuf__ float* ub) {
 extern "C" __global__ __aicore__ void reg_unaligned_relayout_kernel(GM_ADDR in, GM_ADDR out) {
     onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<UnalignedRelayoutVF>(ub); });
 }
+
+// Bitwise, shifts, fused multiply-add, copies and mask algebra. a = -20, -19, … (int32 lanes),
+// b = 0x55 everywhere; x = elements 0..63, y = 64..127 (floats). Results (int32 in the float slots
+// where integer): 0 a & b, 64 a | b, 128 1.0 where (VL16 xor H) else 0, 192 ~(a ^ b), 256 a << 3,
+// 320 a >> 2, 384 x * y + 1.5, 448 x in the first 32 lanes (MERGING copy over 9.0).
+__simd_vf__ inline void BitwiseVF(__ubuf__ float* ub) {
+    Reg::MaskReg all = Reg::CreateMask<float>();
+    Reg::MaskReg vl16 = Reg::CreateMask<float, Reg::MaskPattern::VL16>();
+    Reg::MaskReg firstHalf = Reg::CreateMask<float, Reg::MaskPattern::H>();
+    Reg::MaskReg between;
+    Reg::RegTensor<float> x, y, acc, ones, zeros, r;
+    Reg::RegTensor<int32_t> a, b, t;
+    __ubuf__ int32_t* iub = reinterpret_cast<__ubuf__ int32_t*>(ub);
+    Reg::LoadAlign(x, ub);
+    Reg::LoadAlign(y, ub + 64);
+    Reg::Arange(a, -20);
+    Reg::Duplicate(b, 0x55, all);
+    Reg::And(t, a, b, all);
+    Reg::StoreAlign(iub, t, all);
+    Reg::Or(t, a, b, all);
+    Reg::StoreAlign(iub + 64, t, all);
+    Reg::MaskXor(between, vl16, firstHalf, all);
+    Reg::Duplicate(ones, 1.0f, all);
+    Reg::Duplicate(zeros, 0.0f, all);
+    Reg::Select(r, ones, zeros, between);
+    Reg::StoreAlign(ub + 128, r, all);
+    Reg::Xor(t, a, b, all);
+    Reg::Not(t, t, all);
+    Reg::StoreAlign(iub + 192, t, all);
+    Reg::ShiftLefts(t, a, 3, all);
+    Reg::StoreAlign(iub + 256, t, all);
+    Reg::ShiftRights(t, a, 2, all);
+    Reg::StoreAlign(iub + 320, t, all);
+    Reg::Duplicate(acc, 1.5f, all);
+    Reg::MulAddDst(acc, x, y, all);
+    Reg::StoreAlign(ub + 384, acc, all);
+    Reg::Duplicate(acc, 9.0f, all);
+    Reg::Copy<float, Reg::MaskMergeMode::MERGING>(acc, x, firstHalf);
+    Reg::StoreAlign(ub + 448, acc, all);
+}
+
+extern "C" __global__ __aicore__ void reg_bitwise_kernel(GM_ADDR in, GM_ADDR out) {
+    onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<BitwiseVF>(ub); });
+}
