@@ -141,6 +141,18 @@ private slots:
             QCOMPARE(out[448 + i], i < 32 ? in[i] : 9.0f);
         }
     }
+    void gatherAndScatterThroughAnIndexRegister() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(rv::kRegN, -4.0f, 4.0f, 21);
+        float* out = h.gm<float>(rv::kRegN);
+        ICPU_RUN_KF(rv::reg_gather_scatter_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) {
+            QCOMPARE(out[128 + i], in[63 - i]);
+            const int from = 63 - i;  // the lane scattered to position i, if it was active
+            QCOMPARE(out[192 + i], from < 40 ? in[from] : in[192 + i]);
+        }
+    }
     void misalignedRegisterLoadIsReported() {
         NpuHarness h;
         float* in = h.gmRandom<float>(rv::kRegN, -1.0f, 1.0f, 14);

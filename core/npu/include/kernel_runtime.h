@@ -179,6 +179,12 @@ void regLoad(const LocalRef& src, void* out, uint32_t bytes, uint32_t align, con
 void regStore(const LocalRef& dst, const void* in, const bool* laneOn, uint32_t es, uint32_t lanes, uint32_t align,
               const char* api, Loc loc);
 void regIssue(const char* api, VecOp op, DType t, Loc loc);
+// Register gather/scatter: lane i (where `on[i]`) moves `es` bytes at byte offset `offsets[i]`
+// from (to) UB at `base`; one instruction on PIPE_V.
+void regGather(const LocalRef& base, void* out, const uint32_t* offsets, const bool* on, uint32_t es, uint32_t n,
+               const char* api, Loc loc);
+void regScatter(const LocalRef& base, const void* in, const uint32_t* offsets, const bool* on, uint32_t es, uint32_t n,
+                const char* api, Loc loc);
 // One register Cast of `count` elements (the vector Cast's conversion; `saturate` clamps
 // integer results to the destination's range).
 void regCast(DType dt, DType st, void* dst, const void* src, int roundMode, uint32_t count, bool saturate, Loc loc);

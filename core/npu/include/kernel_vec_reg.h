@@ -719,6 +719,50 @@ __aicore__ inline void Gather(RegTensor<E>& dst, const RegTensor<E>& src, const 
         dst.v[i] = x.v[uint64_t(detail::toNum(index.v[i]) < 0 ? 0 : detail::toNum(index.v[i])) % n];
 }
 
+// The UB forms: lane i = base[index[i]] (Gather, also spelled DataCopyGather), and
+// base[index[i]] = lane i (Scatter, DataCopyScatter), for the active lanes; indices count
+// elements. Each is one instruction; every address is checked against UB.
+namespace detail {
+template <typename E, typename I>
+__aicore__ void laneOffsets(const RegTensor<I>& index, const MaskReg& mask, uint32_t* offsets, bool* on) {
+    for (uint32_t i = 0; i < lanesOf<E>(); ++i) {
+        on[i] = i < lanesOf<I>() && mask.lane<E>(i);
+        const double k = on[i] ? toNum(index.v[i]) : 0.0;
+        offsets[i] = uint32_t(k < 0 ? 0 : k) * uint32_t(sizeof(E));
+    }
+}
+} // namespace detail
+template <typename T0 = void, typename T1 = void, typename T2 = void, typename E, typename P, typename I>
+__aicore__ inline void Gather(RegTensor<E>& dst, P* base, const RegTensor<I>& index, const MaskReg& mask,
+                              ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    uint32_t offsets[kRegBytes];
+    bool on[kRegBytes];
+    detail::laneOffsets<E>(index, mask, offsets, on);
+    RegTensor<E> r;
+    ::sage::npu::rt::regGather(detail::regUb(base), r.v, offsets, on, uint32_t(sizeof(E)), detail::lanesOf<E>(),
+                               "Gather", loc);
+    dst = r;
+}
+template <typename T0 = void, typename T1 = void, typename T2 = void, typename E, typename P, typename I>
+__aicore__ inline void DataCopyGather(RegTensor<E>& dst, P* base, const RegTensor<I>& index, const MaskReg& mask,
+                                      ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Gather(dst, base, index, mask, loc);
+}
+template <typename T = void, typename U = void, typename E, typename P, typename I>
+__aicore__ inline void Scatter(P* base, const RegTensor<E>& src, const RegTensor<I>& index, const MaskReg& mask,
+                               ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    uint32_t offsets[kRegBytes];
+    bool on[kRegBytes];
+    detail::laneOffsets<E>(index, mask, offsets, on);
+    ::sage::npu::rt::regScatter(detail::regUb(base), src.v, offsets, on, uint32_t(sizeof(E)), detail::lanesOf<E>(),
+                                "Scatter", loc);
+}
+template <typename T = void, typename U = void, typename E, typename P, typename I>
+__aicore__ inline void DataCopyScatter(P* base, const RegTensor<E>& src, const RegTensor<I>& index,
+                                       const MaskReg& mask, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Scatter(base, src, index, mask, loc);
+}
+
 // Per 32-byte block of the source, the reduction of its active lanes to lane `block` (eight
 // results); the other lanes are cleared.
 template <ReduceType type = ReduceType::SUM, typename T = void, MaskMergeMode mode = MaskMergeMode::ZEROING,

@@ -285,3 +285,25 @@ __simd_vf__ inline void BitwiseVF(__ubuf__ float* ub) {
 extern "C" __global__ __aicore__ void reg_bitwise_kernel(GM_ADDR in, GM_ADDR out) {
     onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<BitwiseVF>(ub); });
 }
+
+// UB gather and scatter with an index register: idx = 63 - i (uint32). 128..191 = x[63 - i]
+// (Gather); 192..255 with lane i written to position 63 - i for the first 40 lanes (Scatter
+// under a 40-lane mask), the rest of 192..255 untouched.
+__simd_vf__ inline void GatherScatterVF(__ubuf__ float* ub) {
+    Reg::MaskReg all = Reg::CreateMask<float>();
+    uint32_t forty = 40;
+    Reg::MaskReg first40 = Reg::UpdateMask<float>(forty);
+    Reg::RegTensor<uint32_t> idx, last;
+    Reg::RegTensor<float> r, x;
+    Reg::Arange(idx, 0);
+    Reg::Duplicate(last, 63u, all);
+    Reg::Sub(idx, last, idx, all);
+    Reg::DataCopyGather(r, ub, idx, all);
+    Reg::StoreAlign(ub + 128, r, all);
+    Reg::LoadAlign(x, ub);
+    Reg::Scatter(ub + 192, x, idx, first40);
+}
+
+extern "C" __global__ __aicore__ void reg_gather_scatter_kernel(GM_ADDR in, GM_ADDR out) {
+    onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<GatherScatterVF>(ub); });
+}
