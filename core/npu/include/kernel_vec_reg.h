@@ -348,9 +348,9 @@ __aicore__ inline void DataCopy(D&& dst, Rest&&... rest) {
 // Unaligned access: an address aligned to the element only. The Pre/Post calls prime and flush
 // the alignment register on the device; here every LoadUnAlign/StoreUnAlign moves its elements
 // at once (the same memory contents once the Post has run), so they only cost an issue slot.
-struct UnalignRegForLoad {};
-struct UnalignRegForStore {};
-using UnalignReg = UnalignRegForLoad;
+struct UnalignReg {};
+using UnalignRegForLoad = UnalignReg;
+using UnalignRegForStore = UnalignReg;
 template <typename P>
 __aicore__ inline void LoadUnAlignPre(UnalignRegForLoad&, P*, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     detail::issue("LoadUnAlignPre", ::sage::npu::VecOp::Copy, ::sage::npu::DType::F32, loc);
@@ -381,6 +381,28 @@ template <typename T = void, typename P>
 __aicore__ inline void StoreUnAlignPost(P*&, UnalignRegForStore&, int32_t = 0,
                                         ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     detail::issue("StoreUnAlignPost", ::sage::npu::VecOp::Copy, ::sage::npu::DType::F32, loc);
+}
+
+// The earlier spellings: DataCopyUnAlignPre = LoadUnAlignPre, DataCopyUnAlign(reg, u, addr, n) =
+// LoadUnAlign, DataCopyUnAlign(addr, reg, u, n) = StoreUnAlign, DataCopyUnAlignPost = StoreUnAlignPost.
+template <typename T = void, typename P>
+__aicore__ inline void DataCopyUnAlignPre(UnalignReg& u, P* src, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    LoadUnAlignPre(u, src, loc);
+}
+template <typename T = void, typename E, typename P>
+__aicore__ inline void DataCopyUnAlign(RegTensor<E>& dst, UnalignReg& u, P*& src, uint32_t count,
+                                       ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    LoadUnAlign(dst, u, src, count, loc);
+}
+template <typename T = void, typename E, typename P>
+__aicore__ inline void DataCopyUnAlign(P*& dst, const RegTensor<E>& src, UnalignReg& u, uint32_t count,
+                                       ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    StoreUnAlign(dst, src, u, count, loc);
+}
+template <typename T = void, typename P>
+__aicore__ inline void DataCopyUnAlignPost(P*& dst, UnalignReg& u, int32_t offset = 0,
+                                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    StoreUnAlignPost(dst, u, offset, loc);
 }
 
 // Orders register-code memory accesses. The simulator runs a VF's loads and stores in program

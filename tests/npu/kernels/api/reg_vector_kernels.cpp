@@ -223,11 +223,11 @@ __simd_vf__ inline void UnalignedRelayoutVF(__ubuf__ float* ub) {
     __ubuf__ float* src = ub + 3;
     __ubuf__ float* dst = ub + 257;
     Reg::LoadUnAlignPre(uload, src);
-    for (int i = 0; i < 2; ++i) {
-        Reg::LoadUnAlign(r, uload, src, 50);
-        Reg::StoreUnAlign(dst, r, ustore, 50);
-    }
-    Reg::StoreUnAlignPost(dst, ustore, 0);
+    Reg::LoadUnAlign(r, uload, src, 50);
+    Reg::StoreUnAlign(dst, r, ustore, 50);
+    Reg::DataCopyUnAlign(r, uload, src, 50);  // the earlier spellings of the same moves
+    Reg::DataCopyUnAlign(dst, r, ustore, 50);
+    Reg::DataCopyUnAlignPost(dst, ustore, 0);
     Reg::LoadAlign(a, ub);
     Reg::LoadAlign(b, ub + 64);
     Reg::Interleave(lo, hi, a, b);
