@@ -153,12 +153,17 @@ private slots:
             QCOMPARE(out[192 + i], from < 40 ? in[from] : in[192 + i]);
         }
     }
-    void misalignedRegisterLoadIsReported() {
+    void misalignedLoadAndGatherPastUbAreReported() {
         NpuHarness h;
         float* in = h.gmRandom<float>(rv::kRegN, -1.0f, 1.0f, 14);
         float* out = h.gm<float>(rv::kRegN);
         ICPU_RUN_KF(rv::reg_misaligned_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
         QVERIFY2(h.find("misaligned_address"), h.describe().c_str());
+        NpuHarness h2;
+        float* in2 = h2.gmRandom<float>(rv::kRegN, -1.0f, 1.0f, 14);
+        float* out2 = h2.gm<float>(rv::kRegN);
+        ICPU_RUN_KF(rv::reg_gather_out_of_ub_kernel, 1, (GM_ADDR)in2, (GM_ADDR)out2);
+        QVERIFY2(h2.find("capacity_exceeded") && h2.last().aborted, h2.describe().c_str());
     }
     void registerLoadBeforeTheCopyLandsIsARace() {
         NpuHarness h;

@@ -307,3 +307,15 @@ __simd_vf__ inline void GatherScatterVF(__ubuf__ float* ub) {
 extern "C" __global__ __aicore__ void reg_gather_scatter_kernel(GM_ADDR in, GM_ADDR out) {
     onUb(in, out, true, [&](__ubuf__ float* ub) { asc_vf_call<GatherScatterVF>(ub); });
 }
+
+// Bad input: a gather index far past the end of UB.
+extern "C" __global__ __aicore__ void reg_gather_out_of_ub_kernel(GM_ADDR in, GM_ADDR out) {
+    onUb(in, out, true, [&](__ubuf__ float* ub) {
+        Reg::MaskReg all = Reg::CreateMask<float>();
+        Reg::RegTensor<uint32_t> idx;
+        Reg::RegTensor<float> r;
+        Reg::Duplicate(idx, 60000u, all);  // 240,000 bytes in: past the 192 KiB UB
+        Reg::Gather(r, ub, idx, all);
+        Reg::StoreAlign(ub, r, all);
+    });
+}
