@@ -38,47 +38,47 @@ void regStore(const LocalRef& dst, const void* in, const bool* laneOn, uint32_t 
 }
 
 namespace {
-// The byte span [first, last + es) a list of lane offsets reaches (0 when no lane is active).
-uint32_t spanOfLanes(const uint32_t* offsets, const bool* on, uint32_t n, uint32_t es, bool& any) {
-    uint32_t end = 0;
-    any = false;
+// An indexed register access: the byte span its active lanes reach, checked against UB, and
+// its one PIPE_V instruction.
+struct IndexedAccess {
+    IssueResult at;
+    uint32_t end = 0;  // one past the highest byte an active lane touches
+    bool any = false;
+};
+IndexedAccess issueIndexed(Simulation::Impl& s, const LocalRef& base, const uint32_t* offsets, const bool* on,
+                           uint32_t es, uint32_t n, const char* api, const Loc& loc) {
+    IndexedAccess a;
     for (uint32_t i = 0; i < n; ++i)
         if (on[i]) {
-            end = std::max(end, offsets[i] + es);
-            any = true;
+            a.end = std::max(a.end, offsets[i] + es);
+            a.any = true;
         }
-    return end;
+    s.checkLocal(base, std::max(a.end, es), api, loc, es);
+    a.at = issueVector(s, api, 1, s.prof.cyclesPerRepeatSimple, uint64_t(n) * es, loc);
+    return a;
 }
 } // namespace
 
 void regGather(const LocalRef& base, void* out, const uint32_t* offsets, const bool* on, uint32_t es, uint32_t n,
                const char* api, Loc loc) {
     auto& s = activeImpl();
-    CoreContext& c = s.ctx();
-    bool any = false;
-    const uint32_t end = spanOfLanes(offsets, on, n, es, any);
-    s.checkLocal(base, std::max(end, es), api, loc, es);
-    IssueResult at = issueVector(s, api, 1, s.prof.cyclesPerRepeatSimple, uint64_t(n) * es, loc);
-    const uint8_t* p = c.localPtr(base);
+    const IndexedAccess a = issueIndexed(s, base, offsets, on, es, n, api, loc);
+    const uint8_t* p = s.ctx().localPtr(base);
     auto* to = static_cast<uint8_t*>(out);
     for (uint32_t i = 0; i < n; ++i)
         if (on[i]) std::memcpy(to + size_t(i) * es, p + offsets[i], es);
-    if (any) s.access(PipeId::V, base, end, false, at, loc);
+    if (a.any) s.access(PipeId::V, base, a.end, false, a.at, loc);
 }
 
 void regScatter(const LocalRef& base, const void* in, const uint32_t* offsets, const bool* on, uint32_t es, uint32_t n,
                 const char* api, Loc loc) {
     auto& s = activeImpl();
-    CoreContext& c = s.ctx();
-    bool any = false;
-    const uint32_t end = spanOfLanes(offsets, on, n, es, any);
-    s.checkLocal(base, std::max(end, es), api, loc, es);
-    IssueResult at = issueVector(s, api, 1, s.prof.cyclesPerRepeatSimple, uint64_t(n) * es, loc);
-    uint8_t* p = c.localPtr(base);
+    const IndexedAccess a = issueIndexed(s, base, offsets, on, es, n, api, loc);
+    uint8_t* p = s.ctx().localPtr(base);
     const auto* from = static_cast<const uint8_t*>(in);
     for (uint32_t i = 0; i < n; ++i)  // lanes in order: a later lane wins a shared offset
         if (on[i]) std::memcpy(p + offsets[i], from + size_t(i) * es, es);
-    if (any) s.access(PipeId::V, base, end, true, at, loc);
+    if (a.any) s.access(PipeId::V, base, a.end, true, a.at, loc);
 }
 
 void regIssue(const char* api, VecOp op, DType t, Loc loc) {
