@@ -162,11 +162,16 @@ void CandidateDiffView::scrollToFirstChange() {
                 column = c;
                 columnRow = r;
             }
-        const QByteArray prefix = pane->text(columnRow).left(std::max(0, column - 8)).toUtf8();
-        const long width = pane->SendScintilla(QsciScintillaBase::SCI_TEXTWIDTH, long(QsciScintillaBase::STYLE_DEFAULT),
-                                               prefix.constData());
+        // Scrolled only when the change and a few characters of it would not show from column 0.
+        const QString line = pane->text(columnRow);
+        auto widthOf = [pane](const QString& text) {
+            const QByteArray bytes = text.toUtf8();
+            return pane->SendScintilla(QsciScintillaBase::SCI_TEXTWIDTH, long(QsciScintillaBase::STYLE_DEFAULT),
+                                       bytes.constData());
+        };
         const int textArea = pane->viewport()->width() - pane->marginWidth(0);
-        pane->SendScintilla(QsciScintillaBase::SCI_SETXOFFSET, width > textArea / 2 ? width : 0L);
+        const bool offScreen = widthOf(line.left(column + 12)) > textArea;
+        pane->SendScintilla(QsciScintillaBase::SCI_SETXOFFSET, offScreen ? widthOf(line.left(std::max(0, column - 8))) : 0L);
     }
 }
 
@@ -179,6 +184,13 @@ bool CandidateDiffView::firstChangeInView() const {
         if (x < pane->marginWidth(0) || x > pane->viewport()->width() - 8) return false;
     }
     return true;
+}
+
+long CandidateDiffView::horizontalOffset() const {
+    long offset = 0;
+    for (const QsciScintilla* pane : {left_, right_})
+        offset = std::max(offset, long(pane->SendScintilla(QsciScintillaBase::SCI_GETXOFFSET)));
+    return offset;
 }
 
 QString CandidateDiffView::leftText() const { return left_->text(); }

@@ -34,6 +34,8 @@ public:
     std::pair<int, int> firstChange() const { return firstChange_; }
     // Whether that column is inside both panes' visible text area.
     bool firstChangeInView() const;
+    // Pixels either pane is scrolled to the right (0: lines show from their first column).
+    long horizontalOffset() const;
 
 private:
     void compareSelected();

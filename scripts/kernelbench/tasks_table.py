@@ -107,18 +107,21 @@ def norm(nn, slug, what, ref, gap, kb, src, attrs=None, inputs=None, init=None, 
         init=init or NORM_INIT, tolerance=1e-3, gap=None if spec else gap, compute=spec, ref=ref, **NORM_CASES)
 
 
-def standardise(row_axes):
-    """(x - mean) / sqrt(biased variance + eps) over the last row_axes axes."""
-    return {"kind": "rowwise", "row_axes": row_axes,
+def standardise(row_axes, lead_axes=0):
+    """(x - mean) / sqrt(biased variance + eps) over the last row_axes axes (and the first lead_axes)."""
+    spec = {"kind": "rowwise", "row_axes": row_axes,
             "let": [{"name": "m", "expr": "row_mean(x)"}, {"name": "d", "expr": "x - m"}],
             "out": {"y": "d * rsqrt(row_mean(d * d) + eps)"}}
+    if lead_axes:
+        spec["row_lead_axes"] = lead_axes
+    return spec
 
 
 norm(33, "batch_norm", "Batch normalisation in training mode: per channel c, the mean and biased variance over "
                        "N, H and W, y = (x - mean) / sqrt(var + eps), eps = 1e-5; the affine parameters at their "
                        "initial values (weight 1, bias 0) leave y unchanged and are not inputs",
      R.BATCH_NORM, "statistics per channel over N, H and W: the spec's row reductions reduce the last axis only",
-     {"N": 64, "C": 64, "H": 512, "W": 512}, "33_BatchNorm.py")
+     {"N": 64, "C": 64, "H": 512, "W": 512}, "33_BatchNorm.py", spec=standardise(2, lead_axes=1))
 norm(34, "instance_norm", "Instance normalisation: per (n, c) plane the mean and biased variance over H and W, "
                           "y = (x - mean) / sqrt(var + eps), eps = 1e-5, no affine parameters",
      R.group_norm("C"), "statistics over the last two axes: the spec's row reductions reduce the last axis only",

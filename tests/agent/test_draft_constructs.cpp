@@ -42,7 +42,7 @@ private slots:
         for (const char* dev : {"ascend910b1-sim", "ascend310p3-sim"})
             for (const char* t : {"kb23_softmax", "kb34_instance_norm", "kb37_frobenius_norm", "kb26_gelu", "kb95_cross_entropy_loss",
                                   "kb98_kl_div_loss", "kb100_hinge_loss", "kb36_rms_norm", "kb47_sum_reduction", "kb51_argmax",
-                                  "kb52_argmin"})
+                                  "kb52_argmin", "kb33_batch_norm"})
                 QTest::newRow((std::string(t) + "@" + dev).c_str()) << t << dev;
         for (const char* t : {"kb89_cumsum", "kb91_cumsum_reverse", "kb93_masked_cumsum"})
             QTest::newRow((std::string(t) + "@ascend910b1-sim").c_str()) << t << "ascend910b1-sim";
@@ -84,6 +84,37 @@ private slots:
         QCOMPARE(ev.profile.coresUsed, 8);
     }
 
+    // A row spread over a leading axis (batch norm: a row per channel, N segments of H*W elements)
+    // verifies on both devices whichever way the segments fall: a segment shorter than a chunk, one
+    // longer than a chunk (several chunks per segment), one that is not whole 32-byte units.
+    void rowsOverLeadingAxesVerifyWithAnySegment_data() {
+        QTest::addColumn<QString>("device");
+        QTest::addColumn<int>("H");
+        QTest::addColumn<int>("W");
+        for (const char* dev : {"ascend910b1-sim", "ascend310p3-sim"}) {
+            QTest::newRow((std::string("short segments@") + dev).c_str()) << dev << 2 << 8;
+            QTest::newRow((std::string("segments over a chunk@") + dev).c_str()) << dev << 160 << 128;
+            QTest::newRow((std::string("ragged segments@") + dev).c_str()) << dev << 3 << 11;
+        }
+    }
+    void rowsOverLeadingAxesVerifyWithAnySegment() {
+        QFETCH(QString, device);
+        QFETCH(int, H);
+        QFETCH(int, W);
+        eval::Task t = *kb_.find("kb33_batch_norm");
+        t.cases = {{"case", {{"N", 3}, {"C", 5}, {"H", H}, {"W", W}}, true}};
+        agent::DraftResult d;
+        const auto ev = draftAndEvaluate(t, device.toStdString(), d);
+        QVERIFY2(d.ok, d.error.c_str());
+        QVERIFY(d.source.find("SegOffset(row, c0)") != std::string::npos);
+        QVERIFY2(ev.success(), ev.toJson().dump(1).substr(0, 3000).c_str());
+        // Too many row axes leave nothing to index the rows.
+        t.compute.rowLeadAxes = 2;
+        const auto none = agent::composeDraft(t, evaluator_->devices().get(device.toStdString()), {});
+        QVERIFY(!none.ok);
+        QVERIFY2(none.error.find("field 'compute.row_lead_axes'") != std::string::npos, none.error.c_str());
+    }
+
     void misuseIsRefusedNamingTheField_data() {
         QTest::addColumn<QString>("task");
         QTest::addColumn<QString>("out");
@@ -112,6 +143,9 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::newRow("row_axes outside rowwise") << R"J({"kind":"elementwise","row_axes":2,"out":{"z":"x"}})J" << "compute.row_axes";
         QTest::newRow("row_axes zero") << R"J({"kind":"rowwise","row_axes":0,"out":{"z":"x"}})J" << "compute.row_axes";
+        QTest::newRow("row_lead_axes outside rowwise") << R"J({"kind":"elementwise","row_lead_axes":1,"out":{"z":"x"}})J"
+                                                       << "compute.row_lead_axes";
+        QTest::newRow("row_lead_axes negative") << R"J({"kind":"rowwise","row_lead_axes":-1,"out":{"z":"x"}})J" << "compute.row_lead_axes";
         QTest::newRow("axis missing") << R"J({"kind":"axis","out":{"z":"row_sum(x)"}})J" << "compute.axis";
         QTest::newRow("axis outside axis kind") << R"J({"kind":"rowwise","axis":1,"out":{"z":"x"}})J" << "compute.axis";
         QTest::newRow("argmax in rowwise") << R"J({"kind":"rowwise","out":{"z":"row_argmax(x)"}})J" << "compute.out.z";

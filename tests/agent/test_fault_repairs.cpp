@@ -93,12 +93,9 @@ private slots:
         auto injected = agent::injectFault(draft, fault.toStdString(), &profile, &why);
         QVERIFY2(injected, why.c_str());
         auto before = evaluate(t.c_str(), injected->source, dev.c_str());
-        // Known gaps since the row-wise draft became the streamed skeleton (issue 26), kept visible
-        // as expected failures until the repairs learn its shape: its chunk copy-in keeps its
-        // DataCopyPad branch in a helper, so on row_max (rows that the plain DataCopy still reads
-        // whole) the unpadded tail goes unnoticed, and on rmsnorm and scale_shift no repair move
-        // restores it; its row tensors are freed in Release(), a function the FreeTensor repair
-        // does not look into.
+        // A known gap, kept visible as an expected failure: on row_max the unpadded tail drops each
+        // tail row's last 8 halves, the simulator reads zeros for them (with a warning) and the
+        // row maxima of the random inputs come out right, so verification does not notice.
         const std::string tag = QTest::currentDataTag();
         auto knownGap = [&tag](const char* gapFault, std::initializer_list<const char*> tasks) {
             for (const char* k : tasks)
@@ -119,8 +116,6 @@ private slots:
         ctx.parentSource = injected->source;
         ctx.parentEvaluation = &before;
         auto prop = policy.propose(ctx);
-        if (knownGap("unpadded_tail", {"rmsnorm", "scale_shift"}))
-            QEXPECT_FAIL("", "streamed rows: no repair move restores the chunk copy-in's DataCopyPad branch", Abort);
         QVERIFY2(prop.ok, (prop.error + " " + prop.rationale).c_str());
         auto after = evaluate(t.c_str(), prop.source, dev.c_str());
         QVERIFY2(after.success(), (prop.move + "\n" + after.toJson()["run"].dump().substr(0, 1500) + "\n" +

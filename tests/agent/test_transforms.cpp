@@ -317,6 +317,36 @@ private slots:
         QVERIFY2(why.find("no count-form DataCopy") != std::string::npos, why.c_str());
     }
 
+    // The copies sit in template helpers that reuse the names dst and src (a local destination in
+    // one, a GM destination in the next, element type T): each is rewritten by the declaration in
+    // its own helper, and the result verifies on both devices.
+    void alignTailRewritesTemplateCopyHelpers() {
+        std::string helpers = test::replaced(tail_, "DataCopy(a, xGm[off], len);", "Load(a, xGm, off, len);");
+        helpers = test::replaced(helpers, "DataCopy(b, yGm[off], len);", "Load(b, yGm, off, len);");
+        helpers = test::replaced(helpers, "DataCopy(zGm[off], c, len);", "Store(zGm, c, off, len);");
+        helpers = test::replaced(helpers, "\nprivate:\n", R"(
+    template <typename T>
+    __aicore__ inline void Load(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t off, uint32_t len) {
+        DataCopy(dst, src[off], len);
+    }
+    template <typename T>
+    __aicore__ inline void Store(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t off, uint32_t len) {
+        DataCopy(dst[off], src, len);
+    }
+
+private:
+)");
+        QVERIFY(!p_.evaluate("tadd", helpers).success());
+        for (const char* device : {"ascend910b1-sim", "ascend310p3-sim"}) {
+            auto m = apply(helpers, transform("align_tail"), nullptr, device);
+            QVERIFY2(m, device);
+            QCOMPARE(m->description.find("2 unaligned DataCopy") != std::string::npos, true);
+            auto fixed = p_.evaluate("tadd", m->source, device);
+            QVERIFY2(fixed.success(), (std::string(device) + "\n" + fixed.toJson()["run"].dump().substr(0, 1500) + "\n" +
+                                       fixed.toJson()["compile"].dump().substr(0, 800) + m->source).c_str());
+        }
+    }
+
     void candidatesChooseByScoreWithSeededExploration() {
         auto ev = p_.evaluate("sadd", sample_);
         agent::PolicyContext ctx;

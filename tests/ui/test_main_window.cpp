@@ -387,6 +387,21 @@ private slots:
         diff->compare({"left", "// kernel\n" + line + "4096;\n"}, {"right", "// kernel\n" + line + "8192;\n"});
         QCOMPARE(diff->firstChange(), std::make_pair(1, int(line.size())));
         QVERIFY(diff->firstChangeInView());
+        QVERIFY(diff->horizontalOffset() > 0);
+    }
+
+    // A change that shows with the line's start (here column 70 of panes about 100 characters wide)
+    // leaves the panes unscrolled: the engineer sees the whole statement, not its tail.
+    void theCandidateDiffKeepsAVisibleChangeUnscrolled() {
+        CandidateDiffView diff;
+        diff.resize(1600, 500);
+        diff.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&diff));
+        const QString near = "constexpr uint32_t ROWS_PER_TILE = " + QString(35, QLatin1Char(' '));
+        diff.compare({"left", "// kernel\n" + near + "8;  // rows per copy\n"}, {"right", "// kernel\n" + near + "4;  // rows per copy\n"});
+        QCOMPARE(diff.firstChange(), std::make_pair(1, int(near.size())));
+        QVERIFY(diff.firstChangeInView());
+        QCOMPARE(diff.horizontalOffset(), 0L);
     }
 
     // A 48-core run in a short timeline (a 1366 x 768 dock) groups its cores until every lane's

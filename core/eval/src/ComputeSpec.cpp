@@ -232,10 +232,10 @@ ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
         throw std::invalid_argument("field '" + field + "': " + what);
     };
     if (!j.is_object()) bad("compute", "must be an object with \"kind\" and \"out\"");
-    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "row_axes", "axis", "layout", "window", "note"};
+    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "row_axes", "row_lead_axes", "axis", "layout", "window", "note"};
     for (auto& [k, v] : j.items())
         if (!keys.count(k))
-            bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, row_axes, axis, layout, window, note)");
+            bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, row_axes, row_lead_axes, axis, layout, window, note)");
     ComputeSpec c;
     c.present = true;
     if (!j.contains("kind") || !j["kind"].is_string()) bad("compute.kind", "must be a string");
@@ -261,6 +261,12 @@ ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
         if (!j["row_axes"].is_number_integer() || j["row_axes"].get<int64_t>() < 1 || j["row_axes"].get<int64_t>() > 8)
             bad("compute.row_axes", "must be an integer from 1 to 8 (how many trailing axes make one row)");
         c.rowAxes = int(j["row_axes"].get<int64_t>());
+    }
+    if (j.contains("row_lead_axes")) {
+        if (c.kind != "rowwise") bad("compute.row_lead_axes", "only a rowwise spec has row_lead_axes");
+        if (!j["row_lead_axes"].is_number_integer() || j["row_lead_axes"].get<int64_t>() < 0 || j["row_lead_axes"].get<int64_t>() > 7)
+            bad("compute.row_lead_axes", "must be an integer from 0 to 7 (how many leading axes also belong to a row)");
+        c.rowLeadAxes = int(j["row_lead_axes"].get<int64_t>());
     }
     const std::set<std::string> inputs(names.inputs.begin(), names.inputs.end());
     const std::set<std::string> attrs(names.attrs.begin(), names.attrs.end());
@@ -341,6 +347,7 @@ json ComputeSpec::toJson() const {
     j["out"] = json::object();
     for (const auto& o : outputs) j["out"][o.name] = o.expr.text();
     if (rowAxes != 1) j["row_axes"] = rowAxes;
+    if (rowLeadAxes != 0) j["row_lead_axes"] = rowLeadAxes;
     if (kind == "axis") j["axis"] = axis;
     if (kind == "matmul") {
         j["a"] = a;

@@ -163,9 +163,13 @@ Evaluator Evaluator::fromEnvironment() {
 }
 
 std::string Evaluator::inputFile(const Task& task, const TaskCase& c, uint64_t seed, const TensorDecl& t) const {
+    // The case's dims too: a Task built or changed in code keeps the JSON text it was loaded from.
+    std::string dims;
+    for (const auto& [name, value] : c.dims) dims += name + "=" + std::to_string(value) + ";";
     std::string key = toolchain::ContentHash()
                           .add(task.taskJsonText)
                           .add(c.name)
+                          .add(dims)
                           .add(std::to_string(seed))
                           .add(t.name)
                           .add("input-v1")

@@ -27,23 +27,22 @@ struct DataCopyExtParams {
     __aicore__ DataCopyExtParams(uint16_t count, uint32_t len, uint32_t srcGap, uint32_t dstGap, uint32_t r)
         : blockCount(count), blockLen(len), srcStride(srcGap), dstStride(dstGap), rsv(r) {}
 };
-template <typename T> struct DataCopyPadExtParams {
+// Padding of a DataCopyPad: whether to pad, how many elements left and right, and the value (of the
+// element type in the Ext form, 64 raw bits in the older form).
+template <typename V> struct DataCopyPaddingOf {
     bool isPad = false;
     uint8_t leftPadding = 0;
     uint8_t rightPadding = 0;
-    T paddingValue{};
-    __aicore__ DataCopyPadExtParams() = default;
-    __aicore__ DataCopyPadExtParams(bool pad, uint8_t left, uint8_t right, T value)
+    V paddingValue{};
+    __aicore__ DataCopyPaddingOf() = default;
+    __aicore__ DataCopyPaddingOf(bool pad, uint8_t left, uint8_t right, V value)
         : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
 };
-struct DataCopyPadParams {
-    bool isPad = false;
-    uint8_t leftPadding = 0;
-    uint8_t rightPadding = 0;
-    uint64_t paddingValue = 0;
-    __aicore__ DataCopyPadParams() = default;
-    __aicore__ DataCopyPadParams(bool pad, uint8_t left, uint8_t right, uint64_t value)
-        : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+template <typename T> struct DataCopyPadExtParams : DataCopyPaddingOf<T> {
+    using DataCopyPaddingOf<T>::DataCopyPaddingOf;
+};
+struct DataCopyPadParams : DataCopyPaddingOf<uint64_t> {
+    using DataCopyPaddingOf<uint64_t>::DataCopyPaddingOf;
 };
 struct DataCopyEnhancedParams {
     int blockMode = 0;

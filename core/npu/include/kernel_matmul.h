@@ -159,34 +159,16 @@ public:
         Reset();
     }
     __aicore__ void SetTensorA(const GlobalTensor<SrcT>& gm, bool isTransposeA = false) {
-        a_ = {};
-        a_.gm = gm.ref();
-        a_.trans = isTransposeA || A_TYPE::isTrans;
-        a_.nz = A_TYPE::format == CubeFormat::NZ;
-        Reset();
+        setOperand<A_TYPE>(a_, gm.ref(), isTransposeA);
     }
     __aicore__ void SetTensorA(const LocalTensor<SrcT>& local, bool isTransposeA = false) {
-        a_ = {};
-        a_.local = local.ref();
-        a_.isLocal = true;
-        a_.trans = isTransposeA || A_TYPE::isTrans;
-        a_.nz = A_TYPE::format == CubeFormat::NZ;
-        Reset();
+        setOperand<A_TYPE>(a_, local.ref(), isTransposeA);
     }
     __aicore__ void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = false) {
-        b_ = {};
-        b_.gm = gm.ref();
-        b_.trans = isTransposeB || B_TYPE::isTrans;
-        b_.nz = B_TYPE::format == CubeFormat::NZ;
-        Reset();
+        setOperand<B_TYPE>(b_, gm.ref(), isTransposeB);
     }
     __aicore__ void SetTensorB(const LocalTensor<SrcT>& local, bool isTransposeB = false) {
-        b_ = {};
-        b_.local = local.ref();
-        b_.isLocal = true;
-        b_.trans = isTransposeB || B_TYPE::isTrans;
-        b_.nz = B_TYPE::format == CubeFormat::NZ;
-        Reset();
+        setOperand<B_TYPE>(b_, local.ref(), isTransposeB);
     }
     __aicore__ void SetBias(const GlobalTensor<BiasT>& gm) {
         bias_ = {};
@@ -325,6 +307,20 @@ private:
     TCubeTiling tiling_{};
     int orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
     int singleM_ = 0, singleN_ = 0, singleK_ = 0;
+    // A or B from GM or from a local buffer; transposed when the call or the operand's MatmulType says so.
+    template <typename Type, typename Ref>
+    __aicore__ void setOperand(::sage::npu::rt::MatmulOperand& op, const Ref& ref, bool transpose) {
+        op = {};
+        if constexpr (std::is_same_v<Ref, ::sage::npu::LocalRef>) {
+            op.local = ref;
+            op.isLocal = true;
+        } else {
+            op.gm = ref;
+        }
+        op.trans = transpose || Type::isTrans;
+        op.nz = Type::format == CubeFormat::NZ;
+        Reset();
+    }
     ::sage::npu::rt::MatmulOperand a_{}, b_{}, bias_{};
     bool hasBias_ = false;
     bool quant_ = false;

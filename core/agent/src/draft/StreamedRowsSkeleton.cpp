@@ -28,7 +28,10 @@ struct Io {
 };
 
 struct Layout {
-    std::vector<std::string> rowShape, bcastShape, perRowShape;
+    // With row_lead_axes a row is also spread over leading axes (batch norm over [N, C, H, W]: a
+    // row per channel, N segments of H*W elements, C*H*W apart in GM); bcastShape is then one
+    // segment's shape and leadShape the leading axes.
+    std::vector<std::string> rowShape, bcastShape, perRowShape, leadShape;
     std::vector<Io> io;
     std::string ct;
 };
@@ -43,15 +46,20 @@ Layout classify(Frame& f, bool bf16Bits) {
     if (l.rowShape.empty()) l.rowShape = task.inputs.empty() ? std::vector<std::string>{} : task.inputs.front().shape;
     if (l.rowShape.size() < axes)
         throw DraftError("field 'compute.row_axes': " + std::to_string(axes) + " row axes, but no tensor has that many");
+    const size_t lead = size_t(task.compute.rowLeadAxes);
+    if (lead > 0 && l.rowShape.size() <= axes + lead)
+        throw DraftError("field 'compute.row_lead_axes': " + std::to_string(lead) + " leading and " + std::to_string(axes) +
+                         " trailing row axes leave no axis of " + shapeText(l.rowShape) + " to index the rows");
     l.bcastShape.assign(l.rowShape.end() - std::ptrdiff_t(axes), l.rowShape.end());
-    l.perRowShape.assign(l.rowShape.begin(), l.rowShape.end() - std::ptrdiff_t(axes));
+    l.leadShape.assign(l.rowShape.begin(), l.rowShape.begin() + std::ptrdiff_t(lead));
+    l.perRowShape.assign(l.rowShape.begin() + std::ptrdiff_t(lead), l.rowShape.end() - std::ptrdiff_t(axes));
     std::vector<const eval::TensorDecl*> floats;
     for (const auto* list : {&task.inputs, &task.outputs})
         for (const auto& d : *list) {
             const bool input = list == &task.inputs;
             Role r;
             if (d.shape == l.rowShape) r = Role::Row;
-            else if (d.shape == l.bcastShape) r = Role::Bcast;
+            else if (d.shape == l.bcastShape && lead == 0) r = Role::Bcast;
             else if (!l.perRowShape.empty() && d.shape == l.perRowShape) r = Role::PerRow;
             else if (!input && d.shape == std::vector<std::string>{"1"}) r = Role::Total;
             else
@@ -83,6 +91,8 @@ public:
         const std::string tail = f_.knowledge.idiom("tail_copy").value("method", "");
         window_ = tail != "datacopy_pad";
         f_.knowledge.idiom("row_reduce");
+        if (segmented() && !plan_.scans.empty())
+            throw DraftError("field 'compute.row_lead_axes': a running scan over a row spread over leading axes is not drafted yet");
         if (!plan_.totals.empty() && task_.launch.present)
             throw DraftError("field 'launch': all_sum/all_mean need a workspace and a second launch; a task with a fixed "
                              "launch cannot have them");
@@ -114,6 +124,11 @@ public:
     }
 
 private:
+    bool segmented() const { return !l_.leadShape.empty(); }
+    // Where element c0 of a row starts in GM.
+    std::string rowOffset(const std::string& row, const std::string& c0) const {
+        return segmented() ? "SegOffset(" + row + ", " + c0 + ")" : "(uint64_t)" + row + " * cols_ + " + c0;
+    }
     // Every row and broadcast input is loaded with each chunk (a pass may read any of them).
     static bool streamed(const Io& io) { return io.input && (io.role == Role::Row || io.role == Role::Bcast); }
     const Io* find(const std::string& name) const {
@@ -127,8 +142,11 @@ private:
         for (const auto& s : l_.perRowShape) rows += " * (" + hostExpression(task_, s) + ")";
         std::string cols = "1";
         for (const auto& s : l_.bcastShape) cols += " * (" + hostExpression(task_, s) + ")";
+        const std::string seg = cols;
+        for (const auto& s : l_.leadShape) cols += " * (" + hostExpression(task_, s) + ")";
         f_.addField("draftRows", "uint32_t", rows);
         f_.addField("draftCols", "uint32_t", cols);
+        if (segmented()) f_.addField("draftSeg", "uint32_t", seg);
         dims_ = addAttrAndDimFields(f_);
     }
 
@@ -186,6 +204,7 @@ private:
         const std::string& idx = e.args[1].name;
         const Io* xi = find(x);
         if (!xi || xi->role != Role::Row) em.fail("gather(x, index) needs x of the row shape");
+        if (segmented()) em.fail("gather(x, index) over a row spread over leading axes (row_lead_axes) is not drafted yet");
         // A held row is already in the UB: reading the picked element there costs a UB access instead of
         // a scalar GM read that misses the data cache on every row.
         const std::string at = "(uint32_t)" + idx + "Gm_.GetValue(row)";
@@ -418,7 +437,7 @@ std::string StreamedRows::loadRelease() const {
         const std::string& n = io.decl->name;
         const bool row = io.role == Role::Row;
         const std::string q = (row ? "inQ_" : "bcQ_") + n, held = (row ? "in_" : "bc_") + n + "_";
-        const std::string off = row ? "(uint64_t)row * cols_ + c0" : "c0";
+        const std::string off = row ? rowOffset("row", "c0") : "c0";
         std::string body = "LocalTensor<" + io.it + "> t_" + n + " = " + q + ".AllocTensor<" + io.it + ">(); CopyChunk(t_" + n +
                            ", " + n + "Gm_, " + off + ", len); " + q + ".EnQue(t_" + n + "); " + held + " = " + q + ".DeQue<" +
                            io.it + ">();" + (row ? " row_" + n + "_ = " + held + ";" : "");
@@ -456,16 +475,29 @@ std::string StreamedRows::passFunction(const std::string& name, const PassCode& 
                                        bool reverse) const {
     // The walk over the row's chunks, then one chunk's work in <name>Chunk.
     std::string k = "    __aicore__ inline void " + name + "(uint32_t row) {\n" + body;
-    const std::string whole = window_ ? "cols_ / WINDOW * WINDOW" : "cols_";
+    const std::string whole = window_ && !segmented() ? "cols_ / WINDOW * WINDOW" : "cols_";
     k += "        const uint32_t whole = " + whole + ";\n";
     const std::string call = "            " + name + "Chunk(row, c0, whole - c0 < TILE_ELEMS ? whole - c0 : TILE_ELEMS, 0);\n";
     const std::string windowCall = window_ ? "        if (whole < cols_) " + name + "Chunk(row, cols_ - WINDOW, WINDOW, WINDOW - (cols_ - whole));\n" : "";
-    if (reverse) k += windowCall + "        for (uint32_t c = (whole + TILE_ELEMS - 1) / TILE_ELEMS; c-- > 0;) {\n"
+    if (segmented()) {  // segment by segment; without DataCopyPad each segment's end is a window
+        k += "        for (uint32_t s0 = 0; s0 < whole; s0 += seg_) {\n"
+             "            const uint32_t body = " + std::string(window_ ? "seg_ / WINDOW * WINDOW" : "seg_") + ";\n"
+             "            for (uint32_t c = 0; c < body; c += TILE_ELEMS) " + name +
+             "Chunk(row, s0 + c, body - c < TILE_ELEMS ? body - c : TILE_ELEMS, 0);\n";
+        if (window_) k += "            if (body < seg_) " + name + "Chunk(row, s0 + seg_ - WINDOW, WINDOW, WINDOW - (seg_ - body));\n";
+        k += "        }\n";
+    } else if (reverse) k += windowCall + "        for (uint32_t c = (whole + TILE_ELEMS - 1) / TILE_ELEMS; c-- > 0;) {\n"
                                    "            uint32_t c0 = c * TILE_ELEMS;\n" + call + "        }\n";
     else k += "        for (uint32_t c0 = 0; c0 < whole; c0 += TILE_ELEMS) {\n" + call + "        }\n" + windowCall;
-    std::string chunk = "    __aicore__ inline void " + name + "Chunk(uint32_t row, uint32_t c0, uint32_t len, uint32_t skip) {\n"
-                        "        (void)skip;\n        if (!rowHeld_) Load(row, c0, len);\n";
     const bool last = &code == &final_;
+    bool rowOutput = false;
+    for (const auto& o : l_.io) rowOutput |= !o.input && o.role == Role::Row;
+    // A pass with nothing to compute (the last pass of a task whose outputs are per-row values)
+    // must not stream the row in once more just to release it.
+    const bool works = !code.lines.empty() || (last && rowOutput);
+    std::string chunk = "    __aicore__ inline void " + name + "Chunk(uint32_t row, uint32_t c0, uint32_t len, uint32_t skip) {\n"
+                        "        (void)skip;\n" + std::string(works ? "        if (!rowHeld_) Load(row, c0, len);\n"
+                                                                 : "        (void)row, (void)c0, (void)len;\n");
     for (const auto& o : l_.io)
         if (!o.input && o.role == Role::Row && last)
             chunk += "        LocalTensor<" + o.it + "> out_" + o.decl->name + " = rowHeld_ ? outTile_" + o.decl->name +
@@ -477,11 +509,11 @@ std::string StreamedRows::passFunction(const std::string& name, const PassCode& 
             chunk += "        if (!rowHeld_) {  // held rows are stored with their tile\n";
             chunk += "            outQ_" + n + ".EnQue(out_" + n + ");\n            LocalTensor<" + o.it + "> done_" + n + " = outQ_" + n +
                      ".DeQue<" + o.it + ">();\n";
-            chunk += "            StoreChunk(" + n + "Gm_, done_" + n + ", (uint64_t)row * cols_ + c0, len);\n";
+            chunk += "            StoreChunk(" + n + "Gm_, done_" + n + ", " + rowOffset("row", "c0") + ", len);\n";
             chunk += "            outQ_" + n + ".FreeTensor(done_" + n + ");\n        }\n";
         }
-    chunk += "        if (!rowHeld_) Release();\n    }\n";
-    chunks_ += chunk;
+    if (works) chunk += "        if (!rowHeld_) Release();\n";
+    chunks_ += chunk + "    }\n";
     return k;
 }
 
@@ -520,9 +552,12 @@ std::string StreamedRows::processCode() const {
                     "        uint32_t per = (rows_ + GetBlockNum() - 1) / GetBlockNum();\n"
                     "        uint32_t r0 = GetBlockIdx() * per < rows_ ? GetBlockIdx() * per : rows_;\n"
                     "        uint32_t r1 = r0 + per < rows_ ? r0 + per : rows_;\n"
-                    + std::string(window_ ? "        ASSERT((cols_ % WINDOW == 0 || cols_ >= WINDOW) && \"rows shorter than one window\");\n"
-                                            "        rowHeld_ = false;  // every chunk a whole number of windows\n"
-                                          : "        rowHeld_ = cols_ <= TILE_ELEMS;\n") +
+                    + std::string(segmented() ? std::string(window_ ? "        ASSERT((seg_ % WINDOW == 0 || seg_ >= WINDOW) && \"row segments shorter than one window\");\n" : "") +
+                                                    "        rowHeld_ = false;  // a row's segments lie apart in GM: streamed chunk by chunk\n"
+                                  : window_ ? "        ASSERT((cols_ % WINDOW == 0 || cols_ >= WINDOW) && \"rows shorter than one window\");\n"
+                                              "        // Rows of whole 32-byte units are held like on any device; others are read in windows.\n"
+                                              "        rowHeld_ = cols_ <= TILE_ELEMS && cols_ % WINDOW == 0;\n"
+                                            : "        rowHeld_ = cols_ <= TILE_ELEMS;\n") +
                     "        bcastHeld_ = rowHeld_;\n";
     bool anyBcast = false;
     for (const auto& io : l_.io) anyBcast |= streamed(io) && io.role == Role::Bcast;
@@ -554,6 +589,7 @@ std::string StreamedRows::kernelClass() const {
         if (io.role != Role::Total) k += "GM_ADDR gm_" + io.decl->name + ", ";
     if (!plan_.totals.empty()) k += "GM_ADDR gm_workspace, ";
     k += "const " + f_.tilingStruct + "& t) {\n        rows_ = t.draftRows;\n        cols_ = t.draftCols;\n";
+    if (segmented()) k += "        seg_ = t.draftSeg;\n";
     for (const auto& [a, v] : task_.attrs) k += "        attr_" + a + "_ = t.draftAttr_" + a + ";\n";
     for (const auto& d : dims_) k += "        dim_" + d + "_ = t.draftDim_" + d + ";\n";
     for (const auto& io : l_.io) {
@@ -593,6 +629,10 @@ std::string StreamedRows::kernelClass() const {
     for (const Expr* s : plan_.scans)
         scanInit += "        " + plan_.varOf.at(s->text()) + " = " + (s->name == "row_scan_prod" ? "1.0f" : "0.0f") + ";\n";
     k += passFunction("LastPass", final_, scanInit, plan_.reverse) + "    }\n" + chunks_ + loadRelease();
+    if (segmented())
+        k += "    // A row is segments of seg_ elements, one per index of the leading axes, rows_ * seg_ apart.\n"
+             "    __aicore__ inline uint64_t SegOffset(uint32_t row, uint32_t c0) const {\n"
+             "        return (uint64_t)(c0 / seg_) * rows_ * seg_ + (uint64_t)row * seg_ + c0 % seg_;\n    }\n";
     k += "\n    TPipe pipe_;\n";
     for (const auto& io : l_.io) {
         if (io.role != Role::Row && io.role != Role::Bcast) continue;
@@ -615,6 +655,7 @@ std::string StreamedRows::kernelClass() const {
     for (const auto& [text, var] : plan_.varOf) k += "    float " + var + " = 0;\n";
     if (window_ && !plan_.reverse)
         for (const Expr* sc : plan_.scans) k += "    float " + plan_.varOf.at(sc->text()) + "hist[WINDOW] = {};  // the last WINDOW scan values\n";
+    if (segmented()) k += "    uint32_t seg_ = 0;  // elements of a row segment\n";
     return k + "    uint32_t rows_ = 0, cols_ = 0, group0_ = 0;\n    bool rowHeld_ = false, bcastHeld_ = false;\n};\n\n";
 }
 

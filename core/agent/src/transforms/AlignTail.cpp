@@ -26,20 +26,37 @@ std::string typeOf(const std::string& source, const std::string& var) {
 
 std::string indentOf(const std::string& l) { return l.substr(0, l.find_first_not_of(" \t")); }
 
+// The declaration of `name` nearest above line `at`: a kernel reuses operand names such as dst and
+// src in several helpers (a GM destination in one, a local one in the next), so the closest
+// declaration is the one in scope.
+struct Operand {
+    bool found = false, global = false;
+    std::string type;
+};
+Operand nearestDeclaration(const std::vector<std::string>& lines, size_t at, const std::string& name) {
+    const std::regex decl("\\b(Local|Global)Tensor\\s*<\\s*(\\w+)\\s*>\\s*&?\\s*" + name + "\\b");
+    for (size_t i = at + 1; i-- > 0;) {
+        std::smatch m;
+        if (lines[i].size() <= 1000 && std::regex_search(lines[i], m, decl)) return {true, m[1].str() == "Global", m[2].str()};
+    }
+    return {};
+}
+
 // An aligned main part by DataCopy plus the tail elements by scalar moves between full barriers.
 // `dst`/`src` are the copy's operands as written (e.g. "zGm[off]", "c").
 std::string splitCopy(const std::string& dst, const std::string& src, bool toGm, const std::string& local,
-                      const std::string& count, long long elemBytes, const std::string& indent) {
+                      const std::string& count, const std::string& unit, const std::string& indent) {
     const std::string gmOperand = toGm ? dst : src;
     const std::string gm = gmOperand.substr(0, gmOperand.find('['));
     std::string off = gmOperand.find('[') == std::string::npos
                           ? "0"
                           : gmOperand.substr(gmOperand.find('[') + 1, gmOperand.rfind(']') - gmOperand.find('[') - 1);
-    const std::string unit = std::to_string(32 / elemBytes);
-    const std::string tail = toGm ? gm + ".SetValue((" + off + ") + sageK, " + local + ".GetValue(sageK))"
+    // The GM side is written through a copy: a helper may hold it as a const reference.
+    const std::string tail = toGm ? "sageGm.SetValue((" + off + ") + sageK, " + local + ".GetValue(sageK))"
                                   : local + ".SetValue(sageK, " + gm + ".GetValue((" + off + ") + sageK))";
     const std::string i1 = indent + "    ", i2 = indent + "        ";
     return "{  // sage: aligned main part by DataCopy, the tail by scalar moves\n" +
+           (toGm ? i1 + "auto sageGm = " + gm + ";\n" : std::string()) +
            i1 + "uint32_t sageMain = (" + count + ") / " + unit + " * " + unit + ";\n" +
            i1 + "if (sageMain > 0) AscendC::DataCopy(" + dst + ", " + src + ", sageMain);\n" +
            i1 + "if (sageMain < (" + count + ")) {\n" +
@@ -57,16 +74,23 @@ Result alignTail(const Input& in) {
     const auto names = kernel::constants(in.source).values;
     auto lines = kernel::splitLines(in.source);
     int changed = 0;
-    for (auto& l : lines) {
+    for (size_t at = 0; at < lines.size(); ++at) {
+        std::string& l = lines[at];
         std::smatch m;
         if (l.size() > 1000 || !std::regex_search(l, m, copy)) continue;
         const std::string count = m[6].str();
         if (count.find('{') != std::string::npos || count.find(',') != std::string::npos) continue;  // params form
-        const bool toGm = m[2].str().find("Gm") != std::string::npos || m[2].str().find("gm") != std::string::npos;
+        if (m.prefix().str().find("% 32 == 0") != std::string::npos) continue;  // already guarded by an alignment test
+        const Operand dstDecl = nearestDeclaration(lines, at, m[2].str());
+        const bool toGm = dstDecl.found ? dstDecl.global
+                                        : m[2].str().find("Gm") != std::string::npos || m[2].str().find("gm") != std::string::npos;
         const std::string local = toGm ? m[4].str() : m[2].str();
-        const std::string type = typeOf(in.source, local);
+        const Operand localDecl = toGm ? nearestDeclaration(lines, at, local) : dstDecl;
+        const std::string type = localDecl.found && !localDecl.global ? localDecl.type : typeOf(in.source, local);
+        if (type.empty()) continue;
+        // A template's element type (T) has no size here; the rewritten copy then spells it sizeof(T).
         const auto bytes = kernel::evaluate("sizeof(" + type + ")", {});
-        if (type.empty() || !bytes) continue;
+        const std::string unit = bytes ? std::to_string(32 / *bytes) : "(32 / sizeof(" + type + "))";
         if (auto n = kernel::evaluate(count + " * sizeof(" + type + ")", names); n && *n % 32 == 0) continue;
         std::string call;
         if (pad) {
@@ -75,7 +99,7 @@ Result alignTail(const Input& in) {
             if (!toGm) call += ", AscendC::DataCopyPadExtParams<" + type + ">{false, 0, 0, " + type + "(0)}";
             call += ");  // sage: exact byte count";
         } else {
-            call = splitCopy(m[2].str() + m[3].str(), m[4].str() + m[5].str(), toGm, local, count, *bytes, indentOf(l));
+            call = splitCopy(m[2].str() + m[3].str(), m[4].str() + m[5].str(), toGm, local, count, unit, indentOf(l));
         }
         l = m.prefix().str() + call + m.suffix().str();
         ++changed;
@@ -116,7 +140,8 @@ Result replaceDataCopyPad(const Input& in) {
         const std::string type = typeOf(in.source, local);
         const auto elem = kernel::evaluate("sizeof(" + type + ")", {});
         if (type.empty() || !elem) return refuse("cannot tell the element type of " + local);
-        l = m.prefix().str() + splitCopy(dst, src, toGm, local, "(" + bytes + ") / sizeof(" + type + ")", *elem, indentOf(l)) +
+        l = m.prefix().str() +
+            splitCopy(dst, src, toGm, local, "(" + bytes + ") / sizeof(" + type + ")", std::to_string(32 / *elem), indentOf(l)) +
             m.suffix().str();
         ++changed;
     }

@@ -84,6 +84,7 @@ struct ComputeSpec {
     std::vector<ComputeStep> outputs;  // in the order of the task's outputs
     std::string a, b;                  // matmul operands
     int rowAxes = 1;                   // rowwise: how many trailing axes make one row
+    int rowLeadAxes = 0;               // rowwise: how many leading axes also belong to a row (batch norm: N)
     int axis = 0;                      // axis: the axis the row reductions reduce
     WindowSpec window;                 // kind "window" only
     MatmulLayout layout;               // kind "matmul" only
