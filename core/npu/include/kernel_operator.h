@@ -19,6 +19,8 @@
 #include "kernel_vec_lib.h"
 #include "kernel_vec_sort.h"
 #include "kernel_vec_reg.h"
+#include "kernel_vec_reg_math.h"
+#include "kernel_vec_reg_layout.h"
 #include "kernel_std.h"
 #include "kernel_local_mem.h"
 #include "kernel_compat.h"
