@@ -172,6 +172,10 @@ private slots:
         const std::string requiredDefs = eval::buildDefinitionsOf(required);
         QVERIFY2(requiredDefs.find("#define CASE_ID 3\n") != std::string::npos, requiredDefs.c_str());
         QVERIFY2(requiredDefs.find("OTHER") == std::string::npos, requiredDefs.c_str());
+        const std::string equalChecks = "if(NOT DEFINED MODE_NO)\nendif()\nif(NOT MODE_NO EQUAL 2 AND NOT MODE_NO EQUAL 4)\n"
+                                        "endif()\ntarget_compile_definitions(t PRIVATE MODE_NO=${MODE_NO})\n";
+        QVERIFY2(eval::buildDefinitionsOf(equalChecks).find("#define MODE_NO 2\n") != std::string::npos,
+                 eval::buildDefinitionsOf(equalChecks).c_str());
     }
     void missingIdentifierPatterns() {
         using S = eval::CompatScanner;

@@ -172,6 +172,45 @@ private slots:
         ICPU_RUN_KF(cann::list_index_kernel, 1, (GM_ADDR)bad, 0u);
         QVERIFY2(h3.find("assert_failed"), h3.describe().c_str());
     }
+    void stdSubsetComputesMinMaxAndPicksTypes() {
+        NpuHarness h;
+        int32_t* out = h.gm<int32_t>(4);
+        ICPU_RUN_KF(cann::std_subset_kernel, 1, (GM_ADDR)out, int32_t(-3), int32_t(9));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        QCOMPARE(out[0], -3);
+        QCOMPARE(out[1], 9);
+        QCOMPARE(out[2], 8);
+        QCOMPARE(out[3], 1);
+    }
+    void ascendcAssertRunsItsStatementsOnlyWhenItFails() {
+        NpuHarness h;
+        int32_t* out = h.gm<int32_t>(2);
+        ICPU_RUN_KF(cann::ascendc_assert_kernel, 1, (GM_ADDR)out, 4u);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        QCOMPARE(out[0], 0);
+        QCOMPARE(out[1], 4);
+        NpuHarness h2;
+        int32_t* out2 = h2.gm<int32_t>(2);
+        ICPU_RUN_KF(cann::ascendc_assert_kernel, 1, (GM_ADDR)out2, 0u);
+        const auto* d = h2.find("assert_failed");
+        QVERIFY2(d && d->message.find("n != 0") != std::string::npos, h2.describe().c_str());
+        QCOMPARE(out2[0], 7);  // the statements ran before the failure was reported
+    }
+    void setPadValueFillsPaddingWhenParamsDoNot() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(8, 10, 20, 41);
+        float* out = h.gm<float>(32);
+        ICPU_RUN_KF(cann::set_pad_value_kernel, 1, (GM_ADDR)in, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int r = 0; r < 3; ++r)
+            for (int j = 0; j < 5; ++j) QCOMPARE(out[r * 8 + j], in[j]);
+        for (int j = 5; j < 8; ++j) {
+            QCOMPARE(out[j], -1.0f);      // no pad value yet: the padding is not written
+            QCOMPARE(out[8 + j], 7.0f);   // SetPadValue(7)
+            QCOMPARE(out[16 + j], 2.0f);  // isPad with the params' own value
+        }
+        for (int j = 0; j < 8; ++j) QCOMPARE(out[24 + j], in[0]);  // broadcast through __local_mem__
+    }
     void localMemAllocatorHandsOutConsecutiveTensors() {
         NpuHarness h;
         const uint32_t n = 64;

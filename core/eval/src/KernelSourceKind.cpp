@@ -274,6 +274,10 @@ std::string buildDefinitionsOf(const std::string& cmakeText) {
         auto list = values.find((*it)[2].str());
         if (list != values.end()) values.emplace((*it)[1].str(), list->second);
     }
+    // ... or against numbers one by one (`if(NOT NAME EQUAL 1 AND NOT NAME EQUAL 2)`): the first.
+    static const std::regex notEqual(R"(\bNOT\s+\$?\{?([A-Za-z_]\w*)\}?\s+EQUAL\s+([0-9]+)\b)");
+    for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), notEqual); it != std::sregex_iterator(); ++it)
+        values.emplace((*it)[1].str(), (*it)[2].str());
     std::string out;
     std::set<std::string> done;
     for (auto it = std::sregex_iterator(cmakeText.begin(), cmakeText.end(), passOn); it != std::sregex_iterator(); ++it) {

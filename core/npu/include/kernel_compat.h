@@ -8,6 +8,8 @@
 #include "kernel_pipe.h"
 #include "kernel_vec.h"
 
+#include <cstdio>
+#include <source_location>
 #include <type_traits>
 
 #ifndef likely
@@ -17,6 +19,19 @@
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
 #define ASSERT_MSG(cond, ...) ASSERT(cond)
+// ASCENDC_ASSERT(cond, { statements }): when cond fails the statements run first (usually a
+// KERNEL_LOG saying why), then the failed check is reported like ASSERT. cond is evaluated once.
+#define ASCENDC_ASSERT(cond, ...)                                                                    \
+    ;                                                                                                \
+    {                                                                                                \
+        const bool sage_ascendc_assert_ok_ = static_cast<bool>(cond);                                \
+        if (!sage_ascendc_assert_ok_) { __VA_ARGS__; }                                               \
+        ::sage::npu::rt::kernelAssert(sage_ascendc_assert_ok_, #cond, nullptr,                       \
+                                      std::source_location::current());                              \
+    }
+// KERNEL_LOG(level, fmt, args...): one line of the kernel's output, "[ERROR] message".
+enum KernelLogLevel { KERNEL_DEBUG = 0, KERNEL_INFO = 1, KERNEL_WARN = 2, KERNEL_ERROR = 3 };
+#define KERNEL_LOG(level, ...) ::AscendC::detail::kernelLog(level, __VA_ARGS__)
 
 #ifndef __forceinline__
 #define __forceinline__ inline __attribute__((always_inline))
@@ -24,12 +39,28 @@
 
 namespace AscendC {
 
+namespace detail {
+template <typename... Args> inline void kernelLog(int level, const char* fmt, Args... args) {
+    static const char* const names[] = {"DEBUG", "INFO", "WARN", "ERROR"};
+    std::printf("[%s] ", level >= 0 && level <= 3 ? names[level] : "LOG");
+    if constexpr (sizeof...(Args) == 0) std::fputs(fmt, stdout);
+    else std::printf(fmt, args...);
+    std::fputc('\n', stdout);
+}
+} // namespace detail
+
 // The scalar types under AscendC's own namespace, as kernels spell them (`AscendC::half`).
 using ::half;
 using ::bfloat16_t;
 
 // The core's global state a kernel entry resets when it does not use TPipe: no atomic
 // accumulation on GM writes, the normal mask mode, all mask bits set.
+// The value DataCopyPad writes into the padding of GM -> UB copies whose params say isPad = false
+// (until the next SetPadValue); isPad = true still pads with the params' paddingValue.
+template <typename T> __aicore__ inline void SetPadValue(T value) {
+    ::sage::npu::rt::setPadValue(&value, uint32_t(sizeof(T)));
+}
+
 __aicore__ inline void InitSocState() {
     SetAtomicNone();
     SetMaskNorm();

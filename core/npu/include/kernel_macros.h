@@ -18,6 +18,7 @@
 #define __mix__(...)
 #define __kfc_workspace__
 #define __ubuf__
+#define __local_mem__  // the Ascend 950 spelling of __ubuf__
 #define __inline__ inline
 #define __sync_noalias__
 #define __sync_alias__

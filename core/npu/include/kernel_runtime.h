@@ -127,6 +127,8 @@ void copyGmToLocal(const LocalRef& dst, const GmRef& src, const CopyShape& s, DT
 void copyLocalToGm(const GmRef& dst, const LocalRef& src, const CopyShape& s, DType t, bool padApi, Loc loc);
 void copyLocalToLocal(const LocalRef& dst, const LocalRef& src, const CopyShape& s, DType t, Loc loc);
 void setAtomic(int mode, DType t);  // 0 none, 1 add, 2 max, 3 min
+// SetPadValue: the value (its `bytes` raw bytes) DataCopyPad pads with when its params' isPad is false.
+void setPadValue(const void* bits, uint32_t bytes);
 
 // --- vector --------------------------------------------------------------------------
 void vecCount(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const LocalRef* s1, double scalar,
@@ -169,6 +171,23 @@ void vecRowReduce(DType t, const LocalRef& dst, const LocalRef& src, uint32_t ou
 // PairReduceSum in repeat form: per repeat, adjacent pairs of the masked elements summed
 // (dst element k of a repeat = src 2k + src 2k+1); dst repeats are f.dstRep * 128 bytes apart.
 void vecPairSum(DType t, const LocalRef& dst, const LocalRef& src, const RepeatForm& f, bool maskCounter, Loc loc);
+// Register-level vector API (kernel_vec_reg.h): a vector-register load of `bytes` from UB into
+// `out`, a store of the `lanes` elements of `es` bytes whose `laneOn` is set (each address
+// checked for `align`), and one register instruction's issue on PIPE_V (cost as the vector op
+// `op` on one repeat of type `t`).
+void regLoad(const LocalRef& src, void* out, uint32_t bytes, uint32_t align, const char* api, Loc loc);
+void regStore(const LocalRef& dst, const void* in, const bool* laneOn, uint32_t es, uint32_t lanes, uint32_t align,
+              const char* api, Loc loc);
+void regIssue(const char* api, VecOp op, DType t, Loc loc);
+// Register gather/scatter: lane i (where `on[i]`) moves `es` bytes at byte offset `offsets[i]`
+// from (to) UB at `base`; one instruction on PIPE_V.
+void regGather(const LocalRef& base, void* out, const uint32_t* offsets, const bool* on, uint32_t es, uint32_t n,
+               const char* api, Loc loc);
+void regScatter(const LocalRef& base, const void* in, const uint32_t* offsets, const bool* on, uint32_t es, uint32_t n,
+                const char* api, Loc loc);
+// One register Cast of `count` elements (the vector Cast's conversion; `saturate` clamps
+// integer results to the destination's range).
+void regCast(DType dt, DType st, void* dst, const void* src, int roundMode, uint32_t count, bool saturate, Loc loc);
 // Fills `count` elements of GM with `value` through MTE3 (InitGlobalMemory, InitOutput).
 void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc);
 // TransDataTo5HD: per repeat, the 16 source blocks read as a matrix (16-bit: 16 x 16, 32-bit:

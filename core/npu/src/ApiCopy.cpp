@@ -75,9 +75,11 @@ void copyGmToLocal(const LocalRef& dst, const GmRef& src, const CopyShape& shape
             // Documented DataCopyPad behaviour: with no left/right padding, the dummy elements that
             // fill the block up to 32 bytes repeat the block's first element (isPad or not).
             for (uint32_t o = len; len >= es && o + es <= dstBlock; o += es) std::memmove(db + o, db, es);
-        } else if (padApi && shape.padValueSet) {
-            for (uint32_t o = 0; o < lead; o += es) std::memcpy(db + o, &shape.padBits, es);
-            for (uint32_t o = lead + len; o + es <= dstBlock; o += es) std::memcpy(db + o, &shape.padBits, es);
+        } else if (padApi && (shape.padValueSet || c.padValueSet)) {
+            // The params' own value (isPad), else the one SetPadValue left in the pad register.
+            const void* value = shape.padValueSet ? static_cast<const void*>(&shape.padBits) : &c.padValueBits;
+            for (uint32_t o = 0; o < lead; o += es) std::memcpy(db + o, value, es);
+            for (uint32_t o = lead + len; o + es <= dstBlock; o += es) std::memcpy(db + o, value, es);
         }
         if (shape.dstGap != 0) {
             LocalRef blk{dst.pos, uint32_t(dst.addr + uint64_t(b) * (dstBlock + shape.dstGap)), dstBlock};
@@ -86,6 +88,13 @@ void copyGmToLocal(const LocalRef& dst, const GmRef& src, const CopyShape& shape
     }
     if (shape.dstGap == 0) s.access(PipeId::MTE2, dst, uint32_t(dstSpan), true, at, loc);
     s.launch->gmBytesRead += bytes;
+}
+
+void setPadValue(const void* bits, uint32_t bytes) {
+    CoreContext& c = activeImpl().ctx();
+    c.padValueBits = 0;
+    std::memcpy(&c.padValueBits, bits, std::min<uint32_t>(bytes, sizeof(c.padValueBits)));
+    c.padValueSet = true;
 }
 
 void copyLocalToGm(const GmRef& dst, const LocalRef& src, const CopyShape& shape, DType t, bool padApi, Loc loc) {

@@ -22,6 +22,8 @@ const char* opName(VecOp op) {
     return names[size_t(op)];
 }
 
+} // namespace
+
 double cyclesPerRepeat(const DeviceProfile& p, VecOp op, DType t) {
     switch (op) {
     case VecOp::Div: case VecOp::Exp: case VecOp::Ln: case VecOp::Sqrt: case VecOp::Rsqrt: case VecOp::Reciprocal:
@@ -37,6 +39,8 @@ double cyclesPerRepeat(const DeviceProfile& p, VecOp op, DType t) {
     default: return p.cyclesPerRepeatSimple;
     }
 }
+
+namespace {
 
 void checkOverlap(Simulation::Impl& s, const LocalRef& dst, const LocalRef& src, uint64_t bytes, const char* api,
                   const Loc& loc) {

@@ -135,6 +135,8 @@ public:
     // Vector mask state.
     bool maskCounter = false;
     float deqScale = 1.0f;  // SetDeqScale: int32 -> half Cast multiplies by it
+    bool padValueSet = false;  // SetPadValue: DataCopyPad's padding when the params' isPad is false
+    uint64_t padValueBits = 0;
     uint64_t vectorMask[2] = {~0ull, ~0ull};
     int atomicMode = 0;
 

@@ -11,6 +11,8 @@ namespace sage::npu {
 IssueResult issueVector(Simulation::Impl& s, const char* name, uint64_t repeats, double cpr, uint64_t bytes,
                         const Loc& loc);
 uint64_t repeatsFor(uint64_t bytes, const DeviceProfile& p);
+// Cycles one repeat of the element-wise vector op `op` on type `t` occupies PIPE_V.
+double cyclesPerRepeat(const DeviceProfile& p, VecOp op, DType t);
 
 // Byte offsets of the elements one repeat-form instruction touches, per operand, and each
 // element's lane (repeat * perRepeat + position in the repeat; the bit a mask operand uses).

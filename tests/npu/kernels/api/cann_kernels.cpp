@@ -220,3 +220,59 @@ extern "C" __global__ __aicore__ void tiling_struct_kernel(GM_ADDR out, GM_ADDR 
     o(1) = p->scale;
     o(2) = float(TILING_KEY_VAR);
 }
+
+// AscendC::Std: min/max of mixed-width lengths and a type picked with conditional_t.
+static_assert(AscendC::Std::is_same_v<AscendC::Std::remove_pointer_t<int*>, int>);
+static_assert(AscendC::Std::is_void<void>::value && !AscendC::Std::is_void<void*>::value);
+static_assert(AscendC::Std::is_floating_point<half>::value == false);
+extern "C" __global__ __aicore__ void std_subset_kernel(GM_ADDR out, int32_t a, int32_t b) {
+    AscendC::GlobalTensor<int32_t> og;
+    og.SetGlobalBuffer((__gm__ int32_t*)out, 4);
+    using Wide = AscendC::Std::conditional_t<(sizeof(int32_t) < 8), int64_t, int32_t>;
+    og.SetValue(0, AscendC::Std::min(a, b));
+    og.SetValue(1, AscendC::Std::max(a, b));
+    og.SetValue(2, int32_t(sizeof(Wide)));
+    og.SetValue(3, AscendC::Std::is_integral_v<Wide> ? 1 : 0);
+}
+
+// ASCENDC_ASSERT: the statements run (and the check fails) only when the condition is false.
+extern "C" __global__ __aicore__ void ascendc_assert_kernel(GM_ADDR out, uint32_t n) {
+    AscendC::GlobalTensor<int32_t> og;
+    og.SetGlobalBuffer((__gm__ int32_t*)out, 2);
+    ASCENDC_ASSERT(n != 0, {
+        KERNEL_LOG(KERNEL_ERROR, "n must not be zero (got %u)", n);
+        og.SetValue(0, 7);
+    });
+    og.SetValue(1, int32_t(n));
+}
+
+// SetPadValue: three DataCopyPad copies of 5 floats padded right by 3 into 8-float rows: isPad
+// false before any SetPadValue (padding untouched: the row was filled with -1), isPad false
+// after SetPadValue(7), isPad true with paddingValue 2. Row 3 (the 950 `__local_mem__`
+// spelling) reads row 1's first element through a register load.
+extern "C" __global__ __aicore__ void set_pad_value_kernel(GM_ADDR in, GM_ADDR out) {
+    AscendC::GlobalTensor<float> ig, og;
+    ig.SetGlobalBuffer((__gm__ float*)in, 8);
+    og.SetGlobalBuffer((__gm__ float*)out, 32);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> rows = ub.Alloc<float, 32>();
+    AscendC::Duplicate(rows, -1.0f, 32);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
+    AscendC::DataCopyExtParams copy{1, 5 * sizeof(float), 0, 0, 0};
+    AscendC::DataCopyPadExtParams<float> noPad{false, 0, 3, 0.0f};
+    AscendC::DataCopyPad(rows, ig, copy, noPad);
+    AscendC::SetPadValue(7.0f);
+    AscendC::DataCopyPad(rows[8], ig, copy, noPad);
+    AscendC::DataCopyPadExtParams<float> pad2{true, 0, 3, 2.0f};
+    AscendC::DataCopyPad(rows[16], ig, copy, pad2);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    __local_mem__ float* row1 = reinterpret_cast<__local_mem__ float*>(rows[8].GetPhyAddr());
+    AscendC::Reg::RegTensor<float> r;
+    AscendC::Reg::LoadAlign<float, AscendC::Reg::LoadDist::DIST_BRC_B32>(r, row1);
+    AscendC::Reg::StoreAlign(row1 + 16, r, AscendC::Reg::CreateMask<float, AscendC::Reg::MaskPattern::VL8>());
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, rows, 32);
+}
