@@ -43,7 +43,7 @@ eval::Evaluation wrongResult(const eval::Task& t, const std::string& parent, boo
     ev.task = t.name;
     ev.kernel = "kernel.cpp";
     ev.compile.ok = true;
-    ev.run.status = "ok";
+    ev.run.status = toolchain::RunStatus::Ok;
     if (withFailures) {
         for (size_t i = 0; i < 8; ++i) {
             toolchain::Diagnostic d;
@@ -107,8 +107,8 @@ std::vector<AttemptRecord> history(int n) {
         a.stage = i == 0 ? memory::Stage::Draft : i % 3 == 1 ? memory::Stage::Repair : memory::Stage::Optimize;
         a.parent = i - 1;
         a.move = "Double-buffered the input queues and raised the tile to 4096 elements per block";
-        a.status = i % 3 == 1 ? "compile_error" : "ok";
-        a.correct = a.status == "ok";
+        a.status = i % 3 == 1 ? IterationStatus::CompileError : IterationStatus::Ok;
+        a.correct = a.status == IterationStatus::Ok;
         a.cycles = a.correct ? uint64_t(120000 - 3000 * i) : 0;
         if (!a.correct)
             a.firstDiagnostic = "compile_error at line 42: no matching function for call to 'DataCopy(LocalTensor<float>&, "

@@ -19,7 +19,7 @@ std::vector<std::string> failureKinds(const eval::Evaluation* ev) {
     if (failed)
         for (const auto& d : ev->run.diagnostics)
             if (d.kind == "tbuf_not_initialised") out.push_back(d.kind);
-    if (out.empty() && ev->compile.ok && ev->run.status == "ok" && !ev->verify.pass) out.push_back("wrong_result");
+    if (out.empty() && ev->compile.ok && ev->run.status == toolchain::RunStatus::Ok && !ev->verify.pass) out.push_back("wrong_result");
     return out;
 }
 
