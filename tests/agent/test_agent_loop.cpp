@@ -320,7 +320,7 @@ private slots:
         agent::RunStore runs(db);
         auto its = runs.iterations(loop.summary()->runId);
         QVERIFY(its.size() <= 1);
-        if (!its.empty()) QCOMPARE(its[0].status, agent::IterationStatus::Cancelled);
+        if (!its.empty()) QCOMPARE(std::string(toString(its[0].status)), std::string(toString(agent::IterationStatus::Cancelled)));
         QCOMPARE(runs.run(loop.summary()->runId)->status, std::string("cancelled"));
     }
 
@@ -357,7 +357,7 @@ private slots:
         QCOMPARE(its[2].parent, 0);
         QCOMPARE(its[2].source, other);
         QVERIFY2(its[2].rationale.find("no further move from iteration 1") != std::string::npos, its[2].rationale.c_str());
-        QCOMPARE(its[3].status, agent::IterationStatus::Exhausted);
+        QCOMPARE(std::string(toString(its[3].status)), std::string(toString(agent::IterationStatus::Exhausted)));
         QVERIFY2(its[3].rationale.find("no further move from iteration 2; continuing from iteration 0") != std::string::npos,
                  its[3].rationale.c_str());
         bool askedFromBest = false;
@@ -451,7 +451,7 @@ private slots:
         auto sum = loop.run(task("vtune"), runs, nullptr);
         auto its = runs.iterations(sum.runId);
         QCOMPARE(int(its.size()), 1 + s.patience);
-        for (size_t i = 1; i < its.size(); ++i) QCOMPARE(its[i].status, agent::IterationStatus::PolicyError);
+        for (size_t i = 1; i < its.size(); ++i) QCOMPARE(std::string(toString(its[i].status)), std::string(toString(agent::IterationStatus::PolicyError)));
         QVERIFY2(sum.stopReason.find("3 policy calls in a row failed") != std::string::npos, sum.stopReason.c_str());
         QVERIFY(sum.stopReason.find("HTTP 503") != std::string::npos);
         QCOMPARE(sum.policyErrors, 3);
@@ -630,8 +630,8 @@ private slots:
         db->exec("UPDATE agent_iteration SET status='vanished' WHERE idx=1 AND run_id=" + std::to_string(runId));
         const auto back = runs.iterations(runId);
         QCOMPARE(back.size(), size_t(2));
-        QCOMPARE(back[0].status, agent::IterationStatus::WrongResult);
-        QCOMPARE(back[1].status, agent::IterationStatus::Error);
+        QCOMPARE(std::string(toString(back[0].status)), std::string(toString(agent::IterationStatus::WrongResult)));
+        QCOMPARE(std::string(toString(back[1].status)), std::string(toString(agent::IterationStatus::Error)));
         QVERIFY2(back[1].error.find("'vanished'") != std::string::npos && back[1].error.find("HTTP 500") != std::string::npos,
                  back[1].error.c_str());
     }

@@ -73,7 +73,7 @@ class TestLlmPolicy : public QObject {
         ev.kernel = "kernel.cpp";
         ev.compile.ok = false;
         toolchain::Diagnostic d;
-        d.kind = "compile_error";
+        d.kind = toolchain::DiagnosticKind::CompileError;
         d.severity = "error";
         d.file = "kernel.cpp";
         d.line = 12;

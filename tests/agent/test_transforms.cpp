@@ -222,7 +222,7 @@ private slots:
         QVERIFY(lit);
         QCOMPARE(lit->source.find("InitBuffer(qx, 1,"), std::string::npos);
         QVERIFY(lit->source.find("InitBuffer(qx, 2,") != std::string::npos);
-        QCOMPARE(p_.evaluate("tadd", lit->source).run.status, toolchain::RunStatus::Ok);
+        QCOMPARE(std::string(toString(p_.evaluate("tadd", lit->source).run.status)), std::string(toString(toolchain::RunStatus::Ok)));
         // Two buffers that would overflow the UB (3 queues x 2 x 64 KB): the tile constant that
         // sizes them is halved until they fit, and the kernel still runs.
         std::string big = test::replaced(tail_, "TILE = 1024;", "TILE = 32768;");
@@ -233,7 +233,7 @@ private slots:
         QVERIFY(fitted->source.find("InitBuffer(qx, 2,") != std::string::npos);
         const auto fittedKb = agent::kernel::ubBytes(fitted->source);
         QVERIFY(fittedKb && *fittedKb <= (long long)p_.device().ubUsableBytes);
-        QCOMPARE(p_.evaluate("tadd", fitted->source).run.status, toolchain::RunStatus::Ok);  // (its tail is wrong by design)
+        QCOMPARE(std::string(toString(p_.evaluate("tadd", fitted->source).run.status)), std::string(toString(toolchain::RunStatus::Ok)));  // (its tail is wrong by design)
         // Refused when no tile constant sizes the buffers (literal byte counts): nothing to halve.
         std::string literal = big;
         for (int i = 0; i < 3; ++i) literal = test::replaced(literal, "1, TILE * sizeof(half)", "1, 32768 * sizeof(half)");

@@ -22,7 +22,7 @@ using Tester = QAbstractItemModelTester;
 namespace {
 toolchain::Diagnostic diag(const char* severity, int line, const char* message, const char* file = "kernel.cpp") {
     toolchain::Diagnostic d;
-    d.kind = std::string("compile_") + severity;
+    d.kind = toolchain::DiagnosticKind::parse(std::string("compile_") + severity);
     d.severity = severity;
     d.file = file;
     d.line = line;

@@ -1,5 +1,7 @@
 #include "sage_agent/IterationStatus.h"
 
+#include "sage_toolchain/NameTable.h"
+
 #include <array>
 #include <cstddef>
 
@@ -21,8 +23,7 @@ static_assert(kNames.size() == std::size_t(IterationStatus::Exhausted) + 1, "one
 std::string_view toString(IterationStatus status) { return kNames[std::size_t(status)]; }
 
 std::optional<IterationStatus> parseIterationStatus(std::string_view text) {
-    for (std::size_t i = 0; i < kNames.size(); ++i)
-        if (kNames[i] == text) return IterationStatus(i);
+    if (auto i = toolchain::indexOfName(kNames, text)) return IterationStatus(*i);
     return std::nullopt;
 }
 

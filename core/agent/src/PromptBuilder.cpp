@@ -291,7 +291,7 @@ bool compileSection(std::ostringstream& o, const eval::Evaluation& ev, const std
         for (const auto* d : errors) {
             if (shown++ == lim.compileDiagnostics) break;
             o << "- " << where(*d) << ": error: " << clippedMessage(d->message, lim.messageChars);
-            if (!d->kind.empty() && d->kind != "compile_error") o << " [" << d->kind << "]";
+            if (d->kind != toolchain::DiagnosticKind::CompileError && !d->kind.name().empty()) o << " [" << d->kind.name() << "]";
             o << "\n";
             if (auto text = lineText(lines, d->line); !text.empty() && (d->file.empty() || d->file == ev.kernel || d->file == "kernel.cpp"))
                 o << "    > " << text << "\n";
@@ -338,7 +338,7 @@ void runSection(std::ostringstream& o, const eval::Evaluation& ev, const std::ve
         o << "Simulator diagnostics:\n";
         for (size_t i = 0; i < sim.size() && i < lim.simDiagnostics; ++i) {
             const auto& d = *sim[i];
-            o << "- " << where(d) << ": " << (d.severity.empty() ? "error" : d.severity) << " [" << d.kind
+            o << "- " << where(d) << ": " << (d.severity.empty() ? "error" : d.severity) << " [" << d.kind.name()
               << "]: " << clippedMessage(d.message, lim.messageChars) << "\n";
             if (auto text = lineText(lines, d.line); !text.empty()) o << "    > " << text << "\n";
             for (size_t n = 0; n < d.notes.size() && n < lim.notes; ++n) {

@@ -327,7 +327,7 @@ toolchain::LaunchResult convert(const npu::LaunchReport& r, const std::string& c
     }
     for (const auto& d : r.diagnostics) {
         toolchain::Diagnostic td;
-        td.kind = d.kind;
+        td.kind = toolchain::DiagnosticKind::parse(d.kind);  // the simulator names its kinds in text
         td.severity = d.severity;
         td.file = isCandidate(d.file) ? candidate : std::filesystem::path(d.file).filename().string();
         td.line = int(d.line);
@@ -379,7 +379,7 @@ json runKernel(void* so, const toolchain::RunJob& job, const RunSpec& run, const
         toolchain::LaunchResult l = convert(r, "kernel.cpp");
         for (const auto& d : l.diagnostics) {
             if (d.severity != "error") continue;
-            if (d.kind.rfind("race_", 0) == 0) race = true;
+            if (d.kind.isRace()) race = true;
             else error = true;
             if (firstError.empty()) firstError = "line " + std::to_string(d.line) + ": " + d.message;
         }

@@ -1,5 +1,7 @@
 #include "sage_toolchain/RunStatus.h"
 
+#include "sage_toolchain/NameTable.h"
+
 #include <array>
 #include <cstddef>
 
@@ -17,8 +19,7 @@ static_assert(kNames.size() == std::size_t(RunStatus::BadInput) + 1, "one name p
 std::string_view toString(RunStatus status) { return kNames[std::size_t(status)]; }
 
 std::optional<RunStatus> parseRunStatus(std::string_view text) {
-    for (std::size_t i = 0; i < kNames.size(); ++i)
-        if (kNames[i] == text) return RunStatus(i);
+    if (auto i = indexOfName(kNames, text)) return RunStatus(*i);
     return std::nullopt;
 }
 

@@ -5,6 +5,7 @@
 namespace sage::agent {
 
 using toolchain::RunStatus;
+using Kind = toolchain::DiagnosticKind;
 
 namespace {
 eval::EvalRequest requestFor(const std::string& source, const AgentSettings& settings) {
@@ -41,10 +42,11 @@ std::future<void> precompileCandidate(const eval::Evaluator& evaluator, const ev
 std::vector<memory::Diagnostic> failureOf(const eval::Evaluation& ev) {
     std::vector<memory::Diagnostic> out;
     for (const auto& d : ev.compile.diagnostics)
-        if (d.severity == "error") out.push_back({d.kind == "compile_error" ? "compile_error" : d.kind, d.message});
+        if (d.severity == "error") out.push_back({std::string(d.kind.name()), d.message});
     for (const auto& d : ev.run.diagnostics)
-        if (d.severity == "error") out.push_back({d.kind, d.message});
-    if (ev.compile.ok && ev.run.status == RunStatus::Ok && !ev.verify.pass) out.push_back({"wrong_result", "verification failed"});
+        if (d.severity == "error") out.push_back({std::string(d.kind.name()), d.message});
+    if (ev.compile.ok && ev.run.status == RunStatus::Ok && !ev.verify.pass)
+        out.push_back({std::string(Kind::nameOf(Kind::WrongResult)), "verification failed"});
     if (ev.run.status == RunStatus::Timeout || ev.run.status == RunStatus::Crash || ev.run.status == RunStatus::Oom ||
         ev.run.status == RunStatus::UnaccountedOutput || ev.run.status == RunStatus::ImpossibleResult)
         out.push_back({std::string(toString(ev.run.status)), ev.run.message});
@@ -67,7 +69,7 @@ AttemptRecord attemptOf(const IterationRecord& rec, const eval::Evaluation& ev, 
     a.correct = rec.correct;
     a.cycles = ev.run.status == RunStatus::Ok ? ev.profile.totalCycles : 0;
     auto describe = [](const toolchain::Diagnostic& d) {
-        return d.kind + (d.line > 0 ? " at line " + std::to_string(d.line) : std::string()) + ": " + d.message;
+        return std::string(d.kind.name()) + (d.line > 0 ? " at line " + std::to_string(d.line) : std::string()) + ": " + d.message;
     };
     for (const auto* list : {&ev.compile.diagnostics, &ev.run.diagnostics})
         for (const auto& d : *list)

@@ -23,7 +23,7 @@ eval::Evaluation compileFailure(const eval::Task& t, const std::string& parent) 
     ev.compile.ok = false;
     for (size_t i = 0; i < 10; ++i) {
         toolchain::Diagnostic d;
-        d.kind = "compile_error";
+        d.kind = toolchain::DiagnosticKind::CompileError;
         d.severity = "error";
         d.file = i % 3 == 2 ? "kernel_operator.h" : "kernel.cpp";
         d.line = lineAt(i, lineCount(parent));
@@ -47,7 +47,7 @@ eval::Evaluation wrongResult(const eval::Task& t, const std::string& parent, boo
     if (withFailures) {
         for (size_t i = 0; i < 8; ++i) {
             toolchain::Diagnostic d;
-            d.kind = i % 2 ? "race_raw" : "ub_out_of_bounds";
+            d.kind = i % 2 ? toolchain::DiagnosticKind::RaceRaw : toolchain::DiagnosticKind::LocalOutOfBounds;
             d.severity = i < 2 ? "error" : "warning";
             d.file = "kernel.cpp";
             d.line = lineAt(i, lineCount(parent));
