@@ -108,7 +108,7 @@ class TestLlmPolicy : public QObject {
         cc.outputs.push_back(oc);
         ev.verify.cases.push_back(cc);
         toolchain::Diagnostic race;
-        race.kind = "race_raw";
+        race.kind = toolchain::DiagnosticKind::RaceRaw;
         race.severity = "warning";
         race.file = "kernel.cpp";
         race.line = 27;

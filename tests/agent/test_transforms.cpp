@@ -356,8 +356,8 @@ private slots:
         QVERIFY(picked.size() >= 3);
         // A kind of fallback move that gained nothing earlier in the run goes after the others.
         ctx.retrieved.clear();
-        ctx.history = {agent::AttemptRecord{0, memory::Stage::Draft, -1, "draft", "ok", true, 1000, "", {}, ""},
-                       agent::AttemptRecord{1, memory::Stage::Optimize, 0, "more cores: USE_CORE_NUM 8 -> 48", "ok", true, 1000, "", {}, ""}};
+        ctx.history = {agent::AttemptRecord{0, memory::Stage::Draft, -1, "draft", agent::IterationStatus::Ok, true, 1000, "", {}, ""},
+                       agent::AttemptRecord{1, memory::Stage::Optimize, 0, "more cores: USE_CORE_NUM 8 -> 48", agent::IterationStatus::Ok, true, 1000, "", {}, ""}};
         auto demoted = agent::BuiltinPolicy::candidates(ctx);
         QVERIFY(demoted.front().description.rfind("more cores", 0) != 0);
         QVERIFY(std::any_of(demoted.begin(), demoted.end(), [](const auto& m) { return m.description.rfind("more cores", 0) == 0; }));
