@@ -1,4 +1,5 @@
 #include "ui/AgentPanel.h"
+#include "ui/CoreText.h"
 
 #include "ui/RetrievalModel.h"
 
@@ -300,11 +301,11 @@ void AgentPanel::onEvent(const AgentEventPtr& e) {
 void AgentPanel::showProblem(const agent::IterationRecord& r) {
     // An unreachable model server or a refused key must be seen where the run is watched, not
     // only in the Rationale tab of the iteration.
-    if (r.status != "policy_error" || r.error.empty()) {
+    if (r.status != agent::IterationStatus::PolicyError || r.error.empty()) {
         problem_->hide();
         return;
     }
-    const QString text = tr("Iteration %1 (%2): %3").arg(r.index).arg(QString::fromStdString(r.status),
+    const QString text = tr("Iteration %1 (%2): %3").arg(r.index).arg(coreText(toString(r.status)),
                                                                        QString::fromStdString(r.error));
     problem_->setText(text);
     problem_->show();

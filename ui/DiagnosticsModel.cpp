@@ -1,4 +1,5 @@
 #include "ui/DiagnosticsModel.h"
+#include "ui/CoreText.h"
 
 #include <QApplication>
 #include <QBrush>
@@ -61,7 +62,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
         case SeverityColumn: return QString::fromStdString(d.severity);
         case LineColumn: return d.line > 0 ? QVariant(d.line) : QVariant();
         case ColumnColumn: return d.column > 0 ? QVariant(d.column) : QVariant();
-        case KindColumn: return QString::fromStdString(d.kind);
+        case KindColumn: return coreText(d.kind.name());
         case MessageColumn:
             if (!d.file.empty() && QString::fromStdString(d.file) != candidate_)
                 return QStringLiteral("%1: %2").arg(QString::fromStdString(d.file), QString::fromStdString(d.message));

@@ -1,4 +1,5 @@
 #include "ui/EvaluationPresenter.h"
+#include "ui/CoreText.h"
 
 #include "ui/DiagnosticsModel.h"
 #include "ui/DiagnosticsPanel.h"
@@ -70,7 +71,7 @@ QString EvaluationPresenter::statusLine() const {
     QStringList parts;
     parts << (ev.compile.ok ? tr("compiled") : tr("compile failed"));
     if (current_->kind == EvaluationKind::Evaluate && ev.compile.ok) {
-        parts << tr("run %1").arg(QString::fromStdString(ev.run.status));
+        parts << tr("run %1").arg(coreText(toString(ev.run.status)));
         if (ev.verify.ran) parts << (ev.verify.pass ? tr("verified") : tr("WRONG RESULT"));
         if (ev.profile.present)
             parts << tr("%1 cycles, %2% roofline").arg(ev.profile.totalCycles).arg(100 * ev.profile.rooflineFraction, 0, 'f', 1);

@@ -1,4 +1,5 @@
 #include "ui/IterationListModel.h"
+#include "ui/CoreText.h"
 
 #include <QBrush>
 #include <QColor>
@@ -8,8 +9,7 @@
 namespace sage::ui {
 
 QString stageText(memory::Stage stage) {
-    const std::string_view name = memory::toString(stage);
-    return QString::fromUtf8(name.data(), qsizetype(name.size()));
+    return coreText(memory::toString(stage));
 }
 
 IterationListModel::IterationListModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -125,7 +125,7 @@ QVariant IterationListModel::data(const QModelIndex& index, int role) const {
     case OriginColumn: return r ? QString::fromStdString(r->origin) : QString();
     case StatusColumn:
         if (!r) return tr("running…");
-        return correct ? tr("correct") : QString::fromStdString(r->status);
+        return correct ? tr("correct") : coreText(toString(r->status));
     case RewardColumn: return r ? QString::number(r->reward, 'f', 3) : QString();
     case CyclesColumn: {
         const auto c = r ? r->cycles : 0;

@@ -1,4 +1,5 @@
 #include "ui/MainWindow.h"
+#include "ui/CoreText.h"
 
 #include "sage_agent/AgentLoop.h"
 #include "sage_agent/RunStore.h"
@@ -511,7 +512,7 @@ void MainWindow::presentResult(const EvaluationResultPtr& r, std::shared_ptr<con
     setMessage(presenter_->stale() ? tr("The result is for an older text and was not applied to the editor: press F5.")
                                    : presenter_->statusLine());
     const auto& ev = *r->evaluation;
-    if (!ev.compile.ok || (!ev.run.diagnostics.empty() && ev.run.status != "ok")) showPanel(QStringLiteral("diagnostics"));
+    if (!ev.compile.ok || (!ev.run.diagnostics.empty() && ev.run.status != toolchain::RunStatus::Ok)) showPanel(QStringLiteral("diagnostics"));
     else if (r->kind == EvaluationKind::Evaluate && ev.verify.ran && !ev.verify.pass) showPanel(QStringLiteral("verification"));
     updateCandidates();
     emit evaluationPresented(r);
@@ -612,7 +613,7 @@ void MainWindow::onIterationSelected(const IterationRecordPtr& record) {
                                           .arg(record->runId).arg(index));
     } else {
         presenter_->clear(tr("Iteration %1 has no evaluation (%2).")
-                              .arg(index).arg(QString::fromStdString(record->status)));
+                              .arg(index).arg(coreText(toString(record->status))));
     }
     updateCandidates();
     // Not while the loop runs (it would compete for the cores): re-run the candidate for its
@@ -697,7 +698,7 @@ void MainWindow::loadIterations(qint64 runId, int select) {
             for (const auto& r : records) {
                 candidates_[r->index] = r;
                 rows.push_back({runId, r->index, stageText(r->stage), QString::fromStdString(r->origin),
-                                QString::fromStdString(r->status), QString::fromStdString(r->move), r->correct,
+                                coreText(toString(r->status)), QString::fromStdString(r->move), r->correct,
                                 quint64(r->cycles)});
             }
             taskModel_->setIterations(runId, rows);

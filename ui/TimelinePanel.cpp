@@ -1,4 +1,5 @@
 #include "ui/TimelinePanel.h"
+#include "ui/CoreText.h"
 
 #include "ui/PipePalette.h"
 #include "ui/ProfileCompareModel.h"
@@ -221,7 +222,7 @@ void TimelinePanel::setBaseline(std::shared_ptr<const eval::Evaluation> baseline
     if (!baseline_) baselineLabel_->setText(tr("No baseline."));
     else if (!baseline_->profile.present)
         baselineLabel_->setText(tr("Baseline <b>%1</b> has no profile (%2).")
-                                    .arg(name.toHtmlEscaped(), QString::fromStdString(baseline_->run.status)));
+                                    .arg(name.toHtmlEscaped(), coreText(toString(baseline_->run.status))));
     else
         baselineLabel_->setText(tr("Baseline: <b>%1</b> — %2 cycles")
                                     .arg(name.toHtmlEscaped())
@@ -272,7 +273,7 @@ void TimelinePanel::updateSummary() {
         html += tr("<p style='color:gray'>%1 events on %2 lanes (core × pipe); %3 SetFlag → WaitFlag links drawn "
                    "as purple arrows</p>")
                     .arg(timeline_->eventCount()).arg(timeline_->laneCount()).arg(timeline_->flagLinkCount());
-    if (evaluation_->run.status == "race")
+    if (evaluation_->run.status == toolchain::RunStatus::Race)
         html += tr("<p style='color:#c62828'>A race: %1</p>").arg(QString::fromStdString(evaluation_->run.message).toHtmlEscaped());
     summary_->setText(html);
 }

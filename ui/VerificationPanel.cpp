@@ -1,4 +1,5 @@
 #include "ui/VerificationPanel.h"
+#include "ui/CoreText.h"
 
 #include "ui/CompactAxisTicker.h"
 #include "ui/MismatchModel.h"
@@ -196,11 +197,11 @@ void VerificationPanel::setEvaluation(std::shared_ptr<const eval::Evaluation> ev
     int failedCases = 0;
     for (const auto& c : v.cases) failedCases += !c.pass;
     if (!v.ran) {
-        summary_->setText(tr("<b>Not verified</b>: %1")
-                              .arg(evaluation_->compile.ok ? QString::fromStdString(evaluation_->run.status + ": " +
-                                                                                    evaluation_->run.message)
-                                                           : tr("the kernel does not compile")
-                                                                 .toHtmlEscaped()));
+        // The run's message may quote the kernel (an ASSERT text): escaped like any outside text.
+        const QString why = evaluation_->compile.ok ? coreText(toString(evaluation_->run.status)) + QStringLiteral(": ") +
+                                                          QString::fromStdString(evaluation_->run.message)
+                                                    : tr("the kernel does not compile");
+        summary_->setText(tr("<b>Not verified</b>: %1").arg(why.toHtmlEscaped()));
     } else if (v.pass) {
         summary_->setText(tr("<b style='color:#2e7d32'>PASS</b> — %n case run(s), every output within tolerance",
                              nullptr, int(v.cases.size())));

@@ -39,7 +39,7 @@ void printHuman(const eval::Evaluation& ev) {
     std::cout << "compile  " << (ev.compile.ok ? "ok" : "FAILED") << " (" << std::fixed << std::setprecision(2)
               << ev.compile.seconds << " s" << (ev.compile.cached ? ", cached" : "") << ")\n";
     for (const auto& d : ev.compile.diagnostics) diag(d);
-    std::cout << "run      " << ev.run.status << " (" << ev.run.runs.size() << " runs, " << ev.run.seconds << " s)"
+    std::cout << "run      " << toString(ev.run.status) << " (" << ev.run.runs.size() << " runs, " << ev.run.seconds << " s)"
               << (ev.run.message.empty() ? "" : ": " + ev.run.message) << "\n";
     for (const auto& d : ev.run.diagnostics) diag(d);
     if (ev.verify.ran) {

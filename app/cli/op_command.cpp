@@ -96,7 +96,7 @@ void runProgram(const OpOptions& o) {
     const auto report = eval::runProgram(evaluator, o.dir, ro);
     if (o.json) std::cout << report.toJson().dump(2) << "\n";
     else std::cout << report.toText();
-    if (report.status == "bad_input") throw CLI::RuntimeError(2);
+    if (report.status == toolchain::RunStatus::BadInput) throw CLI::RuntimeError(2);
     if (!report.verified()) throw CLI::RuntimeError(1);
 }
 

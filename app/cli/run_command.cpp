@@ -77,7 +77,7 @@ void printEvent(const agent::AgentEvent& e) {
     case T::IterationFinished: {
         if (!e.record) break;
         const agent::IterationRecord& r = *e.record;
-        std::cout << " " << r.move << " -> " << r.status;
+        std::cout << " " << r.move << " -> " << toString(r.status);
         if (r.correct) std::cout << ", " << r.cycles << " cycles, roofline " << std::setprecision(3) << r.rooflineFraction;
         std::cout << ", reward " << std::setprecision(3) << r.reward;
         if (const std::string adopted = adoptionText(r.adoptions); !adopted.empty()) std::cout << ", " << adopted;
@@ -191,7 +191,7 @@ void registerRunCommand(CLI::App& app) {
                   << run->memoryMode << ", " << run->status << " (" << run->stopReason << ")\n";
         for (const auto& it : its) {
             std::cout << std::setw(3) << it.index << " " << std::setw(8) << memory::toString(it.stage) << " " << std::setw(6) << it.origin
-                      << " " << std::left << std::setw(34) << it.move << std::right << " " << std::setw(13) << it.status;
+                      << " " << std::left << std::setw(34) << it.move << std::right << " " << std::setw(13) << toString(it.status);
             if (it.correct) std::cout << " " << std::setw(9) << it.cycles << " cyc  roofline " << std::setprecision(3) << it.rooflineFraction;
             std::cout << "  reward " << std::setprecision(3) << it.reward;
             if (const std::string adopted = adoptionText(it.adoptions); !adopted.empty()) std::cout << "  " << adopted;

@@ -88,8 +88,8 @@ KernelOutcome summarize(const eval::Evaluation& ev) {
         if (!ev.compile.diagnostics.empty())
             k.status += " (line " + std::to_string(ev.compile.diagnostics.front().line) + ": " +
                         ev.compile.diagnostics.front().message + ")";
-    } else if (ev.run.status != "ok") {
-        k.status = "run " + ev.run.status + (ev.run.message.empty() ? "" : ": " + ev.run.message);
+    } else if (ev.run.status != toolchain::RunStatus::Ok) {
+        k.status = "run " + std::string(toString(ev.run.status)) + (ev.run.message.empty() ? "" : ": " + ev.run.message);
     } else if (!ev.verify.pass) {
         k.status = "wrong result";
         bool named = false;  // the first failing output is named

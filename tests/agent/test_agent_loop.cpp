@@ -195,7 +195,7 @@ private slots:
         QVERIFY(its[0].correct);
         int broken = -1;
         for (const auto& it : its)
-            if (it.status == "sim_error" && it.evaluation.dump().find("capacity_exceeded") != std::string::npos) {
+            if (it.status == agent::IterationStatus::SimError && it.evaluation.dump().find("capacity_exceeded") != std::string::npos) {
                 broken = it.index;
                 break;
             }
@@ -320,7 +320,7 @@ private slots:
         agent::RunStore runs(db);
         auto its = runs.iterations(loop.summary()->runId);
         QVERIFY(its.size() <= 1);
-        if (!its.empty()) QCOMPARE(its[0].status, std::string("cancelled"));
+        if (!its.empty()) QCOMPARE(std::string(toString(its[0].status)), std::string(toString(agent::IterationStatus::Cancelled)));
         QCOMPARE(runs.run(loop.summary()->runId)->status, std::string("cancelled"));
     }
 
@@ -357,7 +357,7 @@ private slots:
         QCOMPARE(its[2].parent, 0);
         QCOMPARE(its[2].source, other);
         QVERIFY2(its[2].rationale.find("no further move from iteration 1") != std::string::npos, its[2].rationale.c_str());
-        QCOMPARE(its[3].status, std::string("exhausted"));
+        QCOMPARE(std::string(toString(its[3].status)), std::string(toString(agent::IterationStatus::Exhausted)));
         QVERIFY2(its[3].rationale.find("no further move from iteration 2; continuing from iteration 0") != std::string::npos,
                  its[3].rationale.c_str());
         bool askedFromBest = false;
@@ -451,7 +451,7 @@ private slots:
         auto sum = loop.run(task("vtune"), runs, nullptr);
         auto its = runs.iterations(sum.runId);
         QCOMPARE(int(its.size()), 1 + s.patience);
-        for (size_t i = 1; i < its.size(); ++i) QCOMPARE(its[i].status, std::string("policy_error"));
+        for (size_t i = 1; i < its.size(); ++i) QCOMPARE(std::string(toString(its[i].status)), std::string(toString(agent::IterationStatus::PolicyError)));
         QVERIFY2(sum.stopReason.find("3 policy calls in a row failed") != std::string::npos, sum.stopReason.c_str());
         QVERIFY(sum.stopReason.find("HTTP 503") != std::string::npos);
         QCOMPARE(sum.policyErrors, 3);
@@ -596,6 +596,44 @@ private slots:
         QCOMPARE(all[1].status, std::string("running"));  // this process is alive: not touched
         QCOMPARE(all[2].status, std::string("interrupted"));
         QCOMPARE(waitpid(zombie, &status, 0), zombie);
+    }
+
+    // An iteration's status is stored by its name (the spelling earlier versions wrote, so their
+    // databases load); a name no version wrote reads as error, and the record's error keeps it.
+    void iterationStatusIsStoredByName() {
+        QCOMPARE(std::string(toString(agent::iterationStatusOf(toolchain::RunStatus::Timeout))), std::string("timeout"));
+        for (int i = 0; i <= int(agent::IterationStatus::Exhausted); ++i) {
+            const auto status = agent::IterationStatus(i);
+            QVERIFY2(agent::parseIterationStatus(toString(status)) == status, std::string(toString(status)).c_str());
+        }
+        auto db = openDb("status.db");
+        agent::RunStore runs(db);
+        agent::RunRecord run;
+        run.task = "vtune";
+        run.status = "finished";
+        run.settings = nlohmann::json::object();
+        const int64_t runId = runs.createRun(run);
+        agent::IterationRecord it;
+        it.runId = runId;
+        it.evaluation = nlohmann::json::object();
+        it.timings = nlohmann::json::object();
+        it.status = agent::IterationStatus::WrongResult;
+        runs.addIteration(it);
+        it.index = 1;
+        it.status = agent::IterationStatus::PolicyError;
+        it.error = "HTTP 500";
+        runs.addIteration(it);
+        auto st = db->prepare("SELECT status FROM agent_iteration WHERE run_id=? ORDER BY idx");
+        st.bind(1, runId);
+        QVERIFY(st.step());
+        QCOMPARE(st.text(0), std::string("wrong_result"));
+        db->exec("UPDATE agent_iteration SET status='vanished' WHERE idx=1 AND run_id=" + std::to_string(runId));
+        const auto back = runs.iterations(runId);
+        QCOMPARE(back.size(), size_t(2));
+        QCOMPARE(std::string(toString(back[0].status)), std::string(toString(agent::IterationStatus::WrongResult)));
+        QCOMPARE(std::string(toString(back[1].status)), std::string(toString(agent::IterationStatus::Error)));
+        QVERIFY2(back[1].error.find("'vanished'") != std::string::npos && back[1].error.find("HTTP 500") != std::string::npos,
+                 back[1].error.c_str());
     }
 };
 

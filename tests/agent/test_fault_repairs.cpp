@@ -48,7 +48,7 @@ class TestFaultRepairs : public QObject {
     static bool reports(const eval::Evaluation& ev, const std::string& kind) {
         if (kind == "compile_error") return !ev.compile.ok;
         for (const auto& d : ev.run.diagnostics)
-            if (d.kind == kind) return true;
+            if (d.kind.name() == kind) return true;
         return false;
     }
 

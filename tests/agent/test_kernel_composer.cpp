@@ -50,8 +50,8 @@ class TestKernelComposer : public QObject {
             why = "does not compile";
             if (!ev.compile.diagnostics.empty())
                 why += ": line " + std::to_string(ev.compile.diagnostics[0].line) + ": " + ev.compile.diagnostics[0].message;
-        } else if (ev.run.status != "ok") {
-            why = "run " + ev.run.status + ": " + ev.run.message;
+        } else if (ev.run.status != toolchain::RunStatus::Ok) {
+            why = "run " + std::string(toString(ev.run.status)) + ": " + ev.run.message;
         } else {
             for (const auto& c : ev.verify.cases)
                 for (const auto& o : c.outputs)
@@ -276,7 +276,7 @@ private slots:
         auto its = runs.iterations(sum.runId);
         QVERIFY(!its.empty());
         QVERIFY(its[0].stage == memory::Stage::Draft);
-        QVERIFY2(its[0].correct, its[0].status.c_str());
+        QVERIFY2(its[0].correct, std::string(toString(its[0].status)).c_str());
         QVERIFY(its[0].move.find("compute spec") != std::string::npos);
     }
 };

@@ -46,7 +46,7 @@ class TestKernelbenchDrafts : public QObject {
         eval::Evaluation ev = evaluator_->evaluate(t, req);
         if (!ev.compile.ok)
             return QString::fromStdString(ev.compile.diagnostics.empty() ? "compile failed" : ev.compile.diagnostics[0].message);
-        if (ev.run.status != "ok") return QString::fromStdString("run: " + ev.run.message);
+        if (ev.run.status != toolchain::RunStatus::Ok) return QString::fromStdString("run: " + ev.run.message);
         if (ev.verify.cases.empty()) return "no case verified";
         for (const auto& c : ev.verify.cases)
             for (const auto& o : c.outputs)

@@ -163,8 +163,8 @@ private slots:
         QVERIFY(its[0].stage == memory::Stage::Draft);
         QVERIFY(its[1].stage == memory::Stage::Repair);
         QVERIFY(its[2].stage == memory::Stage::Optimize);
-        QCOMPARE(its[0].status, std::string("compile_error"));
-        QVERIFY2(its[1].correct, its[1].status.c_str());
+        QCOMPARE(std::string(toString(its[0].status)), std::string(toString(agent::IterationStatus::CompileError)));
+        QVERIFY2(its[1].correct, std::string(toString(its[1].status)).c_str());
         QVERIFY2(its[2].correct, its[2].evaluation.dump().substr(0, 2000).c_str());
         QCOMPARE(its[1].parent, 0);
         QCOMPARE(its[2].parent, 1);
@@ -238,8 +238,8 @@ private slots:
         auto sum = loop.run(task_, runs, nullptr);
         auto its = runs.iterations(sum.runId);
         QCOMPARE(its.size(), size_t(2));
-        QCOMPARE(its[0].status, std::string("compile_error"));  // the no-adoption draft was kept
-        QVERIFY2(its[1].correct, its[1].status.c_str());
+        QCOMPARE(std::string(toString(its[0].status)), std::string(toString(agent::IterationStatus::CompileError)));  // the no-adoption draft was kept
+        QVERIFY2(its[1].correct, std::string(toString(its[1].status)).c_str());
         QCOMPARE(its[1].source + (its[1].source.back() == '\n' ? "" : "\n"),
                  baseline + (baseline.back() == '\n' ? "" : "\n"));
         QCOMPARE(sum.firstCorrectIteration, 1);
@@ -301,7 +301,7 @@ private slots:
         CHECK_CONTAINS(notices[0], "maximum context length is 8192 tokens");
         CHECK_CONTAINS(its[0].prompt, "### request log");
         QVERIFY(its[1].prompt.find("### request log") == std::string::npos);
-        QCOMPARE(its[1].status, std::string("ok"));
+        QCOMPARE(std::string(toString(its[1].status)), std::string(toString(agent::IterationStatus::Ok)));
     }
 
     void aBrokenReplyIsMarkedAndTheRunContinues() {
@@ -320,7 +320,7 @@ private slots:
         auto sum = loop.run(task_, runs, nullptr);
         auto its = runs.iterations(sum.runId);
         QCOMPARE(its.size(), size_t(2));
-        QCOMPARE(its[0].status, std::string("policy_error"));
+        QCOMPARE(std::string(toString(its[0].status)), std::string(toString(agent::IterationStatus::PolicyError)));
         CHECK_CONTAINS(its[0].error, "breaks the contract");
         QCOMPARE(its[0].response, std::string("No."));
         CHECK_CONTAINS(its[0].prompt, "### assistant (reply 1, not usable)\nI would rather not write code today.");

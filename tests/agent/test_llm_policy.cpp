@@ -73,7 +73,7 @@ class TestLlmPolicy : public QObject {
         ev.kernel = "kernel.cpp";
         ev.compile.ok = false;
         toolchain::Diagnostic d;
-        d.kind = "compile_error";
+        d.kind = toolchain::DiagnosticKind::CompileError;
         d.severity = "error";
         d.file = "kernel.cpp";
         d.line = 12;
@@ -88,7 +88,7 @@ class TestLlmPolicy : public QObject {
         eval::Evaluation ev;
         ev.kernel = "kernel.cpp";
         ev.compile.ok = true;
-        ev.run.status = "ok";
+        ev.run.status = toolchain::RunStatus::Ok;
         ev.verify.ran = true;
         ev.verify.pass = false;
         eval::CaseCheck cc;
@@ -108,7 +108,7 @@ class TestLlmPolicy : public QObject {
         cc.outputs.push_back(oc);
         ev.verify.cases.push_back(cc);
         toolchain::Diagnostic race;
-        race.kind = "race_raw";
+        race.kind = toolchain::DiagnosticKind::RaceRaw;
         race.severity = "warning";
         race.file = "kernel.cpp";
         race.line = 27;
@@ -209,7 +209,7 @@ private slots:
         a.stage = memory::Stage::Optimize;
         a.parent = 1;
         a.move = "block_dim 1 -> 8";
-        a.status = "compile_error";
+        a.status = agent::IterationStatus::CompileError;
         a.firstDiagnostic = "compile_error at line 12: use of undeclared identifier 'qw'";
         a.adoptedIds = {12};
         ctx.history = {a};
@@ -306,7 +306,7 @@ private slots:
         CHECK_CONTAINS(s, "memory-bound ratio = MTE2 (GM->UB) busy time");
         CHECK_CONTAINS(s, "pipe overlap = sum of all pipes' busy time / core time");
         // A kernel that stopped on a simulator error shows no profile.
-        ev.run.status = "sim_error";
+        ev.run.status = toolchain::RunStatus::SimError;
         s = agent::LlmPolicy::evaluationSummary(ev, baseline_);
         CHECK_CONTAINS(s, "Profile: not shown");
         CHECK_NOT_CONTAINS(s, "cycles per core");
@@ -657,7 +657,7 @@ private slots:
         agent::AttemptRecord a;
         a.iteration = 1;
         a.stage = memory::Stage::Optimize;
-        a.status = "ok";
+        a.status = agent::IterationStatus::Ok;
         a.correct = true;
         a.cycles = 4242;
         a.sourceKey = agent::sourceKey(baseline_);

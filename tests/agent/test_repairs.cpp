@@ -17,7 +17,7 @@ class TestRepairs : public QObject {
     void repairsInOne(const char* task, const std::string& broken, const std::string& kind, const std::string& moveHas) {
         auto before = p_.evaluate(task, broken);
         QVERIFY2(!before.success(), kind.c_str());
-        QVERIFY2(test::hasKind(before, kind) || (kind == "wrong_result" && before.run.status == "ok" && !before.verify.pass),
+        QVERIFY2(test::hasKind(before, kind) || (kind == "wrong_result" && before.run.status == toolchain::RunStatus::Ok && !before.verify.pass),
                  before.toJson().dump(1).substr(0, 3000).c_str());
         auto prop = p_.propose(task, broken, before, memory::Stage::Repair);
         QVERIFY2(prop.ok, (prop.error + "\n" + before.toJson()["compile"].dump(1).substr(0, 2000)).c_str());

@@ -47,7 +47,7 @@ private slots:
             none.stage = memory::Stage::Optimize;
             none.origin = "policy";
             none.move = "tile 2048";
-            none.status = "ok";
+            none.status = agent::IterationStatus::Ok;
             none.adoptions = {{8, false, true, 0.6, 0.6, 0.1, 0.2}, {5, false, true, 0.6, 0.6, 0.0, 0.1},
                               {44, false, false, 0.0, 0.0, 0.0, 0.0}};
             runs.addIteration(none);

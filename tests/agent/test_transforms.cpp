@@ -222,7 +222,7 @@ private slots:
         QVERIFY(lit);
         QCOMPARE(lit->source.find("InitBuffer(qx, 1,"), std::string::npos);
         QVERIFY(lit->source.find("InitBuffer(qx, 2,") != std::string::npos);
-        QCOMPARE(p_.evaluate("tadd", lit->source).run.status, std::string("ok"));
+        QCOMPARE(std::string(toString(p_.evaluate("tadd", lit->source).run.status)), std::string(toString(toolchain::RunStatus::Ok)));
         // Two buffers that would overflow the UB (3 queues x 2 x 64 KB): the tile constant that
         // sizes them is halved until they fit, and the kernel still runs.
         std::string big = test::replaced(tail_, "TILE = 1024;", "TILE = 32768;");
@@ -233,7 +233,7 @@ private slots:
         QVERIFY(fitted->source.find("InitBuffer(qx, 2,") != std::string::npos);
         const auto fittedKb = agent::kernel::ubBytes(fitted->source);
         QVERIFY(fittedKb && *fittedKb <= (long long)p_.device().ubUsableBytes);
-        QCOMPARE(p_.evaluate("tadd", fitted->source).run.status, std::string("ok"));  // (its tail is wrong by design)
+        QCOMPARE(std::string(toString(p_.evaluate("tadd", fitted->source).run.status)), std::string(toString(toolchain::RunStatus::Ok)));  // (its tail is wrong by design)
         // Refused when no tile constant sizes the buffers (literal byte counts): nothing to halve.
         std::string literal = big;
         for (int i = 0; i < 3; ++i) literal = test::replaced(literal, "1, TILE * sizeof(half)", "1, 32768 * sizeof(half)");
@@ -386,8 +386,8 @@ private:
         QVERIFY(picked.size() >= 3);
         // A kind of fallback move that gained nothing earlier in the run goes after the others.
         ctx.retrieved.clear();
-        ctx.history = {agent::AttemptRecord{0, memory::Stage::Draft, -1, "draft", "ok", true, 1000, "", {}, ""},
-                       agent::AttemptRecord{1, memory::Stage::Optimize, 0, "more cores: USE_CORE_NUM 8 -> 48", "ok", true, 1000, "", {}, ""}};
+        ctx.history = {agent::AttemptRecord{0, memory::Stage::Draft, -1, "draft", agent::IterationStatus::Ok, true, 1000, "", {}, ""},
+                       agent::AttemptRecord{1, memory::Stage::Optimize, 0, "more cores: USE_CORE_NUM 8 -> 48", agent::IterationStatus::Ok, true, 1000, "", {}, ""}};
         auto demoted = agent::BuiltinPolicy::candidates(ctx);
         QVERIFY(demoted.front().description.rfind("more cores", 0) != 0);
         QVERIFY(std::any_of(demoted.begin(), demoted.end(), [](const auto& m) { return m.description.rfind("more cores", 0) == 0; }));

@@ -15,7 +15,7 @@ class TestIncludePolicy : public QObject {
 
     static const sage::toolchain::Diagnostic* at(const std::vector<sage::toolchain::Diagnostic>& d, int line) {
         for (const auto& x : d)
-            if (x.line == line && x.kind == "rejected_include") return &x;
+            if (x.line == line && x.kind == sage::toolchain::DiagnosticKind::RejectedInclude) return &x;
         return nullptr;
     }
 
@@ -49,7 +49,7 @@ private slots:
                                 "#include \"register/tilingdata_base.h\"\n"
                                 "#include <fstream>\n";
         auto d = SourcePolicy::check(src, "k.cpp");
-        QCOMPARE(std::count_if(d.begin(), d.end(), [](const auto& x) { return x.kind == "rejected_include"; }), 3L);
+        QCOMPARE(std::count_if(d.begin(), d.end(), [](const auto& x) { return x.kind == sage::toolchain::DiagnosticKind::RejectedInclude; }), 3L);
         QVERIFY2(at(d, 2) && at(d, 2)->message.find("library header the simulator does not implement") !=
                                  std::string::npos, at(d, 2) ? at(d, 2)->message.c_str() : "none");
         QVERIFY2(at(d, 3) && at(d, 3)->message.find("CANN host header") != std::string::npos,
@@ -61,7 +61,7 @@ private slots:
         // OpProject runs check() on each local header too: a header may not smuggle in a refused API.
         auto d = SourcePolicy::check("inline int f() { return system(\"ls\"); }\n", "op_kernel/common.h");
         QCOMPARE(d.size(), size_t(1));
-        QCOMPARE(d[0].kind, std::string("rejected_api"));
+        QVERIFY(d[0].kind == sage::toolchain::DiagnosticKind::RejectedApi);
         QCOMPARE(d[0].file, std::string("op_kernel/common.h"));
     }
 };

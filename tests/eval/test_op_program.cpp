@@ -104,7 +104,7 @@ private slots:
     void selfCheckingProgramVerifies() {
         const auto r = run(data_ + "/vadd/vadd.asc");
         QVERIFY2(r.verified(), r.toText().c_str());
-        QCOMPARE(r.status, std::string("ok"));
+        QCOMPARE(std::string(toString(r.status)), std::string(toString(toolchain::RunStatus::Ok)));
         QCOMPARE(r.exitCode.value_or(-1), 0);
         QCOMPARE(r.launches, 1);
         QVERIFY(r.cycles > 0);
@@ -116,7 +116,7 @@ private slots:
         const std::string dir = copyProgram(tmp, "vadd");
         replaceIn(dir + "/vadd.asc", "AscendC::Add(z, x, y", "AscendC::Sub(z, x, y");
         const auto r = run(dir + "/vadd.asc");
-        QCOMPARE(r.status, std::string("ok"));
+        QCOMPARE(std::string(toString(r.status)), std::string(toString(toolchain::RunStatus::Ok)));
         QCOMPARE(r.exitCode.value_or(-1), 1);
         QVERIFY(!r.verified());
         QVERIFY2(r.console.find("mismatch at") != std::string::npos, r.console.c_str());
@@ -140,7 +140,7 @@ private slots:
         const std::string dir = copyProgram(tmp, "scale_files");
         writeScaleData(dir, 77);
         const auto r = run(dir + "/scale.asc", {"./output/y.bin=output/golden.bin:float16"});
-        QCOMPARE(r.status, std::string("ok"));
+        QCOMPARE(std::string(toString(r.status)), std::string(toString(toolchain::RunStatus::Ok)));
         QCOMPARE(r.checks.size(), size_t(1));
         QVERIFY(!r.checks[0].pass);
         QCOMPARE(r.checks[0].mismatches, uint64_t(1));
@@ -163,7 +163,7 @@ private slots:
         const std::string dir = copyProgram(tmp, "scale_files");
         // No golden file: refused before anything runs.
         auto r = run(dir + "/scale.asc", {"output/y.bin=output/golden.bin:float16"});
-        QCOMPARE(r.status, std::string("bad_input"));
+        QCOMPARE(std::string(toString(r.status)), std::string(toString(toolchain::RunStatus::BadInput)));
         QVERIFY2(r.message.find("golden.bin") != std::string::npos, r.message.c_str());
         // A golden file but no input/: the program's ReadFile fails and its main says so.
         fs::create_directories(fs::path(dir) / "output");
@@ -179,7 +179,7 @@ private slots:
         const std::string dir = copyProgram(tmp, "vadd");
         replaceIn(dir + "/vadd.asc", "aclrtMalloc((void**)&outDev, bytes,", "aclrtMalloc((void**)&outDev, bytes / 2,");
         const auto r = run(dir + "/vadd.asc");
-        QCOMPARE(r.status, std::string("sim_error"));
+        QCOMPARE(std::string(toString(r.status)), std::string(toString(toolchain::RunStatus::SimError)));
         QVERIFY(!r.verified());
     }
 
@@ -214,14 +214,14 @@ private slots:
         const std::string dir = copyProgram(tmp, "vadd");
         replaceIn(dir + "/vadd.asc", "int main()", "int start()");
         auto r = run(dir + "/vadd.asc");
-        QCOMPARE(r.status, std::string("rejected"));
+        QCOMPARE(std::string(toString(r.status)), std::string(toString(toolchain::RunStatus::Rejected)));
         QVERIFY2(r.message.find("no main()") != std::string::npos, r.message.c_str());
         replaceIn(dir + "/vadd.asc", "int start()\n{", "int main()\n{\n    std::ifstream in(\"/etc/passwd\");");
         r = run(dir + "/vadd.asc");
-        QCOMPARE(r.status, std::string("rejected"));
+        QCOMPARE(std::string(toString(r.status)), std::string(toString(toolchain::RunStatus::Rejected)));
         QVERIFY2(r.message.find("file streams") != std::string::npos, r.message.c_str());
         r = run(dir + "/missing.asc");
-        QCOMPARE(r.status, std::string("bad_input"));
+        QCOMPARE(std::string(toString(r.status)), std::string(toString(toolchain::RunStatus::BadInput)));
     }
 };
 

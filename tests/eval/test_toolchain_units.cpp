@@ -1,5 +1,6 @@
 // Bad input is refused with the file, the field and what is wrong: device profiles, task
 // folders, launch expressions, kernel sources; compiler diagnostics map to the candidate.
+#include "sage_eval/Evaluation.h"
 #include "sage_eval/RunCache.h"
 #include "sage_eval/Task.h"
 #include "sage_eval/Verifier.h"
@@ -162,7 +163,7 @@ private slots:
                           "int g() { return system(\"ls\"); }\nvoid h() { asm(\"nop\"); }\n";
         auto d = toolchain::SourcePolicy::check(src, "k.cpp");
         std::vector<std::pair<std::string, int>> got;
-        for (const auto& x : d) got.push_back({x.kind, x.line});
+        for (const auto& x : d) got.push_back({std::string(x.kind.name()), x.line});
         QVERIFY(std::find(got.begin(), got.end(), std::make_pair(std::string("rejected_include"), 6)) != got.end());
         QVERIFY(std::find(got.begin(), got.end(), std::make_pair(std::string("rejected_api"), 7)) != got.end());
         QVERIFY(std::find(got.begin(), got.end(), std::make_pair(std::string("rejected_api"), 8)) != got.end());
@@ -181,12 +182,74 @@ private slots:
         QCOMPARE(d[0].line, 7);
         QCOMPARE(d[0].notes.at(0).file, std::string("kernel_vec.h"));
         QCOMPARE(d[1].severity, std::string("warning"));
-        QCOMPARE(d[2].kind, std::string("link_error"));
+        QVERIFY(d[2].kind == toolchain::DiagnosticKind::LinkError);
         auto sites = toolchain::instantiationSites("kernel.cpp:12:5:   required from here\nother.h:3:1:   required from here\n",
                                                    "kernel.cpp");
         QCOMPARE(sites.size(), size_t(1));
         QCOMPARE(sites[0].first, 12);
         QVERIFY(toolchain::parseGccJsonDiagnostics("garbage", "kernel.cpp", "k").empty());
+    }
+
+    // Run statuses keep the spelling earlier versions stored, so their evaluations, caches and
+    // run databases load; a status no version wrote reads as error and keeps its text.
+    void runStatusesReadTheStoredSpelling() {
+        const std::vector<std::pair<std::string, toolchain::RunStatus>> stored = {
+            {"not_run", toolchain::RunStatus::NotRun},       {"ok", toolchain::RunStatus::Ok},
+            {"race", toolchain::RunStatus::Race},            {"sim_error", toolchain::RunStatus::SimError},
+            {"error", toolchain::RunStatus::Error},          {"oom", toolchain::RunStatus::Oom},
+            {"crash", toolchain::RunStatus::Crash},          {"timeout", toolchain::RunStatus::Timeout},
+            {"cancelled", toolchain::RunStatus::Cancelled},  {"sandbox_violation", toolchain::RunStatus::SandboxViolation},
+            {"unaccounted_output", toolchain::RunStatus::UnaccountedOutput},
+            {"impossible_result", toolchain::RunStatus::ImpossibleResult},
+            {"rejected", toolchain::RunStatus::Rejected},    {"compile_error", toolchain::RunStatus::CompileError},
+            {"bad_input", toolchain::RunStatus::BadInput}};
+        for (const auto& [text, status] : stored) {
+            QVERIFY2(toolchain::parseRunStatus(text) == status, text.c_str());
+            QCOMPARE(std::string(toString(status)), text);
+        }
+        QVERIFY(!toolchain::parseRunStatus("OK").has_value());
+        QVERIFY(!toolchain::parseRunStatus("").has_value());
+        std::string note;
+        QVERIFY(toolchain::runStatusFrom("exploded", &note) == toolchain::RunStatus::Error);
+        QVERIFY2(note.find("'exploded'") != std::string::npos, note.c_str());
+
+        json j = {{"run", {{"status", "race"}, {"message", "two pipes"},
+                           {"runs", {{{"case", "small"}, {"seed", 1}, {"status", "sim_error"}, {"message", "m"}}}}}}};
+        auto ev = eval::Evaluation::fromJson(j);
+        QVERIFY(ev.run.status == toolchain::RunStatus::Race);
+        QVERIFY(ev.run.runs.at(0).status == toolchain::RunStatus::SimError);
+        QCOMPARE(ev.toJson()["run"]["status"].get<std::string>(), std::string("race"));
+        QCOMPARE(ev.toJson()["run"]["runs"][0]["status"].get<std::string>(), std::string("sim_error"));
+        j["run"]["status"] = "melted";  // written by no version: an error, its text kept
+        ev = eval::Evaluation::fromJson(j);
+        QVERIFY(ev.run.status == toolchain::RunStatus::Error);
+        QVERIFY2(ev.run.message.find("'melted'") != std::string::npos && ev.run.message.find("two pipes") != std::string::npos,
+                 ev.run.message.c_str());
+        QVERIFY(eval::Evaluation::fromJson(json::object()).run.status == toolchain::RunStatus::NotRun);
+    }
+
+    // Diagnostic kinds are typed; one this version does not know (from a newer simulator or an
+    // imported evaluation) is kept by its text: shown, written back and compared unchanged.
+    void diagnosticKindsKeepUnknownText() {
+        using Kind = toolchain::DiagnosticKind;
+        for (int c = Kind::CompileError; c <= Kind::WrongResult; ++c) {
+            const Kind kind = Kind::Code(c);
+            QVERIFY2(Kind::parse(kind.name()) == kind, std::string(kind.name()).c_str());
+        }
+        QVERIFY(Kind::parse("race_war").isRace());
+        QVERIFY(!Kind::parse("deadlock").isRace());
+        QVERIFY(Kind::parse("capacity_exceeded") == Kind::CapacityExceeded);
+        toolchain::Diagnostic d;
+        d.kind = Kind::parse("cube_overheated");
+        d.message = "from a newer simulator";
+        QVERIFY(d.kind == Kind::Other);
+        QVERIFY(!(d.kind == Kind::parse("other_future_kind")));
+        const auto back = toolchain::diagnosticFromJson(toolchain::toJson(d));
+        QCOMPARE(std::string(back.kind.name()), std::string("cube_overheated"));
+        QVERIFY(back.kind == d.kind);
+        QCOMPARE(toolchain::toJson(toolchain::diagnosticFromJson(json{{"kind", "race_raw"}}))["kind"].get<std::string>(),
+                 std::string("race_raw"));
+        QCOMPARE(std::string(toolchain::diagnosticFromJson(json::object()).kind.name()), std::string());
     }
 
     // A stored run comes back with its status and output bytes; the cache stays within its
@@ -197,7 +260,7 @@ private slots:
         QVERIFY(!cache.load("missing").has_value());
         qputenv("SAGE_RUN_CACHE_MB", "1");
         toolchain::RunResult r;
-        r.status = "ok";
+        r.status = toolchain::RunStatus::Ok;
         r.message = "fine";
         const size_t entryBytes = 200 << 10;  // 5 entries fit in 1 MiB
         for (int i = 0; i < 40; ++i) {
@@ -209,7 +272,7 @@ private slots:
         qunsetenv("SAGE_RUN_CACHE_MB");
         auto last = cache.load("k39");
         QVERIFY(last.has_value());
-        QCOMPARE(last->result.status, std::string("ok"));
+        QCOMPARE(std::string(toString(last->result.status)), std::string(toString(toolchain::RunStatus::Ok)));
         QCOMPARE(last->outputs.at("y").size(), entryBytes);
         QCOMPARE(int(last->outputs.at("y").data()[7]), 39);
         QVERIFY(last->networkIsolated);
@@ -233,7 +296,7 @@ private slots:
         const fs::path root = (dir_.path() + "/sharedruns").toStdString();
         const eval::RunCache cache(root.string());
         toolchain::RunResult r;
-        r.status = "ok";
+        r.status = toolchain::RunStatus::Ok;
         std::vector<uint8_t> same(50000, 0x42), other(50000, 0x43);
         cache.store("a", r, {{"y", toolchain::Blob::own(same)}, {"z", toolchain::Blob::own(other)}}, true);
         cache.store("b", r, {{"y", toolchain::Blob::own(same)}}, true);
@@ -263,7 +326,7 @@ private slots:
         const fs::path root = (dir_.path() + "/timelineruns").toStdString();
         const eval::RunCache cache(root.string());
         toolchain::RunResult r;
-        r.status = "ok";
+        r.status = toolchain::RunStatus::Ok;
         toolchain::LaunchResult launch;
         launch.kernel = "k";
         launch.totalCycles = 1234;
@@ -296,7 +359,7 @@ private slots:
         const fs::path root = (dir_.path() + "/layoutruns").toStdString();
         const eval::RunCache cache(root.string());
         toolchain::RunResult r;
-        r.status = "ok";
+        r.status = toolchain::RunStatus::Ok;
         cache.store("current", r, {{"y", toolchain::Blob::own(std::vector<uint8_t>(4096, 7))}}, true);
         auto oldEntry = [&](const std::string& name) {
             fs::create_directories(root / name);
@@ -348,7 +411,7 @@ private slots:
         QCOMPARE(blob.path(), produced.string());
         QVERIFY(toolchain::Blob::own({1, 2}).path().empty());
         toolchain::RunResult r;
-        r.status = "ok";
+        r.status = toolchain::RunStatus::Ok;
         const eval::RunCache cache(root.string());
         cache.store("linked", r, {{"y", blob}}, true);
         size_t linked = 0;

@@ -151,7 +151,7 @@ class TestRedTeamKernels : public QObject {
         auto report = sandbox_->run(job, {in}, opts);
         o.memoryLimit = report.memoryLimit;
         o.cgroupUnavailable = report.cgroupUnavailable;
-        o.status = report.runs.at(0).status;
+        o.status = std::string(toString(report.runs.at(0).status));
         o.message = report.runs.at(0).message;
         for (const auto& l : report.runs[0].launches) o.cycles += l.totalCycles;
         o.all += o.message + "\n" + report.stderrTail;
@@ -233,12 +233,12 @@ class TestRedTeamKernels : public QObject {
         req.seeds = 1;
         auto ev = evaluator_->evaluate(vadd(), req);
         QVERIFY2(ev.compile.ok, ev.toJson().dump().c_str());
-        QCOMPARE(ev.run.status, std::string("unaccounted_output"));
+        QCOMPARE(std::string(toString(ev.run.status)), std::string(toString(toolchain::RunStatus::UnaccountedOutput)));
         QVERIFY(!ev.success());
         QVERIFY2(ev.run.message.find("not written by any simulated instruction") != std::string::npos, ev.run.message.c_str());
         QCOMPARE(runCacheEntries(), before);  // nothing of such a run is reused
         auto again = evaluator_->evaluate(vadd(), req);
-        QCOMPARE(again.run.status, std::string("unaccounted_output"));
+        QCOMPARE(std::string(toString(again.run.status)), std::string(toString(toolchain::RunStatus::UnaccountedOutput)));
     }
 private slots:
     void initTestCase() {
@@ -410,7 +410,7 @@ private slots:
     void impossibleCyclesAreRejected() {
         // A result below the roofline of its own tensors cannot come from the device.
         toolchain::RunResult r;
-        r.status = "ok";
+        r.status = toolchain::RunStatus::Ok;
         toolchain::LaunchResult l;
         l.totalCycles = 42;
         r.launches.push_back(l);
@@ -418,7 +418,7 @@ private slots:
         spec.tensors.push_back({"z", "float32", {1 << 20}, true, ""});
         const auto& device = evaluator_->devices().get(toolchain::DeviceCatalog::kDefaultDevice);
         QVERIFY(eval::rejectImpossibleResult(r, spec, device));
-        QCOMPARE(r.status, std::string("impossible_result"));
+        QCOMPARE(std::string(toString(r.status)), std::string(toString(toolchain::RunStatus::ImpossibleResult)));
         QVERIFY2(r.message.find("below the roofline") != std::string::npos, r.message.c_str());
         QVERIFY(!eval::RunCache::cacheable(r.status));
     }
@@ -591,7 +591,8 @@ private slots:
         req.seeds = 1;
         req.source = kernel("#include <cstdio>\n", "FILE* f = (fopen)(" + q(marker_) + ", \"w\"); if (f) fputs(\"x\", f);");
         auto ev = evaluator_->evaluate(vadd(), req);
-        QVERIFY2(ev.run.status == "sandbox_violation" || ev.run.status == "rejected", ev.run.status.c_str());
+        QVERIFY2(ev.run.status == toolchain::RunStatus::SandboxViolation || ev.run.status == toolchain::RunStatus::Rejected,
+                 std::string(toString(ev.run.status)).c_str());
         QVERIFY(!ev.success());
         assertContained({});
     }

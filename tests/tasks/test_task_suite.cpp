@@ -39,8 +39,8 @@ Outcome summarize(const eval::Evaluation& ev) {
         o.failure = "does not compile";
         if (!ev.compile.diagnostics.empty())
             o.failure += ": line " + std::to_string(ev.compile.diagnostics[0].line) + ": " + ev.compile.diagnostics[0].message;
-    } else if (ev.run.status != "ok") {
-        o.failure = "run " + ev.run.status + ": " + ev.run.message;
+    } else if (ev.run.status != toolchain::RunStatus::Ok) {
+        o.failure = "run " + std::string(toString(ev.run.status)) + ": " + ev.run.message;
     } else {
         for (const auto& c : ev.verify.cases)
             for (const auto& out : c.outputs)

@@ -29,7 +29,7 @@ class TestAgentPanel : public QObject {
     std::shared_ptr<const eval::Evaluator> evaluator_;
 
     // A finished iteration as the loop reports it.
-    static AgentEventPtr finished(int index, bool correct, uint64_t cycles, const std::string& status = "ok",
+    static AgentEventPtr finished(int index, bool correct, uint64_t cycles, agent::IterationStatus status = agent::IterationStatus::Ok,
                                   const std::string& error = "") {
         auto r = std::make_shared<agent::IterationRecord>();
         r->runId = 7;
@@ -62,7 +62,7 @@ private slots:
         emit controller.eventArrived(std::make_shared<agent::AgentEvent>(agent::AgentEvent{agent::AgentEventType::RunStarted, 7, 0, std::nullopt, "vadd", {}, {}}));
         emit controller.eventArrived(finished(0, true, 18000));
         emit controller.eventArrived(finished(1, true, 16455));
-        emit controller.eventArrived(finished(2, false, 9000, "sim_error"));  // fast but wrong: never the best
+        emit controller.eventArrived(finished(2, false, 9000, agent::IterationStatus::SimError));  // fast but wrong: never the best
         emit controller.eventArrived(finished(3, true, 18376));              // the last one
         IterationListModel* model = panel.iterations();
         QCOMPARE(model->bestIteration(), 1);
@@ -94,7 +94,7 @@ private slots:
         AgentController controller(evaluator_);
         AgentPanel panel(&controller);
         QSignalSpy messages(&panel, &AgentPanel::message);
-        emit controller.eventArrived(finished(0, false, 0, "policy_error",
+        emit controller.eventArrived(finished(0, false, 0, agent::IterationStatus::PolicyError,
                                               "cannot reach the model server at http://127.0.0.1:9/v1: Connection refused"));
         QVERIFY(panel.problemText().contains("Connection refused"));
         bool said = false;

@@ -192,7 +192,7 @@ private slots:
         QVERIFY(w->evaluate());
         QVERIFY(presented.wait(120000));
         auto r = presented.takeFirst().at(0).value<EvaluationResultPtr>();
-        QCOMPARE(r->evaluation->run.status, std::string("ok"));
+        QCOMPARE(std::string(toString(r->evaluation->run.status)), std::string(toString(toolchain::RunStatus::Ok)));
         QVERIFY(r->evaluation->verify.pass);
         QVERIFY(r->timeline);
         size_t traceFlags = 0;
@@ -221,7 +221,7 @@ private slots:
         QVERIFY(w->evaluate());
         QVERIFY(presented.wait(120000));
         r = presented.takeFirst().at(0).value<EvaluationResultPtr>();
-        QCOMPARE(r->evaluation->run.status, std::string("race"));
+        QCOMPARE(std::string(toString(r->evaluation->run.status)), std::string(toString(toolchain::RunStatus::Race)));
         QVERIFY(r->timeline && !r->timeline->empty());
         QVERIFY(plot->laneCount() > 0);
         QVERIFY(w->diagnosticsModel()->errorCount() >= 1);  // the race, at its source line
@@ -282,7 +282,7 @@ private slots:
         QVERIFY(r && r->ok());
         QCOMPARE(int(r->kind), int(EvaluationKind::Compile));
         QVERIFY(r->evaluation->compile.ok);
-        QCOMPARE(r->evaluation->run.status, std::string("not_run"));
+        QCOMPARE(std::string(toString(r->evaluation->run.status)), std::string(toString(toolchain::RunStatus::NotRun)));
         QVERIFY(!r->evaluation->verify.ran);
         QCOMPARE(w->verificationPanel()->model()->rowCount(), 0);
     }
@@ -551,7 +551,7 @@ private slots:
         QVERIFY(presented.wait(120000));
         ticker.stop();
         auto r = presented.takeFirst().at(0).value<EvaluationResultPtr>();
-        QCOMPARE(r->evaluation->run.status, std::string("timeout"));
+        QCOMPARE(std::string(toString(r->evaluation->run.status)), std::string(toString(toolchain::RunStatus::Timeout)));
     }
 
     void cancelStopsARunningEvaluation() {

@@ -22,7 +22,7 @@ using Tester = QAbstractItemModelTester;
 namespace {
 toolchain::Diagnostic diag(const char* severity, int line, const char* message, const char* file = "kernel.cpp") {
     toolchain::Diagnostic d;
-    d.kind = std::string("compile_") + severity;
+    d.kind = toolchain::DiagnosticKind::parse(std::string("compile_") + severity);
     d.severity = severity;
     d.file = file;
     d.line = line;
@@ -36,7 +36,7 @@ eval::Evaluation sampleEvaluation() {
     ev.task = "vadd";
     ev.kernel = "kernel.cpp";
     ev.compile.ok = true;
-    ev.run.status = "ok";
+    ev.run.status = toolchain::RunStatus::Ok;
     ev.verify.ran = true;
     for (int c = 0; c < 2; ++c) {
         eval::CaseCheck cc;
@@ -255,7 +255,7 @@ private slots:
         r.index = 0;
         r.stage = memory::Stage::Draft;
         r.origin = "policy";
-        r.status = "ok";
+        r.status = agent::IterationStatus::Ok;
         r.correct = true;
         r.cycles = 1234;
         r.rooflineFraction = 0.4;
@@ -275,7 +275,7 @@ private slots:
         agent::IterationRecord broken = r;
         broken.index = 1;
         broken.correct = false;
-        broken.status = "compile_error";
+        broken.status = agent::IterationStatus::CompileError;
         broken.cycles = 0;
         broken.error = "kernel.cpp:3: expected ';'";
         m.iterationStarted(1, "repair");

@@ -89,10 +89,10 @@ std::string insertBarrier(const std::string& source, int line) {
     return out.str();
 }
 
-const toolchain::Diagnostic* firstError(const eval::Evaluation* ev, const std::string& prefix) {
+const toolchain::Diagnostic* firstRaceError(const eval::Evaluation* ev) {
     if (!ev) return nullptr;
     for (const auto& d : ev->run.diagnostics)
-        if (d.severity == "error" && d.kind.rfind(prefix, 0) == 0) return &d;
+        if (d.severity == "error" && d.kind.isRace()) return &d;
     return nullptr;
 }
 
@@ -167,7 +167,7 @@ std::optional<BuiltinPolicy::Move> BuiltinPolicy::apply(const std::string& sourc
     const std::string name = action.contains("name") && action["name"].is_string() ? action["name"].get<std::string>() : "";
     if (type == "transform") {
         if (name == "insert_barrier" || name == "add_sync") {
-            const auto* race = firstError(parent, "race_");
+            const auto* race = firstRaceError(parent);
             if (!race || race->line <= 0) return fail("no race diagnostic with a line");
             return Move{insertBarrier(source, race->line), "PipeBarrier<PIPE_ALL> before line " + std::to_string(race->line),
                         action, 0, 0.0};
@@ -338,7 +338,8 @@ std::optional<Lesson> BuiltinPolicy::distill(const PolicyContext& ctx, const Pol
     const std::string category = ctx.task ? ctx.task->category : "";
     if (ctx.stage == memory::Stage::Repair) {
         auto kinds = repair::failureKinds(&before);
-        std::string kind = kinds.empty() ? "wrong_result" : kinds.front();
+        const std::string kind(kinds.empty() ? toolchain::DiagnosticKind::nameOf(toolchain::DiagnosticKind::WrongResult)
+                                              : kinds.front().name());
         l.kind = "repair_rule";
         l.title = "Repair " + kind + ": " + proposal.move;
         l.content = "In task " + (ctx.task ? ctx.task->name : std::string("?")) + " (" + category + "), the kernel failed with " +

@@ -128,7 +128,7 @@ std::string LlmPolicy::replyProblem(const PolicyContext& ctx, const ParsedReply&
     const AttemptRecord* earlier = attemptWithKey(ctx, key);
     std::string problem = "this kernel is identical to one already evaluated in this run";
     if (earlier)
-        problem += " (iteration " + std::to_string(earlier->iteration) + ": " + earlier->status +
+        problem += " (iteration " + std::to_string(earlier->iteration) + ": " + std::string(toString(earlier->status)) +
                    (earlier->cycles ? ", " + std::to_string(earlier->cycles) + " cycles" : std::string()) + ")";
     else if (parsed.source == ctx.parentSource)
         problem += " (it is the parent, unchanged)";

@@ -50,6 +50,7 @@ std::string percent(double ratio) {
 
 using text::splitLines;
 using text::trim;
+using toolchain::RunStatus;
 
 std::string lineText(const std::vector<std::string>& lines, int line) {
     if (line < 1 || size_t(line) > lines.size()) return {};
@@ -276,7 +277,7 @@ bool compileSection(std::ostringstream& o, const eval::Evaluation& ev, const std
     // Compile (and the source check that runs before it).
     std::vector<const toolchain::Diagnostic*> errors, warnings;
     for (const auto& d : ev.compile.diagnostics) (d.severity == "error" ? errors : warnings).push_back(&d);
-    if (ev.run.status == "rejected") {
+    if (ev.run.status == RunStatus::Rejected) {
         o << "Source check: REJECTED before compiling";
         if (!ev.run.message.empty()) o << " — " << ev.run.message;
         o << "\n";
@@ -285,12 +286,12 @@ bool compileSection(std::ostringstream& o, const eval::Evaluation& ev, const std
     } else {
         o << "Compile: ok" << (warnings.empty() ? "" : " (" + std::to_string(warnings.size()) + " warnings)") << "\n";
     }
-    if (!ev.compile.ok || ev.run.status == "rejected") {
+    if (!ev.compile.ok || ev.run.status == RunStatus::Rejected) {
         size_t shown = 0;
         for (const auto* d : errors) {
             if (shown++ == lim.compileDiagnostics) break;
             o << "- " << where(*d) << ": error: " << clippedMessage(d->message, lim.messageChars);
-            if (!d->kind.empty() && d->kind != "compile_error") o << " [" << d->kind << "]";
+            if (d->kind != toolchain::DiagnosticKind::CompileError && !d->kind.name().empty()) o << " [" << d->kind.name() << "]";
             o << "\n";
             if (auto text = lineText(lines, d->line); !text.empty() && (d->file.empty() || d->file == ev.kernel || d->file == "kernel.cpp"))
                 o << "    > " << text << "\n";
@@ -316,16 +317,16 @@ bool compileSection(std::ostringstream& o, const eval::Evaluation& ev, const std
 
 void runSection(std::ostringstream& o, const eval::Evaluation& ev, const std::vector<std::string>& lines, const SummaryLimits& lim) {
     // Run on the simulator.
-    o << "Run: " << ev.run.status;
-    if (ev.run.status != "ok" && !ev.run.message.empty()) o << " — " << ev.run.message;
+    o << "Run: " << toString(ev.run.status);
+    if (ev.run.status != RunStatus::Ok && !ev.run.message.empty()) o << " — " << ev.run.message;
     o << "\n";
-    if (ev.run.status != "ok" && !ev.run.runs.empty()) {
+    if (ev.run.status != RunStatus::Ok && !ev.run.runs.empty()) {
         size_t failed = 0;
-        for (const auto& r : ev.run.runs) failed += r.status != "ok";
+        for (const auto& r : ev.run.runs) failed += r.status != RunStatus::Ok;
         o << "  " << failed << " of " << ev.run.runs.size() << " case runs failed";
         for (const auto& r : ev.run.runs)
-            if (r.status != "ok") {
-                o << " (first: " << r.caseName << " seed " << r.seed << ": " << r.status << ")";
+            if (r.status != RunStatus::Ok) {
+                o << " (first: " << r.caseName << " seed " << r.seed << ": " << toString(r.status) << ")";
                 break;
             }
         o << "\n";
@@ -337,7 +338,7 @@ void runSection(std::ostringstream& o, const eval::Evaluation& ev, const std::ve
         o << "Simulator diagnostics:\n";
         for (size_t i = 0; i < sim.size() && i < lim.simDiagnostics; ++i) {
             const auto& d = *sim[i];
-            o << "- " << where(d) << ": " << (d.severity.empty() ? "error" : d.severity) << " [" << d.kind
+            o << "- " << where(d) << ": " << (d.severity.empty() ? "error" : d.severity) << " [" << d.kind.name()
               << "]: " << clippedMessage(d.message, lim.messageChars) << "\n";
             if (auto text = lineText(lines, d.line); !text.empty()) o << "    > " << text << "\n";
             for (size_t n = 0; n < d.notes.size() && n < lim.notes; ++n) {
@@ -394,7 +395,7 @@ void verifySection(std::ostringstream& o, const eval::Evaluation& ev, const Summ
         }
         if (failures.size() > lim.failedChecks)
             o << "- ... " << failures.size() - lim.failedChecks << " more failing case outputs omitted\n";
-    } else if (ev.run.status == "ok") {
+    } else if (ev.run.status == RunStatus::Ok) {
         o << "Verification: not run\n";
     }
 
@@ -404,7 +405,7 @@ void profileSection(std::ostringstream& o, const eval::Evaluation& ev, const std
     // Profile of the perf case, only for a kernel that ran cleanly: the timing of a run that
     // stopped on an error is meaningless and misleads a repair.
     const auto& p = ev.profile;
-    if (p.present && ev.run.status != "ok") {
+    if (p.present && ev.run.status != RunStatus::Ok) {
         o << "Profile: not shown (the kernel did not run to the end)\n";
     } else if (p.present) {
         const uint64_t cores = std::max<uint64_t>(1, p.coresUsed);

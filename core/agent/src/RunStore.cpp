@@ -93,7 +93,7 @@ void RunStore::addIteration(const IterationRecord& it) {
         return a.dump();
     };
     st.bind(1, static_cast<std::int64_t>(it.runId)).bind(2, it.index).bind(3, it.parent).bind(4, std::string(memory::toString(it.stage))).bind(5, it.origin).bind(6, it.move);
-    st.bind(7, it.source).bind(8, it.diff).bind(9, it.evaluation.dump()).bind(10, it.status).bind(11, it.correct ? 1 : 0);
+    st.bind(7, it.source).bind(8, it.diff).bind(9, it.evaluation.dump()).bind(10, toString(it.status)).bind(11, it.correct ? 1 : 0);
     st.bind(12, static_cast<std::int64_t>(it.cycles)).bind(13, it.rooflineFraction).bind(14, it.reward).bind(15, array(it.retrievals));
     st.bind(16, array(it.adoptions)).bind(17, array(it.proposed)).bind(18, it.prompt).bind(19, it.response);
     st.bind(20, it.rationale).bind(21, it.error).bind(22, it.timings.dump()).bind(23, it.duplicateOf);
@@ -157,7 +157,10 @@ std::vector<IterationRecord> RunStore::iterations(int64_t runId) {
         it.source = st.text(6);
         it.diff = st.text(7);
         it.evaluation = json::parse(st.text(8));
-        it.status = st.text(9);
+        // A status name this version does not know reads as error; the record's error keeps it.
+        const std::string status = st.text(9);
+        const auto known = parseIterationStatus(status);
+        it.status = known.value_or(IterationStatus::Error);
         it.correct = st.int64(10) != 0;
         it.cycles = uint64_t(st.int64(11));
         it.rooflineFraction = st.real(12);
@@ -169,6 +172,7 @@ std::vector<IterationRecord> RunStore::iterations(int64_t runId) {
         it.response = st.text(18);
         it.rationale = st.text(19);
         it.error = st.text(20);
+        if (!known) it.error = "stored status '" + status + "' is unknown to this version" + (it.error.empty() ? "" : "; " + it.error);
         it.timings = json::parse(st.text(21));
         it.createdAt = st.text(22);
         it.duplicateOf = int(st.int64(23));
@@ -250,7 +254,7 @@ json toJson(const IterationRecord& it) {
     return {{"run_id", it.runId},       {"index", it.index},         {"parent", it.parent},
             {"stage", memory::toString(it.stage)},      {"origin", it.origin},       {"move", it.move},
             {"source", it.source},      {"diff", it.diff},           {"evaluation", it.evaluation},
-            {"status", it.status},      {"correct", it.correct},     {"cycles", it.cycles},
+            {"status", toString(it.status)}, {"correct", it.correct},     {"cycles", it.cycles},
             {"roofline_fraction", it.rooflineFraction}, {"reward", it.reward},
             {"retrievals", array(it.retrievals)}, {"adoptions", array(it.adoptions)}, {"proposed", array(it.proposed)},
             {"duplicate_of", it.duplicateOf},

@@ -340,7 +340,7 @@ bool programHostInclude(const toolchain::Diagnostic& d, const std::string& npuIn
                                                   "acl/acl.h", "sage_asc/files.h"};
     static const std::regex include(R"re(^#include [<"]([^>"]+)[>"])re");
     std::smatch m;
-    if (d.kind != "rejected_include" || !std::regex_search(d.message, m, include)) return false;
+    if (d.kind != toolchain::DiagnosticKind::RejectedInclude || !std::regex_search(d.message, m, include)) return false;
     const std::string header = m[1].str();
     // The host headers the simulator ships a stand-in for (tiling, platform) may be used too.
     return allowed.count(header) || (header.find("..") == std::string::npos && header.front() != '/' &&
@@ -358,7 +358,7 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     try {
         source = toolchain::readProjectFile(path.string(), projectTreeOf(opRoot).string(), kMaxProjectSourceBytes);
     } catch (const std::exception& e) {
-        b.refused.push_back({"rejected_path", "error", fs::relative(path, root).string(), 0, 0, e.what(), {}});
+        b.refused.push_back({toolchain::DiagnosticKind::RejectedPath, "error", fs::relative(path, root).string(), 0, 0, e.what(), {}});
         return b;
     }
     // A single-file program (.asc, or a kernel file holding its own launch) is compiled for its
@@ -367,7 +367,7 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     if (program && wholeProgram) {
         ProgramSource whole = programSourceOf(source);
         if (!whole.error.empty()) {
-            b.refused.push_back({"rejected_program", "error", fs::relative(path, root).string(), 0, 0, whole.error, {}});
+            b.refused.push_back({toolchain::DiagnosticKind::RejectedProgram, "error", fs::relative(path, root).string(), 0, 0, whole.error, {}});
             return b;
         }
         source = std::move(whole.source);

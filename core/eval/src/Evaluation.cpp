@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 namespace sage::eval {
 using nlohmann::json;
@@ -40,6 +42,14 @@ std::vector<toolchain::Diagnostic> diagnostics(const json& j) {
     return out;
 }
 
+// A run's status and message. An unknown status reads as error, and the message keeps its text.
+std::pair<toolchain::RunStatus, std::string> statusAndMessage(const json& j) {
+    std::string note;
+    const auto status = toolchain::runStatusFrom(get<std::string>(j, "status", "not_run"), &note);
+    std::string message = get<std::string>(j, "message");
+    return {status, note.empty() ? message : note + ": " + message};
+}
+
 json diagnostics(const std::vector<toolchain::Diagnostic>& ds) {
     json a = json::array();
     for (const auto& d : ds) a.push_back(toolchain::toJson(d));
@@ -59,12 +69,12 @@ json Evaluation::toJson() const {
                     {"diagnostics", diagnostics(compile.diagnostics)}};
     json runs = json::array();
     for (const auto& r : run.runs)
-        runs.push_back({{"case", r.caseName}, {"seed", r.seed}, {"status", r.status}, {"message", r.message},
+        runs.push_back({{"case", r.caseName}, {"seed", r.seed}, {"status", toString(r.status)}, {"message", r.message},
                         {"seconds", r.seconds}});
     json errors = json::array();
     for (const auto& d : run.diagnostics)
         if (d.severity == "error") errors.push_back(toolchain::toJson(d));
-    j["run"] = {{"status", run.status},         {"message", run.message}, {"errors", errors},
+    j["run"] = {{"status", toString(run.status)},         {"message", run.message}, {"errors", errors},
                 {"diagnostics", diagnostics(run.diagnostics)}, {"runs", runs}, {"seconds", run.seconds},
                 {"network_isolated", run.networkIsolated}};
     json cases = json::array();
@@ -136,13 +146,13 @@ Evaluation Evaluation::fromJson(const json& j) {
         ev.compile.diagnostics = diagnostics(c->value("diagnostics", json::array()));
     }
     if (auto r = j.find("run"); r != j.end() && r->is_object()) {
-        ev.run.status = get<std::string>(*r, "status", "not_run");
-        ev.run.message = get<std::string>(*r, "message");
+        std::tie(ev.run.status, ev.run.message) = statusAndMessage(*r);
         ev.run.diagnostics = diagnostics(r->value("diagnostics", json::array()));
         ev.run.seconds = get<double>(*r, "seconds");
-        for (const auto& cr : r->value("runs", json::array()))
-            ev.run.runs.push_back({get<std::string>(cr, "case"), get<uint64_t>(cr, "seed"), get<std::string>(cr, "status"),
-                                   get<std::string>(cr, "message"), get<double>(cr, "seconds")});
+        for (const auto& cr : r->value("runs", json::array())) {
+            auto [status, message] = statusAndMessage(cr);
+            ev.run.runs.push_back({get<std::string>(cr, "case"), get<uint64_t>(cr, "seed"), status, message, get<double>(cr, "seconds")});
+        }
     }
     if (auto v = j.find("verify"); v != j.end() && v->is_object()) {
         ev.verify.ran = get<bool>(*v, "ran");

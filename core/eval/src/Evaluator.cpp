@@ -23,6 +23,7 @@
 namespace sage::eval {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+using toolchain::RunStatus;
 
 namespace {
 
@@ -33,18 +34,31 @@ nlohmann::json deviceJson(const toolchain::ToolPaths& paths, const std::string& 
     return nlohmann::json::parse(in);
 }
 
-int statusRank(const std::string& s) {  // which failure describes an evaluation best
-    static const std::map<std::string, int> rank = {{"ok", 0},      {"race", 1},  {"sim_error", 2}, {"error", 3},
-                                                    {"oom", 4},     {"crash", 5}, {"timeout", 6},   {"cancelled", 7},
-                                                    {"sandbox_violation", 8}, {"unaccounted_output", 9},
-                                                    {"impossible_result", 9}};
-    auto it = rank.find(s);
-    return it == rank.end() ? 3 : it->second;
+int statusRank(RunStatus s) {  // which failure describes an evaluation best
+    switch (s) {
+    case RunStatus::Ok: return 0;
+    case RunStatus::Race: return 1;
+    case RunStatus::SimError: return 2;
+    case RunStatus::Oom: return 4;
+    case RunStatus::Crash: return 5;
+    case RunStatus::Timeout: return 6;
+    case RunStatus::Cancelled: return 7;
+    case RunStatus::SandboxViolation: return 8;
+    case RunStatus::UnaccountedOutput:
+    case RunStatus::ImpossibleResult: return 9;
+    case RunStatus::Error:
+    case RunStatus::NotRun:  // the rest: what a sandbox run never ends with
+    case RunStatus::Rejected:
+    case RunStatus::CompileError:
+    case RunStatus::BadInput: break;
+    }
+    return 3;
 }
 
 // A run whose kernel tried to leave the sandbox or whose result did not come from the device.
-bool isViolationOrAnomaly(const std::string& status) {
-    return status == "sandbox_violation" || status == "unaccounted_output" || status == "impossible_result";
+bool isViolationOrAnomaly(RunStatus status) {
+    return status == RunStatus::SandboxViolation || status == RunStatus::UnaccountedOutput ||
+           status == RunStatus::ImpossibleResult;
 }
 
 // A name no other thread or process uses for its half-written file.
@@ -84,7 +98,7 @@ std::vector<toolchain::SandboxInput> sandboxInputs(
 // best, and the simulator's diagnostics are kept once per (kind, line, severity).
 void summariseRuns(RunSection& run, const toolchain::SandboxReport& report, const std::vector<CaseSeed>& keys) {
     run.networkIsolated = report.networkIsolated;
-    run.status = "ok";
+    run.status = RunStatus::Ok;
     std::set<std::tuple<std::string, int, std::string>> seen;
     for (size_t i = 0; i < report.runs.size(); ++i) {
         const auto& r = report.runs[i];
@@ -95,7 +109,7 @@ void summariseRuns(RunSection& run, const toolchain::SandboxReport& report, cons
         }
         for (const auto& l : r.launches)
             for (const auto& d : l.diagnostics)
-                if (seen.insert({d.kind, d.line, d.severity}).second) run.diagnostics.push_back(d);
+                if (seen.insert({std::string(d.kind.name()), d.line, d.severity}).second) run.diagnostics.push_back(d);
     }
 }
 
@@ -129,8 +143,7 @@ void profilePerfCase(ProfileSection& profile, const Task& task, const std::vecto
                      const toolchain::SandboxReport& report, const npu::DeviceProfile& device) {
     const TaskCase& perf = task.perfCase();
     for (size_t i = 0; i < report.runs.size(); ++i) {
-        const std::string& status = report.runs[i].status;
-        if (keys[i].first != perf.name || keys[i].second != task.seeds[0] || (status != "ok" && status != "race")) continue;
+        if (keys[i].first != perf.name || keys[i].second != task.seeds[0] || !toolchain::ranToEnd(report.runs[i].status)) continue;
         uint64_t bytes = 0;
         for (const auto& t : task.tensorsFor(perf)) bytes += toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype);
         profile = analyzeProfile(report.runs[i].launches, device, bytes, perf.name);
@@ -263,8 +276,8 @@ std::map<Evaluator::RefKey, Evaluator::Tensors> Evaluator::references(const Task
     auto report = runSpread(sandbox_, job, missing, opts, req.runProcesses ? req.runProcesses : availableCores());
     for (size_t i = 0; i < report.runs.size(); ++i) {
         auto& r = report.runs[i];
-        if (r.status != "ok") {
-            error = "the task's reference failed (" + r.status + "): " + r.message;
+        if (r.status != RunStatus::Ok) {
+            error = "the task's reference failed (" + std::string(toString(r.status)) + "): " + r.message;
             return {};
         }
         fs::create_directories(missingDirs[i]);
@@ -391,7 +404,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     lap("check");
     if (!rejected.empty()) {
         ev.compile.diagnostics = rejected;
-        ev.run.status = "rejected";
+        ev.run.status = RunStatus::Rejected;
         ev.run.message = rejected.front().message;
         ev.seconds = since(t0);
         return ev;
@@ -465,10 +478,10 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     auto refs = refsFuture.get();
     lap("reference");
     if (!refError.empty()) {
-        ev.run.status = ev.run.status == "ok" ? "error" : ev.run.status;
+        if (ev.run.status == RunStatus::Ok) ev.run.status = RunStatus::Error;
         ev.run.message = refError;
     }
-    ev.verify.ran = ev.run.status == "ok" && refError.empty();
+    ev.verify.ran = ev.run.status == RunStatus::Ok && refError.empty();
     ev.verify.pass = ev.verify.ran;
     if (ev.verify.ran) verifyRuns(ev.verify, task, keys, report.runs.size(), outputs, refs);
     lap("verify");

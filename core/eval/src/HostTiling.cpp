@@ -59,8 +59,8 @@ std::vector<json> runHostRequests(const toolchain::Sandbox& sandbox, const HostP
     auto report = sandbox.run(job, inputs, opts);
     std::vector<json> out;
     for (const auto& r : report.runs) {
-        if (r.status != "ok") {
-            error = "the op's host program (op_host) failed in the sandbox (" + r.status + "): " + r.message;
+        if (r.status != toolchain::RunStatus::Ok) {
+            error = "the op's host program (op_host) failed in the sandbox (" + std::string(toString(r.status)) + "): " + r.message;
             return {};
         }
         out.push_back(r.extra.is_object() ? r.extra : json{{"ok", false}, {"error", "the host program gave no answer"}});

@@ -99,7 +99,7 @@ OutputCheck compareOutput(const ProgramCompare& c, const fs::path& dir, const to
 void readRun(const toolchain::SandboxReport& sr, const ProgramRunOptions& o, const fs::path& dir, ProgramReport& r) {
     r.console = sr.stderrTail;
     if (sr.runs.empty()) {
-        r.status = "error";
+        r.status = toolchain::RunStatus::Error;
         r.message = "the sandbox returned no run";
         return;
     }
@@ -111,8 +111,7 @@ void readRun(const toolchain::SandboxReport& sr, const ProgramRunOptions& o, con
     const auto code = run.outputs.find(kExitCodeTensor);
     // The entry writes main's value after main returned; a host side that threw leaves it unset.
     if (code != run.outputs.end() && code->second.size() == 2 * sizeof(int32_t) &&
-        run.message.rfind("host side failed", 0) != 0 && (run.status == "ok" || run.status == "sim_error" ||
-                                                          run.status == "race")) {
+        run.message.rfind("host side failed", 0) != 0 && toolchain::simulatorDecided(run.status)) {
         int32_t v[2] = {0, 0};
         std::memcpy(v, code->second.data(), sizeof v);
         r.exitCode = v[0];
@@ -159,7 +158,7 @@ ProgramCompare parseProgramCompare(const std::string& text) {
 }
 
 bool ProgramReport::verified() const {
-    if (status != "ok" || !exitCode || *exitCode != 0 || unkeptWrites != 0) return false;
+    if (status != toolchain::RunStatus::Ok || !exitCode || *exitCode != 0 || unkeptWrites != 0) return false;
     for (const auto& c : checks)
         if (!c.pass) return false;
     return true;
@@ -170,14 +169,14 @@ ProgramReport runProgram(const Evaluator& evaluator, const std::string& programF
     r.program = programFile;
     const fs::path file = fs::absolute(programFile), dir = file.parent_path();
     if (!fs::is_regular_file(file)) {
-        r.status = "bad_input";
+        r.status = toolchain::RunStatus::BadInput;
         r.message = programFile + ": no such file";
         return r;
     }
     const npu::DeviceProfile& device = evaluator.devices().get(o.deviceId);
     OpKernelBuild b = prepareOpKernel(dir.string(), file.string(), evaluator.paths().npuInclude, true);
     if (!b.refused.empty()) {
-        r.status = "rejected";
+        r.status = toolchain::RunStatus::Rejected;
         r.message = b.refused.front().message;
         r.diagnostics = b.refused;
         return r;
@@ -187,7 +186,7 @@ ProgramReport runProgram(const Evaluator& evaluator, const std::string& programF
     in.spec.extra = {{"host_writes_outputs", true}};
     std::string error;
     if (!stageInputs(dir, in, r.inputs, error) || !stageOutputs(dir, o.compares, in, error)) {
-        r.status = "bad_input";
+        r.status = toolchain::RunStatus::BadInput;
         r.message = error;
         return r;
     }
@@ -197,7 +196,7 @@ ProgramReport runProgram(const Evaluator& evaluator, const std::string& programF
     cr.deviceId = device.id;
     const auto compiled = toolchain::Compiler(evaluator.paths()).compile(cr);
     if (!compiled.ok) {
-        r.status = "compile_error";
+        r.status = toolchain::RunStatus::CompileError;
         for (const auto& d : compiled.diagnostics)
             if (d.severity == "error") r.diagnostics.push_back(d);
         r.message = r.diagnostics.empty() ? "the program does not compile" : r.diagnostics.front().message;
@@ -221,7 +220,7 @@ json ProgramReport::toJson() const {
                               {"atol", c.atol}, {"rtol", c.rtol}});
     json diags = json::array();
     for (const auto& d : diagnostics) diags.push_back(toolchain::toJson(d));
-    return {{"program", program},   {"status", status},     {"message", message},   {"verified", verified()},
+    return {{"program", program},   {"status", toString(status)}, {"message", message},   {"verified", verified()},
             {"exit_code", exitCode ? json(*exitCode) : json()}, {"unkept_writes", unkeptWrites}, {"launches", launches}, {"cycles", cycles},
             {"inputs", inputs},     {"checks", checksJson}, {"diagnostics", diags}, {"console", console}};
 }
@@ -229,13 +228,14 @@ json ProgramReport::toJson() const {
 std::string ProgramReport::toText() const {
     std::ostringstream s;
     s << program << ": ";
-    if (status == "rejected" || status == "compile_error" || status == "bad_input") {
-        s << status << ": " << message << "\n";
+    if (status == toolchain::RunStatus::Rejected || status == toolchain::RunStatus::CompileError ||
+        status == toolchain::RunStatus::BadInput) {
+        s << toString(status) << ": " << message << "\n";
         for (const auto& d : diagnostics) s << "  " << d.file << ":" << d.line << ": " << d.message << "\n";
         return s.str();
     }
     s << "ran " << launches << " launch" << (launches == 1 ? "" : "es") << " (" << cycles << " cycles), status "
-      << status << (message.empty() ? "" : ": " + message) << "\n";
+      << toString(status) << (message.empty() ? "" : ": " + message) << "\n";
     s << "  main returned " << (exitCode ? std::to_string(*exitCode) : std::string("nothing (it did not return)"))
       << "\n";
     if (!inputs.empty()) s << "  staged " << inputs.size() << " input file(s) from input/\n";

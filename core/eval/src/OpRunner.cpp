@@ -336,7 +336,7 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
             if (!cr.evaluation.success() && rep.error.empty())
                 rep.error = "config '" + cfg.name + "': " +
                             (!cr.evaluation.compile.ok ? "the kernel does not compile: " + firstError(cr.evaluation.compile.diagnostics)
-                             : cr.evaluation.run.status != "ok" ? "the kernel run ended " + cr.evaluation.run.status + ": " + cr.evaluation.run.message
+                             : cr.evaluation.run.status != toolchain::RunStatus::Ok ? "the kernel run ended " + std::string(toString(cr.evaluation.run.status)) + ": " + cr.evaluation.run.message
                                                                 : std::string("the outputs do not match the reference"));
             rep.configs.push_back(std::move(cr));
         }
@@ -405,7 +405,7 @@ std::string OpRunReport::toText() const {
         const Evaluation& ev = c.evaluation;
         o << "  compile " << (ev.compile.ok ? "ok" : "FAILED");
         if (!ev.compile.ok) o << ": " << P(firstError(ev.compile.diagnostics));
-        o << "\n  run     " << ev.run.status << (ev.run.message.empty() ? "" : ": " + P(ev.run.message)) << "\n";
+        o << "\n  run     " << toString(ev.run.status) << (ev.run.message.empty() ? "" : ": " + P(ev.run.message)) << "\n";
         for (const auto& d : ev.run.diagnostics)
             o << "    " << P(d.file) << ":" << d.line << ": " << d.severity << ": " << P(d.message) << "\n";
         if (ev.verify.ran) {

@@ -110,12 +110,12 @@ ProfileSection analyzeProfile(const std::vector<toolchain::LaunchResult>& launch
 }
 
 bool rejectImpossibleResult(toolchain::RunResult& run, const toolchain::RunSpec& spec, const npu::DeviceProfile& device) {
-    if ((run.status != "ok" && run.status != "race") || run.launches.empty()) return false;
+    if (!toolchain::ranToEnd(run.status) || run.launches.empty()) return false;
     uint64_t bytes = 0;
     for (const auto& t : spec.tensors) bytes += toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype);
     const ProfileSection p = analyzeProfile(run.launches, device, bytes, spec.id);
     if (p.totalCycles >= p.rooflineCycles) return false;
-    run.status = "impossible_result";
+    run.status = toolchain::RunStatus::ImpossibleResult;
     run.message = "the run reports " + std::to_string(p.totalCycles) + " cycles, below the roofline bound of " +
                   std::to_string(p.rooflineCycles) + " cycles for its " + std::to_string(bytes) +
                   " bytes of tensors: the result did not come from the simulated device";

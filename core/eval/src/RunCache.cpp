@@ -121,9 +121,7 @@ std::string RunCache::key(const std::string& binaryDigest, const toolchain::RunJ
     return h.hex();
 }
 
-bool RunCache::cacheable(const std::string& status) {
-    return status == "ok" || status == "race" || status == "sim_error";
-}
+bool RunCache::cacheable(toolchain::RunStatus status) { return toolchain::simulatorDecided(status); }
 
 // Run outputs are large (tens of MB per evaluation): the cache keeps at most SAGE_RUN_CACHE_MB
 // (default 1024) of blobs and drops the least recently stored ones beyond that.
@@ -145,7 +143,9 @@ std::optional<RunCache::Entry> RunCache::load(const std::string& key) const {
     try {
         json j = json::parse(text);
         if (j.value("format", "") != kFormat) return std::nullopt;
-        e.result.status = j.at("status").get<std::string>();
+        const auto status = toolchain::parseRunStatus(j.at("status").get<std::string>());
+        if (!status) return std::nullopt;  // not a status this version writes: run it again
+        e.result.status = *status;
         e.result.message = j.value("message", "");
         e.result.seconds = j.value("seconds", 0.0);
         e.networkIsolated = j.value("network_isolated", false);
@@ -201,7 +201,7 @@ void RunCache::store(const std::string& key, const toolchain::RunResult& result,
             }
             launches.push_back(std::move(lj));
         }
-        json j = {{"format", kFormat}, {"status", result.status}, {"message", result.message},
+        json j = {{"format", kFormat}, {"status", toString(result.status)}, {"message", result.message},
                   {"seconds", result.seconds}, {"launches", launches}, {"outputs", hashes},
                   {"network_isolated", networkIsolated}};
         fs::create_directories(tmp);

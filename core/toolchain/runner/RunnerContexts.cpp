@@ -20,6 +20,7 @@
 namespace sage::runner {
 using nlohmann::json;
 using toolchain::RunSpec;
+using toolchain::RunStatus;
 using toolchain::TensorSpec;
 
 namespace {
@@ -326,7 +327,7 @@ toolchain::LaunchResult convert(const npu::LaunchReport& r, const std::string& c
     }
     for (const auto& d : r.diagnostics) {
         toolchain::Diagnostic td;
-        td.kind = d.kind;
+        td.kind = toolchain::DiagnosticKind::parse(d.kind);  // the simulator names its kinds in text
         td.severity = d.severity;
         td.file = isCandidate(d.file) ? candidate : std::filesystem::path(d.file).filename().string();
         td.line = int(d.line);
@@ -348,7 +349,7 @@ json runReference(void* so, const RunSpec& run) {
     ReferenceContext ctx(run);
     fn(ctx);
     ctx.save();
-    return {{"status", "ok"}, {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}};
+    return {{"status", toString(RunStatus::Ok)}, {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}};
 }
 
 json runKernel(void* so, const toolchain::RunJob& job, const RunSpec& run, const npu::DeviceProfile& profile) {
@@ -360,14 +361,15 @@ json runKernel(void* so, const toolchain::RunJob& job, const RunSpec& run, const
     HostContext ctx(sim, run, profile, extra && run.extra.value("ge_padding", false),
                     extra && run.extra.value("host_writes_outputs", false));
     auto host = reinterpret_cast<void (*)(host::Context&)>(dlsym(so, "sage_host_launch"));
-    std::string status = "ok", message;
+    RunStatus status = RunStatus::Ok;
+    std::string message;
     try {
         if (host) host(ctx);
         else launchFromSpec(so, job.launch, ctx, run, profile);
     } catch (const std::bad_alloc&) {
         throw;
     } catch (const std::exception& e) {
-        status = "sim_error";
+        status = RunStatus::SimError;
         message = std::string("host side failed: ") + e.what();
     }
     json launches = json::array();
@@ -377,32 +379,32 @@ json runKernel(void* so, const toolchain::RunJob& job, const RunSpec& run, const
         toolchain::LaunchResult l = convert(r, "kernel.cpp");
         for (const auto& d : l.diagnostics) {
             if (d.severity != "error") continue;
-            if (d.kind.rfind("race_", 0) == 0) race = true;
+            if (d.kind.isRace()) race = true;
             else error = true;
             if (firstError.empty()) firstError = "line " + std::to_string(d.line) + ": " + d.message;
         }
         error |= l.aborted;
         launches.push_back(toolchain::toJson(l, run.timeline));
     }
-    if (status == "ok") {
+    if (status == RunStatus::Ok) {
         if (sim.launches().empty()) {
-            status = "sim_error";
+            status = RunStatus::SimError;
             message = "the host side launched no kernel (call ICPU_RUN_KF)";
         } else if (error) {
-            status = "sim_error";
+            status = RunStatus::SimError;
             message = firstError;
         } else if (race) {
-            status = "race";
+            status = RunStatus::Race;
             message = firstError;
         }
     }
     if (std::string unaccounted = ctx.unaccountedOutputs(); !unaccounted.empty()) {
-        status = "unaccounted_output";
+        status = RunStatus::UnaccountedOutput;
         message = std::move(unaccounted);
     }
     ctx.saveOutputs();
     sim.deactivate();
-    return {{"status", status},
+    return {{"status", toString(status)},
             {"message", message},
             {"launches", launches},
             {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}};

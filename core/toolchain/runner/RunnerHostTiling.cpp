@@ -19,7 +19,7 @@ json runHostTiling(void* so, const toolchain::RunSpec& run) {
     const char* answer = fn(run.extra.dump().c_str());
     if (!answer) throw std::runtime_error("the host program's tiling entry returned nothing");
     json extra = json::parse(answer);
-    return {{"status", "ok"},
+    return {{"status", toolchain::toString(toolchain::RunStatus::Ok)},
             {"extra", std::move(extra)},
             {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}};
 }

@@ -49,18 +49,20 @@ int runAll(const toolchain::RunJob& job) {
     }
     for (size_t i = 0; i < job.runs.size(); ++i) {
         json result;
+        bool outOfMemory = false;
         try {
             result = job.mode == "reference"     ? runner::runReference(so, job.runs[i])
                      : job.mode == "host_tiling" ? runner::runHostTiling(so, job.runs[i])
                                                  : runner::runKernel(so, job, job.runs[i], profile);
         } catch (const std::bad_alloc&) {
-            result = {{"status", "oom"}, {"message", "the run ran out of memory (allocation failed)"}};
+            outOfMemory = true;
+            result = {{"status", toolchain::toString(toolchain::RunStatus::Oom)}, {"message", "the run ran out of memory (allocation failed)"}};
         } catch (const std::exception& e) {
-            result = {{"status", "error"}, {"message", e.what()}};
+            result = {{"status", toolchain::toString(toolchain::RunStatus::Error)}, {"message", e.what()}};
         }
         result["id"] = job.runs[i].id;
         writeJson("result_" + std::to_string(i) + ".json", result);
-        if (result.value("status", std::string()) == "oom") runner::exitNow(3);
+        if (outOfMemory) runner::exitNow(3);
     }
     // Nothing of the candidate runs after its last result: no destructor, no atexit handler.
     std::cout.flush();

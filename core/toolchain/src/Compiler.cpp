@@ -310,7 +310,7 @@ ProcessSpec compileSpec(const ToolPaths& paths, const CompileRequest& req, const
 }
 
 void addError(CompileResult& res, const std::string& display, const std::string& message) {
-    res.diagnostics.push_back({"compile_error", "error", display, 0, 0, message, {}});
+    res.diagnostics.push_back({DiagnosticKind::CompileError, "error", display, 0, 0, message, {}});
 }
 
 // A compile that hit a limit (time, memory, object size) fails with a diagnostic that says which.
@@ -469,7 +469,7 @@ std::vector<Diagnostic> parseGccJsonDiagnostics(const std::string& text, const s
         std::string kind = e.value("kind", "error");
         if (kind == "note") continue;
         d.severity = kind == "warning" ? "warning" : "error";
-        d.kind = d.severity == "warning" ? "compile_warning" : "compile_error";
+        d.kind = d.severity == "warning" ? DiagnosticKind::CompileWarning : DiagnosticKind::CompileError;
         d.message = e.value("message", "");
         place(e, d.file, d.line, d.column);
         for (const auto& c : e.value("children", json::array())) {
@@ -483,7 +483,7 @@ std::vector<Diagnostic> parseGccJsonDiagnostics(const std::string& text, const s
     // Linker errors (undefined references) are plain text.
     static const std::regex undefinedRef(R"(undefined reference to `([^']+)')");
     for (auto it = std::sregex_iterator(text.begin(), text.end(), undefinedRef); it != std::sregex_iterator(); ++it)
-        out.push_back({"link_error", "error", displayName, 0, 0,
+        out.push_back({DiagnosticKind::LinkError, "error", displayName, 0, 0,
                        "undefined reference to '" + (*it)[1].str() +
                            "': the kernel calls a function that is declared but not defined or not supported by the "
                            "simulator",

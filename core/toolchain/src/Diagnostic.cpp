@@ -8,13 +8,13 @@ nlohmann::json toJson(const Diagnostic& d) {
     nlohmann::json notes = nlohmann::json::array();
     for (const auto& n : d.notes)
         notes.push_back({{"file", n.file}, {"line", n.line}, {"column", n.column}, {"message", n.message}});
-    return {{"kind", d.kind},         {"severity", d.severity}, {"file", d.file}, {"line", d.line},
+    return {{"kind", d.kind.name()},         {"severity", d.severity}, {"file", d.file}, {"line", d.line},
             {"column", d.column},     {"message", d.message},   {"notes", notes}};
 }
 
 Diagnostic diagnosticFromJson(const nlohmann::json& j) {
     Diagnostic d;
-    d.kind = j.value("kind", "");
+    d.kind = DiagnosticKind::parse(j.value("kind", ""));
     d.severity = j.value("severity", "error");
     d.file = j.value("file", "");
     d.line = j.value("line", 0);

@@ -34,49 +34,49 @@ std::string blockedSyscall(const std::string& err) {
     return out;
 }
 
-std::string failureStatus(const ProcessResult& pr, uint64_t memoryBytes, std::string& message, const std::string& err) {
+RunStatus failureStatus(const ProcessResult& pr, uint64_t memoryBytes, std::string& message, const std::string& err) {
     if (pr.exitCode == 4 || pr.signal == SIGSYS) {
         std::string sc = blockedSyscall(err);
         if (sc.empty() && pr.signal == SIGSYS) sc = "killed by SIGSYS while it blocked signals (creating a thread?)";
         message = "sandbox violation: the kernel made a system call the sandbox blocks" +
                   (sc.empty() ? std::string() : ": " + sc) +
                   ". Kernels may compute and use the simulator only: no files, processes, threads or network";
-        return "sandbox_violation";
+        return RunStatus::SandboxViolation;
     }
     if (pr.exitCode == 6) {
         message = "the kernel raised SIGSYS itself (no system call was blocked): a kernel may not signal itself";
-        return "error";
+        return RunStatus::Error;
     }
     if (pr.exitCode == 5) {
         message = "the sandbox could not install its seccomp filter, so the kernel was not run: " + err.substr(0, 2000);
-        return "error";
+        return RunStatus::Error;
     }
     if (pr.cancelled) {
         message = "cancelled";
-        return "cancelled";
+        return RunStatus::Cancelled;
     }
     if (pr.timedOut || pr.signal == SIGXCPU) {
         message = "the run did not finish in time (wall-clock or CPU limit): an infinite loop or a hang?";
-        return "timeout";
+        return RunStatus::Timeout;
     }
     if (pr.memoryLimitHit) {
         message = "the run ran out of memory: it used more than the " + std::to_string(memoryBytes >> 20) +
                   " MiB its cgroup allows (memory.max) and was stopped";
-        return "oom";
+        return RunStatus::Oom;
     }
     if (pr.exitCode == 3) {
         message = "the run ran out of memory (an allocation failed under the sandbox's address-space limit, RLIMIT_AS)";
-        return "oom";
+        return RunStatus::Oom;
     }
     if (pr.signal) {
         message = "the kernel crashed with " + signalName(pr.signal) +
                   (pr.signal == SIGSEGV   ? " (invalid memory access: a null or wild pointer?)"
                    : pr.signal == SIGXFSZ ? " (a file grew past the job's limit: megabytes printed to stdout or stderr?)"
                                           : "");
-        return "crash";
+        return RunStatus::Crash;
     }
     message = "the runner failed (exit " + std::to_string(pr.exitCode) + "): " + err.substr(0, 2000);
-    return "error";
+    return RunStatus::Error;
 }
 
 // The most a run's result JSON may hold: the figures and diagnostics, plus the timeline when the
@@ -182,10 +182,12 @@ void readResultFile(RunResult& r, const fs::path& resultPath, uint64_t resultSiz
         auto bytes = readBinaryFile(resultPath.string());
         // The kernel can write into its result file: bounded like any outside JSON.
         json j = sage_json::parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), "runner result");
-        r.status = j.value("status", "error");
+        std::string unknown;
+        r.status = runStatusFrom(j.value("status", "error"), &unknown);
         // The kernel chooses these texts (an exception's what(), an ASSERT message): one
         // line each, so none can forge a line of a text report ("RESULT: PASS").
         r.message = printable(j.value("message", ""));
+        if (!unknown.empty()) r.message = printable(unknown) + ": " + r.message;
         r.seconds = j.value("seconds", 0.0);
         r.extra = j.value("extra", json());
         for (const auto& l : j.value("launches", json::array())) {
@@ -193,7 +195,7 @@ void readResultFile(RunResult& r, const fs::path& resultPath, uint64_t resultSiz
             for (auto& d : r.launches.back().diagnostics) d.message = printable(d.message);
         }
     } catch (const std::exception& e) {
-        r.status = "error";
+        r.status = RunStatus::Error;
         r.message = std::string("unreadable runner result: ") + e.what();
     }
 }
@@ -208,7 +210,7 @@ void collectOutputs(RunResult& r, const RunSpec& run, size_t i, const fs::path& 
         const uint64_t size = fs::file_size(file, outEc);
         if (!outEc && size == 0) continue;  // never written: the run ended before its outputs
         if (outEc || size != tensorBytes(t)) {
-            r.status = "error";
+            r.status = RunStatus::Error;
             r.message = "output '" + t.name + "' holds " + std::to_string(size) + " bytes instead of " +
                         std::to_string(tensorBytes(t)) + " (the kernel wrote into the runner's files?)";
             continue;
@@ -241,7 +243,8 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
     report.cgroupUnavailable = pr.cgroupUnavailable;
     report.stderrTail = pr.err.size() > 4000 ? pr.err.substr(pr.err.size() - 4000) : pr.err;
     bool failedBefore = false;
-    std::string failStatus, failMessage;
+    RunStatus failStatus = RunStatus::Error;
+    std::string failMessage;
     for (size_t i = 0; i < job.runs.size(); ++i) {
         RunResult r;
         r.id = job.runs[i].id;
@@ -251,7 +254,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
         const uint64_t resultSize = fs::file_size(resultPath, sizeEc);
         if (!failedBefore && !sizeEc && resultSize > 0) {
             readResultFile(r, resultPath, resultSize, resultBytesBound(job, job.runs[i]));
-            if (r.status == "oom") r.message += memoryBound(pr, opts);
+            if (r.status == RunStatus::Oom) r.message += memoryBound(pr, opts);
             collectOutputs(r, job.runs[i], i, dir, opts);
         } else if (!failedBefore) {
             failStatus = failureStatus(pr, opts.memoryBytes, failMessage, pr.err);
@@ -260,7 +263,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
             r.message = failMessage;
         } else {
             r.status = failStatus;
-            r.message = "not run: an earlier run in the same evaluation ended with '" + failStatus + "'";
+            r.message = "not run: an earlier run in the same evaluation ended with '" + std::string(toString(failStatus)) + "'";
         }
         report.runs.push_back(std::move(r));
     }
@@ -268,7 +271,7 @@ SandboxReport Sandbox::run(RunJob job, const std::vector<SandboxInput>& inputs, 
     // every run of the evaluation: the kernel tried to leave the sandbox.
     if (!failedBefore && (pr.exitCode == 4 || pr.signal == SIGSYS)) {
         std::string message;
-        const std::string status = failureStatus(pr, opts.memoryBytes, message, pr.err);
+        const RunStatus status = failureStatus(pr, opts.memoryBytes, message, pr.err);
         for (auto& r : report.runs) {
             r.status = status;
             r.message = message;

@@ -3,6 +3,7 @@
 // a full kernel file and the ids of the experiences it adopted.
 #pragma once
 
+#include "sage_agent/IterationStatus.h"
 #include "sage_eval/Evaluation.h"
 #include "sage_eval/Task.h"
 #include "sage_memory/RetrievalContext.h"
@@ -28,7 +29,7 @@ struct AttemptRecord {
     memory::Stage stage = memory::Stage::Draft;
     int parent = -1;              // iteration this one edited (-1 for a draft)
     std::string move;             // short name of the change ("double_buffer", "engineer's edit")
-    std::string status;           // ok | compile_error | wrong_result | race | ... (statusOf)
+    IterationStatus status = IterationStatus::NotRun;  // statusOf its evaluation, or why there was none
     bool correct = false;
     uint64_t cycles = 0;          // 0 when it did not run
     std::string firstDiagnostic;  // "kind at line N: message", empty when none

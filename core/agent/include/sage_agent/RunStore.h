@@ -2,6 +2,7 @@
 // "agent"), so a run can be stepped through and replayed later in the GUI or the CLI.
 #pragma once
 
+#include "sage_agent/IterationStatus.h"
 #include "sage_memory/Database.h"
 #include "sage_memory/ExperienceFields.h"
 
@@ -70,7 +71,7 @@ struct IterationRecord {
     std::string source;        // the full candidate file
     std::string diff;          // unified diff against the parent
     nlohmann::json evaluation; // Evaluation::toJson()
-    std::string status;        // run status of the evaluation (ok, sim_error, ...) or compile_error
+    IterationStatus status = IterationStatus::NotRun;  // stored as its name (toString)
     bool correct = false;
     uint64_t cycles = 0;
     double rooflineFraction = 0;

@@ -4,6 +4,9 @@
 
 namespace sage::agent {
 
+using toolchain::RunStatus;
+using Kind = toolchain::DiagnosticKind;
+
 namespace {
 eval::EvalRequest requestFor(const std::string& source, const AgentSettings& settings) {
     eval::EvalRequest req;
@@ -39,20 +42,21 @@ std::future<void> precompileCandidate(const eval::Evaluator& evaluator, const ev
 std::vector<memory::Diagnostic> failureOf(const eval::Evaluation& ev) {
     std::vector<memory::Diagnostic> out;
     for (const auto& d : ev.compile.diagnostics)
-        if (d.severity == "error") out.push_back({d.kind == "compile_error" ? "compile_error" : d.kind, d.message});
+        if (d.severity == "error") out.push_back({std::string(d.kind.name()), d.message});
     for (const auto& d : ev.run.diagnostics)
-        if (d.severity == "error") out.push_back({d.kind, d.message});
-    if (ev.compile.ok && ev.run.status == "ok" && !ev.verify.pass) out.push_back({"wrong_result", "verification failed"});
-    if (ev.run.status == "timeout" || ev.run.status == "crash" || ev.run.status == "oom" ||
-        ev.run.status == "unaccounted_output" || ev.run.status == "impossible_result")
-        out.push_back({ev.run.status, ev.run.message});
+        if (d.severity == "error") out.push_back({std::string(d.kind.name()), d.message});
+    if (ev.compile.ok && ev.run.status == RunStatus::Ok && !ev.verify.pass)
+        out.push_back({std::string(Kind::nameOf(Kind::WrongResult)), "verification failed"});
+    if (ev.run.status == RunStatus::Timeout || ev.run.status == RunStatus::Crash || ev.run.status == RunStatus::Oom ||
+        ev.run.status == RunStatus::UnaccountedOutput || ev.run.status == RunStatus::ImpossibleResult)
+        out.push_back({std::string(toString(ev.run.status)), ev.run.message});
     return out;
 }
 
-std::string statusOf(const eval::Evaluation& ev) {
-    if (!ev.compile.ok) return ev.run.status == "rejected" ? "rejected" : "compile_error";
-    if (ev.run.status != "ok") return ev.run.status;
-    return ev.verify.pass ? "ok" : "wrong_result";
+IterationStatus statusOf(const eval::Evaluation& ev) {
+    if (!ev.compile.ok) return ev.run.status == RunStatus::Rejected ? IterationStatus::Rejected : IterationStatus::CompileError;
+    if (ev.run.status != RunStatus::Ok) return iterationStatusOf(ev.run.status);
+    return ev.verify.pass ? IterationStatus::Ok : IterationStatus::WrongResult;
 }
 
 AttemptRecord attemptOf(const IterationRecord& rec, const eval::Evaluation& ev, const std::vector<int64_t>& adopted) {
@@ -63,14 +67,14 @@ AttemptRecord attemptOf(const IterationRecord& rec, const eval::Evaluation& ev, 
     a.move = rec.move;
     a.status = rec.status;
     a.correct = rec.correct;
-    a.cycles = ev.run.status == "ok" ? ev.profile.totalCycles : 0;
+    a.cycles = ev.run.status == RunStatus::Ok ? ev.profile.totalCycles : 0;
     auto describe = [](const toolchain::Diagnostic& d) {
-        return d.kind + (d.line > 0 ? " at line " + std::to_string(d.line) : std::string()) + ": " + d.message;
+        return std::string(d.kind.name()) + (d.line > 0 ? " at line " + std::to_string(d.line) : std::string()) + ": " + d.message;
     };
     for (const auto* list : {&ev.compile.diagnostics, &ev.run.diagnostics})
         for (const auto& d : *list)
             if (a.firstDiagnostic.empty() && d.severity == "error") a.firstDiagnostic = describe(d);
-    if (a.firstDiagnostic.empty() && ev.run.status == "ok" && !ev.verify.pass) a.firstDiagnostic = "wrong_result: verification failed";
+    if (a.firstDiagnostic.empty() && ev.run.status == RunStatus::Ok && !ev.verify.pass) a.firstDiagnostic = "wrong_result: verification failed";
     a.adoptedIds = adopted;
     a.sourceKey = sourceKey(rec.source);
     return a;

@@ -23,8 +23,8 @@ eval::Evaluation evaluateCandidate(const eval::Evaluator& evaluator, const eval:
 std::future<void> precompileCandidate(const eval::Evaluator& evaluator, const eval::Task& task, std::string source,
                                       const AgentSettings& settings, const std::atomic<bool>* drop);
 
-// ok | compile_error | rejected | wrong_result | the run status (sim_error, timeout, crash, ...)
-std::string statusOf(const eval::Evaluation& ev);
+// ok | compile_error | rejected | wrong_result | how the run failed (sim_error, timeout, crash, ...)
+IterationStatus statusOf(const eval::Evaluation& ev);
 // What failed, as diagnostics for retrieval: the simulator's and the compiler's, or wrong_result.
 std::vector<memory::Diagnostic> failureOf(const eval::Evaluation& ev);
 // The compact record of an evaluated iteration that later policy calls see.

@@ -35,7 +35,7 @@ std::optional<std::string> IterationRunner::stopReason() const {
 void IterationRunner::store(IterationRecord& rec) {
     journal_.record(rec, frontier_);
     auto shared = std::make_shared<const IterationRecord>(rec);
-    ctx_.emit({AgentEventType::IterationFinished, rec.runId, rec.index, rec.stage, rec.status, toJson(rec), shared});
+    ctx_.emit({AgentEventType::IterationFinished, rec.runId, rec.index, rec.stage, std::string(toString(rec.status)), toJson(rec), shared});
 }
 
 PolicyContext IterationRunner::contextFor(int i, const StageChoice& choice,
@@ -155,7 +155,7 @@ std::optional<std::string> IterationRunner::run(int i, const std::optional<std::
 std::optional<std::string> IterationRunner::noCandidate(IterationRecord& rec, const PolicyProposal& prop,
                                                         const Candidate* parent) {
     rec.error = prop.error;
-    rec.status = ctx_.cancel ? "cancelled" : prop.exhausted ? "exhausted" : "policy_error";
+    rec.status = ctx_.cancel ? IterationStatus::Cancelled : prop.exhausted ? IterationStatus::Exhausted : IterationStatus::PolicyError;
     if (rec.move.empty()) rec.move = prop.exhausted ? "(no untried move)" : "(no candidate)";
     rec.source = parent ? parent->source : "";
     if (!prop.exhausted && !ctx_.cancel) {
@@ -226,12 +226,13 @@ std::optional<std::string> IterationRunner::evaluate(IterationRecord& rec, const
     const auto evaluatedAt = Clock::now();
     recordEvaluation(rec, ev);
     const bool correct = rec.correct;
-    ctx_.emit({AgentEventType::EvaluationDone, rec.runId, rec.index, rec.stage, rec.status,
-               {{"status", rec.status}, {"correct", correct}, {"cycles", rec.cycles}, {"roofline_fraction", rec.rooflineFraction}},
+    const std::string status(toString(rec.status));
+    ctx_.emit({AgentEventType::EvaluationDone, rec.runId, rec.index, rec.stage, status,
+               {{"status", status}, {"correct", correct}, {"cycles", rec.cycles}, {"roofline_fraction", rec.rooflineFraction}},
                {}});
-    if (ctx_.cancel && ev.run.status == "cancelled") {
+    if (ctx_.cancel && ev.run.status == toolchain::RunStatus::Cancelled) {
         rec.error = "cancelled during evaluation";
-        rec.status = "cancelled";
+        rec.status = IterationStatus::Cancelled;
         journal_.record(rec, frontier_);
         return "cancelled";
     }

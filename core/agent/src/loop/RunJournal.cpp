@@ -10,7 +10,7 @@ RunJournal::RunJournal(RunStore& runs, RunRecord run) : runs_(runs), run_(std::m
 
 void RunJournal::tally(const IterationRecord& rec) {
     sum_.iterations = rec.index + 1;
-    if (rec.status == "policy_error") ++sum_.policyErrors;
+    if (rec.status == IterationStatus::PolicyError) ++sum_.policyErrors;
     if (rec.duplicateOf >= 0) ++sum_.duplicates;
     const bool evaluated = !rec.evaluation.is_null() && rec.duplicateOf < 0;
     if (!evaluated) return;
@@ -20,9 +20,9 @@ void RunJournal::tally(const IterationRecord& rec) {
         ++sum_.repairIterations;
         sum_.repairsCorrect += rec.correct;
     }
-    if (rec.status == "compile_error" || rec.status == "rejected") ++sum_.compileErrors;
-    else if (rec.status == "wrong_result") ++sum_.wrongResults;
-    else if (!rec.correct && rec.status != "cancelled") ++sum_.runtimeErrors;
+    if (rec.status == IterationStatus::CompileError || rec.status == IterationStatus::Rejected) ++sum_.compileErrors;
+    else if (rec.status == IterationStatus::WrongResult) ++sum_.wrongResults;
+    else if (!rec.correct && rec.status != IterationStatus::Cancelled) ++sum_.runtimeErrors;
     if (rec.correct) {
         if (sum_.firstCorrectIteration < 0) {
             sum_.firstCorrectIteration = rec.index;

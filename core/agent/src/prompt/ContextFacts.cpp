@@ -75,7 +75,7 @@ std::string attemptHistory(const std::vector<AttemptRecord>& history, size_t lim
         o << "- #" << a.iteration << " " << memory::toString(a.stage);
         if (a.parent >= 0) o << " of #" << a.parent;
         if (!a.move.empty()) o << " \"" << (a.move.size() > 80 ? a.move.substr(0, 77) + "..." : a.move) << "\"";
-        o << ": " << (a.status.empty() ? "unknown" : a.status);
+        o << ": " << toString(a.status);
         if (a.correct) o << ", correct";
         if (a.cycles) o << ", " << a.cycles << " cycles";
         if (!a.firstDiagnostic.empty())

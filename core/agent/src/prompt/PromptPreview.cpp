@@ -23,7 +23,7 @@ eval::Evaluation compileFailure(const eval::Task& t, const std::string& parent) 
     ev.compile.ok = false;
     for (size_t i = 0; i < 10; ++i) {
         toolchain::Diagnostic d;
-        d.kind = "compile_error";
+        d.kind = toolchain::DiagnosticKind::CompileError;
         d.severity = "error";
         d.file = i % 3 == 2 ? "kernel_operator.h" : "kernel.cpp";
         d.line = lineAt(i, lineCount(parent));
@@ -43,11 +43,11 @@ eval::Evaluation wrongResult(const eval::Task& t, const std::string& parent, boo
     ev.task = t.name;
     ev.kernel = "kernel.cpp";
     ev.compile.ok = true;
-    ev.run.status = "ok";
+    ev.run.status = toolchain::RunStatus::Ok;
     if (withFailures) {
         for (size_t i = 0; i < 8; ++i) {
             toolchain::Diagnostic d;
-            d.kind = i % 2 ? "race_raw" : "ub_out_of_bounds";
+            d.kind = i % 2 ? toolchain::DiagnosticKind::RaceRaw : toolchain::DiagnosticKind::LocalOutOfBounds;
             d.severity = i < 2 ? "error" : "warning";
             d.file = "kernel.cpp";
             d.line = lineAt(i, lineCount(parent));
@@ -107,8 +107,8 @@ std::vector<AttemptRecord> history(int n) {
         a.stage = i == 0 ? memory::Stage::Draft : i % 3 == 1 ? memory::Stage::Repair : memory::Stage::Optimize;
         a.parent = i - 1;
         a.move = "Double-buffered the input queues and raised the tile to 4096 elements per block";
-        a.status = i % 3 == 1 ? "compile_error" : "ok";
-        a.correct = a.status == "ok";
+        a.status = i % 3 == 1 ? IterationStatus::CompileError : IterationStatus::Ok;
+        a.correct = a.status == IterationStatus::Ok;
         a.cycles = a.correct ? uint64_t(120000 - 3000 * i) : 0;
         if (!a.correct)
             a.firstDiagnostic = "compile_error at line 42: no matching function for call to 'DataCopy(LocalTensor<float>&, "

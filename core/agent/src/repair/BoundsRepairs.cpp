@@ -7,6 +7,7 @@
 // the deviant index begins or ends with one of those offsets (`off + 64`), that one is chosen;
 // otherwise the single most used one. Ties, or no other offsets, are refused (then align_tail,
 // for a missing tail, is the next candidate).
+#include "repair/RepairPlanner.h"
 #include "repair/SourceScope.h"
 #include "transforms/KernelFacts.h"
 #include "transforms/Transform.h"
@@ -46,10 +47,7 @@ bool perturbs(const std::string& index, const std::string& base) {
 } // namespace
 
 Result gmOffsetConsensus(const Input& in) {
-    const toolchain::Diagnostic* d = nullptr;
-    if (in.parent)
-        for (const auto& x : in.parent->run.diagnostics)
-            if (!d && x.kind == "gm_out_of_bounds" && x.line > 0) d = &x;
+    const auto* d = repair::firstRunDiagnostic(in.parent, {toolchain::DiagnosticKind::GmOutOfBounds});
     if (!d) return refuse("no gm_out_of_bounds diagnostic with a line");
     auto lines = kernel::splitLines(in.source);
     if (size_t(d->line) > lines.size()) return refuse("the diagnostic line is outside the kernel");

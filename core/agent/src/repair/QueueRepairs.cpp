@@ -8,6 +8,7 @@
 //   the producer's last use of the tensor it allocated;
 // - init_buffer: a queue or TBuf used without InitBuffer (queue_not_initialised,
 //   tbuf_not_initialised): the same InitBuffer a sibling of the same kind and position has.
+#include "repair/RepairPlanner.h"
 #include "repair/SourceScope.h"
 #include "transforms/KernelFacts.h"
 #include "transforms/Transform.h"
@@ -21,13 +22,8 @@ using repair::enclosingFunction;
 using repair::indentOf;
 using repair::lastMention;
 
-const toolchain::Diagnostic* firstOfKinds(const eval::Evaluation* ev, std::initializer_list<const char*> kinds) {
-    if (!ev) return nullptr;
-    for (const auto& d : ev->run.diagnostics)
-        for (const char* k : kinds)
-            if (d.kind == k && d.line > 0) return &d;
-    return nullptr;
-}
+using Kind = toolchain::DiagnosticKind;
+using repair::firstRunDiagnostic;
 
 // The queue (or TBuf) whose `method` is called on `line`: `inQ_x.AllocTensor<half>()` -> inQ_x.
 std::string objectCalling(const std::string& line, const std::string& methods) {
@@ -99,7 +95,7 @@ std::optional<Result> freeBesideSiblings(const std::vector<std::string>& lines, 
 } // namespace
 
 Result freeTensor(const Input& in) {
-    const auto* d = firstOfKinds(in.parent, {"alloc_no_free_buffer", "too_many_allocs"});
+    const auto* d = firstRunDiagnostic(in.parent, {Kind::AllocNoFreeBuffer, Kind::TooManyAllocs});
     if (!d) return refuse("no alloc_no_free_buffer or too_many_allocs diagnostic with a line");
     const auto lines = kernel::splitLines(in.source);
     if (size_t(d->line) > lines.size()) return refuse("the diagnostic line is outside the kernel");
@@ -111,13 +107,13 @@ Result freeTensor(const Input& in) {
     auto taken = tensorFrom(lines, queue, "DeQue");
     if (!taken) taken = tensorFrom(lines, queue, "AllocTensor");
     if (!taken) return refuse("no `T t = " + queue + ".DeQue/AllocTensor()` line to free after");
-    if (auto r = freeBesideSiblings(lines, in.source, queue, taken->second, taken->first, d->kind)) return *r;
+    if (auto r = freeBesideSiblings(lines, in.source, queue, taken->second, taken->first, std::string(d->kind.name()))) return *r;
     return insertAfterLastUse(in.source, taken->first, taken->second, queue + ".FreeTensor(" + taken->second + ");",
-                              d->kind + ": " + queue + ".FreeTensor(" + taken->second + ")");
+                              std::string(d->kind.name()) + ": " + queue + ".FreeTensor(" + taken->second + ")");
 }
 
 Result enqueTensor(const Input& in) {
-    const auto* d = firstOfKinds(in.parent, {"deque_empty"});
+    const auto* d = firstRunDiagnostic(in.parent, {Kind::DequeEmpty});
     if (!d) return refuse("no deque_empty diagnostic with a line");
     const auto lines = kernel::splitLines(in.source);
     if (size_t(d->line) > lines.size()) return refuse("the diagnostic line is outside the kernel");
@@ -146,10 +142,10 @@ Result enqueTensor(const Input& in) {
 }
 
 Result initBuffer(const Input& in) {
-    const auto* d = in.parent ? firstOfKinds(in.parent, {"queue_not_initialised"}) : nullptr;
+    const auto* d = firstRunDiagnostic(in.parent, {Kind::QueueNotInitialised});
     if (!d && in.parent)  // tbuf_not_initialised is a warning: the failure shows at the first use
         for (const auto& x : in.parent->run.diagnostics)
-            if (x.kind == "tbuf_not_initialised" && x.line > 0) d = &x;
+            if (x.kind == Kind::TbufNotInitialised && x.line > 0) d = &x;
     if (!d) return refuse("no queue_not_initialised or tbuf_not_initialised diagnostic with a line");
     auto lines = kernel::splitLines(in.source);
     if (size_t(d->line) > lines.size()) return refuse("the diagnostic line is outside the kernel");
@@ -175,7 +171,7 @@ Result initBuffer(const Input& in) {
     lines.insert(lines.begin() + std::ptrdiff_t(*lastInit + 1), added);
     Result r;
     r.source = kernel::joinLines(lines, in.source);
-    r.description = d->kind + ": InitBuffer for " + object + " sized like " + c[2].str() + " (line " + std::to_string(*lastInit + 2) + ")";
+    r.description = std::string(d->kind.name()) + ": InitBuffer for " + object + " sized like " + c[2].str() + " (line " + std::to_string(*lastInit + 2) + ")";
     return r;
 }
 

@@ -2,6 +2,7 @@
 // parent's evaluation: a race names both lines and both pipes, so the later line gets the
 // SetFlag/WaitFlag for exactly that pipe pair; a deadlock (WaitFlag with no SetFlag) gets its
 // SetFlag; an unpaired SetFlag gets its WaitFlag.
+#include "repair/RepairPlanner.h"
 #include "repair/SourceScope.h"
 #include "transforms/KernelFacts.h"
 #include "transforms/SyncText.h"
@@ -14,17 +15,13 @@ namespace {
 
 using repair::indentOf;
 
-const toolchain::Diagnostic* firstOf(const eval::Evaluation* ev, const std::string& prefix) {
-    if (!ev) return nullptr;
-    for (const auto& d : ev->run.diagnostics)
-        if (d.kind.rfind(prefix, 0) == 0 && d.line > 0) return &d;
-    return nullptr;
-}
+using Kind = toolchain::DiagnosticKind;
+using repair::firstRunDiagnostic;
 
 } // namespace
 
 Result raceSync(const Input& in) {
-    const auto* d = firstOf(in.parent, "race_");
+    const auto* d = firstRunDiagnostic(in.parent, {Kind::RaceRaw, Kind::RaceWar, Kind::RaceWaw});
     if (!d) return refuse("no race diagnostic with a line");
     static const std::regex re(R"(PIPE_(\w+) at line (\d+) .*PIPE_(\w+) \(line (\d+)\))");
     std::smatch m;
@@ -37,12 +34,12 @@ Result raceSync(const Input& in) {
                                                     later + " waits for PIPE_" + earlier + " (line " + m[4].str() + ")");
     Result r;
     r.source = kernel::joinLines(lines, in.source);
-    r.description = d->kind + ": " + earlier + "->" + later + " flag before line " + std::to_string(d->line);
+    r.description = std::string(d->kind.name()) + ": " + earlier + "->" + later + " flag before line " + std::to_string(d->line);
     return r;
 }
 
 Result setBeforeWait(const Input& in) {
-    const auto* d = firstOf(in.parent, "deadlock");
+    const auto* d = firstRunDiagnostic(in.parent, {Kind::Deadlock});
     if (!d) return refuse("no deadlock diagnostic with a line");
     auto lines = kernel::splitLines(in.source);
     if (size_t(d->line) > lines.size()) return refuse("deadlock line is outside the kernel");
@@ -58,7 +55,7 @@ Result setBeforeWait(const Input& in) {
 }
 
 Result waitAfterSet(const Input& in) {
-    const auto* d = firstOf(in.parent, "flag_unpaired");
+    const auto* d = firstRunDiagnostic(in.parent, {Kind::FlagUnpaired});
     if (!d) return refuse("no flag_unpaired diagnostic with a line");
     auto lines = kernel::splitLines(in.source);
     if (size_t(d->line) > lines.size()) return refuse("flag line is outside the kernel");

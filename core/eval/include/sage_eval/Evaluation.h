@@ -22,12 +22,13 @@ struct CompileSection {
 struct CaseRun {
     std::string caseName;
     uint64_t seed = 0;
-    std::string status, message;
+    toolchain::RunStatus status = toolchain::RunStatus::NotRun;
+    std::string message;
     double seconds = 0;
 };
 
 struct RunSection {
-    std::string status = "not_run";  // ok | sim_error | race | crash | timeout | oom | rejected | error | cancelled | not_run
+    toolchain::RunStatus status = toolchain::RunStatus::NotRun;  // the run that describes the evaluation best
     std::string message;
     std::vector<toolchain::Diagnostic> diagnostics;  // simulator diagnostics, deduplicated
     std::vector<CaseRun> runs;
@@ -101,7 +102,7 @@ struct Evaluation {
     ProfileSection profile;
     double seconds = 0;
     std::map<std::string, double> phaseSeconds;  // check, compile, inputs, run, reference, verify, profile
-    bool success() const { return compile.ok && run.status == "ok" && verify.pass; }
+    bool success() const { return compile.ok && run.status == toolchain::RunStatus::Ok && verify.pass; }
     nlohmann::json toJson() const;
     // The inverse of toJson (as the run store keeps it per iteration). Timeline events are not
     // stored, so the profile comes back without launches. Never throws for malformed input.

@@ -27,7 +27,7 @@ struct EvalRequest {
     double timeoutSeconds = 60;
     size_t maxEvents = 2'000'000;
     const std::atomic<bool>* cancel = nullptr;
-    bool compileOnly = false;        // check and compile, then return (run.status stays "not_run")
+    bool compileOnly = false;        // check and compile, then return (run.status stays NotRun)
     size_t runProcesses = 0;         // sandboxed runner processes for the case x seed runs (0: one per core)
     bool reuseRuns = true;           // reuse the cached result of an identical (binary, inputs, device) run
     // An op project (`sage op`, OpProject.h): the prelude that stands for the real build's

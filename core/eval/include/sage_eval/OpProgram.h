@@ -42,7 +42,7 @@ struct ProgramRunOptions {
 
 struct ProgramReport {
     std::string program;              // the file as given
-    std::string status = "not_run";   // rejected | compile_error | bad_input | the run's status (ok, sim_error, ...)
+    toolchain::RunStatus status = toolchain::RunStatus::NotRun;  // rejected | compile_error | bad_input | the run's status
     std::string message;
     std::vector<toolchain::Diagnostic> diagnostics;  // policy or compiler errors
     std::vector<std::string> inputs;  // the staged input files (relative to the program's folder)

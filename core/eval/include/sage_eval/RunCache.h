@@ -37,7 +37,7 @@ public:
     // `binaryDigest` names the kernel binary and the runtime it runs on; `job` without runs.
     static std::string key(const std::string& binaryDigest, const toolchain::RunJob& job,
                            const toolchain::SandboxInput& in);
-    static bool cacheable(const std::string& status);
+    static bool cacheable(toolchain::RunStatus status);
     std::optional<Entry> load(const std::string& key) const;
     // A new private folder inside the cache for the runner's output files
     // (SandboxOptions::keepOutputsIn), so that store() can hard-link them; empty if it cannot be

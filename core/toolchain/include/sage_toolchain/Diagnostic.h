@@ -1,6 +1,8 @@
 // A compiler or checker message, mapped to the candidate's own file and line.
 #pragma once
 
+#include "DiagnosticKind.h"
+
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -15,7 +17,7 @@ struct DiagnosticNote {
 };
 
 struct Diagnostic {
-    std::string kind;      // "compile_error", "compile_warning", "rejected_include", ... or a simulator kind
+    DiagnosticKind kind;   // compile_error, rejected_include, ... or a simulator kind (race_raw, ...)
     std::string severity;  // "error", "warning", "note"
     std::string file;      // the candidate's name (e.g. "kernel.cpp"), or a header for context
     int line = 0;

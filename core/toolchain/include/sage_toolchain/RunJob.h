@@ -5,6 +5,7 @@
 #include "Blob.h"
 
 #include "Diagnostic.h"
+#include "RunStatus.h"
 
 #include <cstdint>
 #include <map>
@@ -94,7 +95,7 @@ struct LaunchResult {
 
 struct RunResult {
     std::string id;
-    std::string status;  // ok | sim_error | race | crash | timeout | oom | rejected | error
+    RunStatus status = RunStatus::NotRun;
     std::string message;
     std::vector<LaunchResult> launches;
     std::map<std::string, Blob> outputs;  // raw bytes per output tensor, mapped from the runner's file
