@@ -16,7 +16,7 @@
 #include "kernel_vec_cast.h"
 
 #include <algorithm>
-#include <cmath>
+// No <cmath>: it declares libm names (sin, exp, ...) globally, and a kernel entry may carry one of them.
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -140,7 +140,7 @@ template <typename T> __aicore__ T fromNum(double x) {
     if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) return T(float(x));
     else if constexpr (std::is_floating_point_v<T>) return T(x);
     else {
-        if (std::isnan(x)) return T(0);
+        if (__builtin_isnan(x)) return T(0);
         if (x >= 9.2e18) return T(int64_t(INT64_MAX));
         if (x <= -9.2e18) return T(int64_t(INT64_MIN));
         return T(int64_t(x));

@@ -7,7 +7,7 @@
 #include "kernel_vec_reg.h"
 
 #include <algorithm>
-#include <cmath>
+// No <cmath>: it declares libm names (sin, exp, ...) globally, and a kernel entry may carry one of them.
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -62,11 +62,11 @@ __aicore__ inline void Truncate(RegTensor<E>& dst, const RegTensor<E>& a, const 
     const RegTensor<E> x = a;
     detail::perLane<mode>(dst, mask, [&](uint32_t i) {
         const double p = detail::toNum(x.v[i]);
-        double r = std::trunc(p);
-        if (round == RoundMode::CAST_FLOOR) r = std::floor(p);
-        else if (round == RoundMode::CAST_CEIL) r = std::ceil(p);
-        else if (round == RoundMode::CAST_ROUND) r = std::round(p);
-        else if (round == RoundMode::CAST_RINT) r = std::nearbyint(p);
+        double r = __builtin_trunc(p);
+        if (round == RoundMode::CAST_FLOOR) r = __builtin_floor(p);
+        else if (round == RoundMode::CAST_CEIL) r = __builtin_ceil(p);
+        else if (round == RoundMode::CAST_ROUND) r = __builtin_round(p);
+        else if (round == RoundMode::CAST_RINT) r = __builtin_nearbyint(p);
         return detail::fromNum<E>(r);
     });
 }

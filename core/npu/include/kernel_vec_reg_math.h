@@ -7,7 +7,7 @@
 #include "kernel_vec_reg.h"
 
 #include <algorithm>
-#include <cmath>
+// No <cmath>: it declares libm names (sin, exp, ...) globally, and a kernel entry may carry one of them.
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -78,7 +78,7 @@ __aicore__ inline void Div(RegTensor<E>& dst, const RegTensor<E>& a, const RegTe
     const RegTensor<E> x = a, y = b;
     detail::perLane<detail::mergeOf<mode>()>(dst, mask, [&](uint32_t i) {
         const double p = detail::toNum(x.v[i]), q = detail::toNum(y.v[i]);
-        if constexpr (std::is_integral_v<E>) return detail::fromNum<E>(q == 0 ? 0.0 : std::trunc(p / q));
+        if constexpr (std::is_integral_v<E>) return detail::fromNum<E>(q == 0 ? 0.0 : __builtin_trunc(p / q));
         else return detail::fromNum<E>(p / q);
     });
 }
@@ -112,11 +112,11 @@ SAGE_REG_SCALAR(Mins, Mins, p < q ? p : q)
             return detail::fromNum<E>(EXPR);                                                                  \
         });                                                                                                   \
     }
-SAGE_REG_UNARY(Exp, Exp, std::exp(p))
-SAGE_REG_UNARY(Ln, Ln, std::log(p))
-SAGE_REG_UNARY(Log, Ln, std::log(p))
-SAGE_REG_UNARY(Sqrt, Sqrt, std::sqrt(p))
-SAGE_REG_UNARY(Abs, Abs, std::fabs(p))
+SAGE_REG_UNARY(Exp, Exp, __builtin_exp(p))
+SAGE_REG_UNARY(Ln, Ln, __builtin_log(p))
+SAGE_REG_UNARY(Log, Ln, __builtin_log(p))
+SAGE_REG_UNARY(Sqrt, Sqrt, __builtin_sqrt(p))
+SAGE_REG_UNARY(Abs, Abs, __builtin_fabs(p))
 SAGE_REG_UNARY(Relu, Relu, p > 0 ? p : 0.0)
 SAGE_REG_UNARY(Neg, Neg, -p)
 #undef SAGE_REG_UNARY
