@@ -406,6 +406,7 @@ private:
 
     std::string kernelClass() const;
     std::string processCode() const;
+    std::string holdRule() const;
     std::string heldRowLoop() const;
     std::string passFunction(const std::string& name, const PassCode& code, const std::string& body,
                              bool reverse) const;
@@ -547,17 +548,24 @@ std::string StreamedRows::heldRowLoop() const {
     return k + "                Release();\n            }\n        }\n";
 }
 
+// Which rows are held in the UB for every pass (rowHeld_), checked once per launch.
+std::string StreamedRows::holdRule() const {
+    if (segmented())
+        return std::string(window_ ? "        ASSERT((seg_ % WINDOW == 0 || seg_ >= WINDOW) && \"row segments shorter than one window\");\n" : "") +
+               "        rowHeld_ = false;  // a row's segments lie apart in GM: streamed chunk by chunk\n";
+    if (window_)
+        return "        ASSERT((cols_ % WINDOW == 0 || cols_ >= WINDOW) && \"rows shorter than one window\");\n"
+               "        // Rows of whole 32-byte units are held like on any device; others are read in windows.\n"
+               "        rowHeld_ = cols_ <= TILE_ELEMS && cols_ % WINDOW == 0;\n";
+    return "        rowHeld_ = cols_ <= TILE_ELEMS;\n";
+}
+
 std::string StreamedRows::processCode() const {
     std::string k = "    __aicore__ inline void Process() {\n"
                     "        uint32_t per = (rows_ + GetBlockNum() - 1) / GetBlockNum();\n"
                     "        uint32_t r0 = GetBlockIdx() * per < rows_ ? GetBlockIdx() * per : rows_;\n"
                     "        uint32_t r1 = r0 + per < rows_ ? r0 + per : rows_;\n"
-                    + std::string(segmented() ? std::string(window_ ? "        ASSERT((seg_ % WINDOW == 0 || seg_ >= WINDOW) && \"row segments shorter than one window\");\n" : "") +
-                                                    "        rowHeld_ = false;  // a row's segments lie apart in GM: streamed chunk by chunk\n"
-                                  : window_ ? "        ASSERT((cols_ % WINDOW == 0 || cols_ >= WINDOW) && \"rows shorter than one window\");\n"
-                                              "        // Rows of whole 32-byte units are held like on any device; others are read in windows.\n"
-                                              "        rowHeld_ = cols_ <= TILE_ELEMS && cols_ % WINDOW == 0;\n"
-                                            : "        rowHeld_ = cols_ <= TILE_ELEMS;\n") +
+                    + holdRule() +
                     "        bcastHeld_ = rowHeld_;\n";
     bool anyBcast = false;
     for (const auto& io : l_.io) anyBcast |= streamed(io) && io.role == Role::Bcast;
