@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Issue 33: "no string comparison of stage, status or diagnostic kind remains outside the
-# (de)serialisers". Lists every `stage|status|kind == "literal"` (and != , and the literal on the
+# (de)serialisers" (the diagnostic severity is counted too). Lists every
+# `stage|status|kind|severity == "literal"` (and != , and the literal on the
 # left) in core/, ui/ and app/, leaving out the places where such a string is *read* (parsers of
 # outside text: gcc's JSON, the LLM's reply, the task spec) and the draft skeletons (compute-spec
 # kinds, not diagnostics). Prints one line per comparison and a count per concept; exits 1 when any
@@ -27,10 +28,10 @@ allowed=(
 exclude=()
 for a in "${allowed[@]}"; do exclude+=(-e "^${a%%:*}"); done
 
-pattern='(\b(stage|status|kind)\b|\.(stage|status|kind)\(\))\s*(==|!=)\s*"|"[a-z_ ]*"\s*(==|!=)\s*[A-Za-z_.>-]*\b(stage|status|kind)\b'
+pattern='(\b(stage|status|kind|severity)\b|\.(stage|status|kind|severity)\(\))\s*(==|!=)\s*("|QLatin1String\(|QStringLiteral\()|"[a-z_ ]*"\s*(==|!=)\s*[A-Za-z_.>-]*\b(stage|status|kind|severity)\b'
 hits=$(grep -rnE --include='*.cpp' --include='*.h' "$pattern" "${dirs[@]}" | grep -v "${exclude[@]}" || true)
 count() { [[ -z $hits ]] && echo 0 || grep -cE "$1" <<<"$hits" || true; }
 [[ -n $hits ]] && echo "$hits"
-echo "left: stage $(count '\bstage\b') | status $(count '\bstatus\b') | kind $(count '\bkind\b')" \
+echo "left: stage $(count '\bstage\b') | status $(count '\bstatus\b') | kind $(count '\bkind\b') | severity $(count '\bseverity\b')" \
      "(allowed readers: ${#allowed[@]}, see the script)"
 [[ -z $hits ]]

@@ -288,7 +288,7 @@ void AgentPanel::onEvent(const AgentEventPtr& e) {
     case T::RunFinished: {
         emit message(tr("Agent run %1 finished: %2").arg(e->runId).arg(QString::fromStdString(e->text)));
         // The run's result is its best iteration, not its last: load that one.
-        const int best = e->data.contains("best") ? e->data["best"].value("iteration", -1) : -1;
+        const int best = e->summary ? e->summary->bestIteration : -1;
         loadIteration(best >= 0 ? best : iterations_->bestIteration());
         emit runFinished(e->runId);
         break;

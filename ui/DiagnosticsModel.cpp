@@ -32,11 +32,11 @@ bool DiagnosticsModel::inCandidate(int row) const {
 }
 
 int DiagnosticsModel::errorCount() const {
-    return int(std::count_if(rows_.begin(), rows_.end(), [](const auto& d) { return d.severity == "error"; }));
+    return int(std::count_if(rows_.begin(), rows_.end(), [](const auto& d) { return d.severity == toolchain::Severity::Error; }));
 }
 
 int DiagnosticsModel::warningCount() const {
-    return int(std::count_if(rows_.begin(), rows_.end(), [](const auto& d) { return d.severity == "warning"; }));
+    return int(std::count_if(rows_.begin(), rows_.end(), [](const auto& d) { return d.severity == toolchain::Severity::Warning; }));
 }
 
 int DiagnosticsModel::nextLocated(int row, bool forward) const {
@@ -59,7 +59,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case SeverityColumn: return QString::fromStdString(d.severity);
+        case SeverityColumn: return QString::fromUtf8(toString(d.severity).data());
         case LineColumn: return d.line > 0 ? QVariant(d.line) : QVariant();
         case ColumnColumn: return d.column > 0 ? QVariant(d.column) : QVariant();
         case KindColumn: return coreText(d.kind.name());
@@ -81,22 +81,22 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
                           .arg(QString::fromStdString(d.file.empty() ? candidate_.toStdString() : d.file))
                           .arg(d.line)
                           .arg(d.column)
-                          .arg(QString::fromStdString(d.severity), QString::fromStdString(d.message));
+                          .arg(QString::fromUtf8(toString(d.severity).data()), QString::fromStdString(d.message));
         for (const auto& n : d.notes)
             tip += QStringLiteral("\n  note: line %1: %2").arg(n.line).arg(QString::fromStdString(n.message));
         return tip;
     }
     case Qt::DecorationRole:
         if (index.column() != SeverityColumn) return {};
-        return QApplication::style()->standardIcon(d.severity == "error"     ? QStyle::SP_MessageBoxCritical
-                                                   : d.severity == "warning" ? QStyle::SP_MessageBoxWarning
+        return QApplication::style()->standardIcon(d.severity == toolchain::Severity::Error     ? QStyle::SP_MessageBoxCritical
+                                                   : d.severity == toolchain::Severity::Warning ? QStyle::SP_MessageBoxWarning
                                                                              : QStyle::SP_MessageBoxInformation);
     case Qt::ForegroundRole:
         if (!inCandidate(index.row())) return QBrush(QColor(0x80, 0x80, 0x80));
         return {};
     case LineRole: return inCandidate(index.row()) ? d.line : 0;
     case ColumnRole: return d.column;
-    case SeverityRole: return QString::fromStdString(d.severity);
+    case SeverityRole: return QString::fromUtf8(toString(d.severity).data());
     case InCandidateRole: return inCandidate(index.row());
     }
     return {};

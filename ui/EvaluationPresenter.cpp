@@ -53,7 +53,7 @@ void EvaluationPresenter::present(EvaluationResultPtr r, std::shared_ptr<const e
         for (int row = 0; row < diagnostics_->rowCount(); ++row) {
             if (!diagnostics_->inCandidate(row)) continue;
             const auto& d = diagnostics_->diagnostic(row);
-            marks.push_back({d.line, d.column, QString::fromStdString(d.severity), QString::fromStdString(d.message)});
+            marks.push_back({d.line, d.column, d.severity, QString::fromStdString(d.message)});
         }
         editor_->setMarks(marks);
         std::vector<LineHeat> heat;

@@ -108,11 +108,11 @@ void KernelEditor::setMarks(const std::vector<EditorMark>& marks) {
     std::map<int, std::pair<QStringList, int>> byLine;  // line -> messages, worst severity (0 error)
     for (const auto& m : marks) {
         if (m.line <= 0 || m.line > lines()) continue;
-        const int rank = m.severity == QLatin1String("error") ? 0 : m.severity == QLatin1String("warning") ? 1 : 2;
+        const int rank = int(m.severity);  // Error, Warning, Note: worst first
         auto& entry = byLine[m.line - 1];
         if (entry.first.isEmpty()) entry.second = rank;
         entry.second = std::min(entry.second, rank);
-        entry.first << QStringLiteral("%1: %2").arg(m.severity, m.message);
+        entry.first << QStringLiteral("%1: %2").arg(QString::fromUtf8(toolchain::toString(m.severity).data()), m.message);
     }
     for (const auto& [line, entry] : byLine) {
         markerAdd(line, entry.second == 0 ? kErrorMarker : entry.second == 1 ? kWarningMarker : kNoteMarker);

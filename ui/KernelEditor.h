@@ -7,6 +7,8 @@
 
 #include <QString>
 
+#include "sage_toolchain/Diagnostic.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -15,7 +17,7 @@ namespace sage::ui {
 struct EditorMark {
     int line = 0;  // 1-based
     int column = 0;
-    QString severity;  // error | warning | note
+    toolchain::Severity severity = toolchain::Severity::Error;
     QString message;
 };
 

@@ -601,14 +601,13 @@ void MainWindow::onIterationSelected(const IterationRecordPtr& record) {
             setMessage(tr("Your edits could not be kept: %1").arg(error), 0);
     }
     showSource(QString::fromStdString(source));
-    const auto& evJson = record->evaluation;
-    if (evJson.is_object()) {
+    if (record->evaluation) {
         auto r = std::make_shared<EvaluationResult>();
         r->revision = editor_->revision();
         r->kind = EvaluationKind::Evaluate;
         r->taskName = QString::fromStdString(task_->name);
         r->source = QString::fromStdString(source);
-        r->evaluation = std::make_shared<const eval::Evaluation>(eval::Evaluation::fromJson(evJson));
+        r->evaluation = std::make_shared<const eval::Evaluation>(*record->evaluation);
         presenter_->present(r, task_, tr("run %1, iteration %2 (stored; re-run for its timeline once the agent pauses or ends)")
                                           .arg(record->runId).arg(index));
     } else {
@@ -678,7 +677,7 @@ void MainWindow::loadRuns(const QString& task) {
             agent::RunStore runs(store.sharedDatabase());
             std::vector<RunRow> rows;
             for (const auto& r : runs.runs(name))
-                rows.push_back({r.id, QString::fromStdString(r.status), QString::fromStdString(r.policy),
+                rows.push_back({r.id, coreText(toString(r.status)), QString::fromStdString(r.policy),
                                 QString::fromStdString(r.memoryMode), QString::fromStdString(r.startedAt), r.bestIteration, 0});
             return rows;
         },

@@ -180,8 +180,8 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
     std::map<int, std::string> sourceOf;
     for (const auto& it : its) {
         sourceOf[it.index] = it.source;
-        const bool evaluated = it.evaluation.is_object() && !it.evaluation.empty();
-        const bool ok = evaluated && it.evaluation.contains("compile") && it.evaluation["compile"].value("ok", false);
+        const bool evaluated = it.evaluation.has_value();
+        const bool ok = evaluated && it.evaluation->compile.ok;
         if (evaluated) {
             ++candidates;
             candCompiled += ok;

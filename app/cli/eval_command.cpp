@@ -30,7 +30,7 @@ std::string readKernel(const std::string& path) { return readKernelFile(path); }
 
 void printHuman(const eval::Evaluation& ev) {
     auto diag = [](const toolchain::Diagnostic& d) {
-        std::cout << "    " << d.file << ":" << d.line << ":" << d.column << ": " << d.severity << ": " << d.message
+        std::cout << "    " << d.file << ":" << d.line << ":" << d.column << ": " << toString(d.severity) << ": " << d.message
                   << "\n";
         for (const auto& n : d.notes)
             if (n.line) std::cout << "      note: " << n.file << ":" << n.line << ": " << n.message << "\n";

@@ -188,7 +188,7 @@ void registerRunCommand(CLI::App& app) {
             return;
         }
         std::cout << "run " << run->id << ": task " << run->task << ", policy " << run->policy << ", memory "
-                  << run->memoryMode << ", " << run->status << " (" << run->stopReason << ")\n";
+                  << run->memoryMode << ", " << toString(run->status) << " (" << run->stopReason << ")\n";
         for (const auto& it : its) {
             std::cout << std::setw(3) << it.index << " " << std::setw(8) << memory::toString(it.stage) << " " << std::setw(6) << it.origin
                       << " " << std::left << std::setw(34) << it.move << std::right << " " << std::setw(13) << toString(it.status);

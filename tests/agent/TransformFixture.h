@@ -64,7 +64,7 @@ struct Pipeline {
 
 inline bool hasKind(const eval::Evaluation& ev, const std::string& kind) {
     for (const auto& d : ev.compile.diagnostics)
-        if (d.kind.name() == kind && d.severity == "error") return true;
+        if (d.kind.name() == kind && d.severity == toolchain::Severity::Error) return true;
     for (const auto& d : ev.run.diagnostics)
         if (d.kind.name() == kind) return true;
     return false;

@@ -195,7 +195,7 @@ private slots:
         QVERIFY(its[0].correct);
         int broken = -1;
         for (const auto& it : its)
-            if (it.status == agent::IterationStatus::SimError && it.evaluation.dump().find("capacity_exceeded") != std::string::npos) {
+            if (it.status == agent::IterationStatus::SimError && it.evaluation && it.evaluation->toJson().dump().find("capacity_exceeded") != std::string::npos) {
                 broken = it.index;
                 break;
             }
@@ -221,12 +221,40 @@ private slots:
         mem.importFrom(toolchain::ToolPaths::fromEnvironment().resources + "/memory/seed.jsonl");
         agent::AgentLoop loop(*evaluator_, std::make_unique<agent::BuiltinPolicy>(), settings(memory::MemoryMode::Adoption));
         std::vector<nlohmann::json> seen;
+        std::vector<std::shared_ptr<const agent::IterationRecord>> evaluated, credited;
+        std::shared_ptr<const agent::RunSummary> finished;
         loop.addObserver([&](const agent::AgentEvent& e) {
-            if (e.type == agent::AgentEventType::IterationFinished) seen.push_back(e.data);
+            using T = agent::AgentEventType;
+            if (e.type == T::IterationFinished && e.record) seen.push_back(agent::toJson(*e.record));
+            if (e.type == T::EvaluationDone) evaluated.push_back(e.record);
+            if (e.type == T::MemoryUpdated) credited.push_back(e.record);
+            if (e.type == T::RunFinished) finished = e.summary;
         });
         auto sum = loop.run(task("vtune"), runs, &mem);
         auto its = runs.iterations(sum.runId);
         QCOMPARE(its.size(), seen.size());
+        // The typed payloads: the run's summary, each evaluation's verdict and each credit report
+        // are what was stored.
+        QVERIFY(finished);
+        QCOMPARE(finished->bestIteration, sum.bestIteration);
+        QCOMPARE(finished->bestCycles, sum.bestCycles);
+        QVERIFY(!evaluated.empty() && !credited.empty());
+        for (const auto& r : evaluated) {
+            QVERIFY(r);
+            const auto& stored = its[size_t(r->index)];
+            QVERIFY(r->status == stored.status);
+            QCOMPARE(r->correct, stored.correct);
+            QCOMPARE(r->cycles, stored.cycles);
+        }
+        for (const auto& r : credited) {
+            QVERIFY(r);
+            const auto& stored = its[size_t(r->index)];
+            QCOMPARE(r->adoptions.size(), stored.adoptions.size());
+            for (size_t k = 0; k < r->adoptions.size(); ++k) {
+                QCOMPARE(r->adoptions[k].id, stored.adoptions[k].id);
+                QCOMPARE(r->adoptions[k].qAfter, stored.adoptions[k].qAfter);
+            }
+        }
         for (size_t i = 0; i < its.size(); ++i) {
             auto stored = agent::toJson(its[i]);
             for (const char* k : {"index", "stage", "move", "source", "diff", "status", "cycles", "reward", "adoptions"})
@@ -315,13 +343,13 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(started.load(), 1, 30000);  // the draft's evaluation is under way
         loop.cancel();
         loop.wait();  // returns although the kernel never ends by itself
-        QCOMPARE(loop.summary()->status, std::string("cancelled"));
+        QVERIFY(loop.summary()->status == agent::AgentRunStatus::Cancelled);
         auto db = openDb("cancel.db");
         agent::RunStore runs(db);
         auto its = runs.iterations(loop.summary()->runId);
         QVERIFY(its.size() <= 1);
         if (!its.empty()) QCOMPARE(std::string(toString(its[0].status)), std::string(toString(agent::IterationStatus::Cancelled)));
-        QCOMPARE(runs.run(loop.summary()->runId)->status, std::string("cancelled"));
+        QVERIFY(runs.run(loop.summary()->runId)->status == agent::AgentRunStatus::Cancelled);
     }
 
     // The frontier: when the policy has no further move from the best candidate, the run goes on
@@ -429,8 +457,9 @@ private slots:
             QCOMPARE(its[1].cycles, its[0].cycles);  // no gain: the parent stays, so b is what comes next
             QCOMPARE(its[2].source, b);
             QVERIFY(its[2].correct);
-            QCOMPARE(its[1].evaluation["compile"]["cached"].get<bool>(), false);
-            QCOMPARE(its[2].evaluation["compile"]["cached"].get<bool>(), speculate);
+            QVERIFY(its[1].evaluation && its[2].evaluation);
+            QCOMPARE(its[1].evaluation->compile.cached, false);
+            QCOMPARE(its[2].evaluation->compile.cached, speculate);
         }
     }
 
@@ -472,7 +501,7 @@ private slots:
         QCOMPARE(its[0].origin, std::string("engineer"));
         QCOMPARE(its[0].source, mine);
         QCOMPARE(its[0].move, std::string("start from file mine.cpp"));
-        QVERIFY(its[0].correct && !its[0].evaluation.is_null());
+        QVERIFY(its[0].correct && its[0].evaluation);
         QCOMPARE(its[1].parent, 0);
         QVERIFY(its[1].stage == memory::Stage::Optimize);
         QVERIFY(sum.draftCorrect);
@@ -573,7 +602,7 @@ private slots:
             dead.device = "ascend910b1-sim";
             dead.policy = "builtin";
             dead.memoryMode = "off";
-            dead.status = "running";
+            dead.status = agent::AgentRunStatus::Running;
             dead.settings = nlohmann::json::object();
             dead.ownerPid = child;
             agent::RunRecord live = dead;
@@ -590,11 +619,11 @@ private slots:
         QCOMPARE(runs.interruptedAtOpen().size(), size_t(2));
         const auto all = runs.runs();
         QCOMPARE(all.size(), size_t(3));
-        QCOMPARE(all[0].status, std::string("interrupted"));
+        QVERIFY(all[0].status == agent::AgentRunStatus::Interrupted);
         QVERIFY(all[0].stopReason.find("killed or crashed") != std::string::npos);
         QVERIFY(!all[0].finishedAt.empty());
-        QCOMPARE(all[1].status, std::string("running"));  // this process is alive: not touched
-        QCOMPARE(all[2].status, std::string("interrupted"));
+        QVERIFY(all[1].status == agent::AgentRunStatus::Running);  // this process is alive: not touched
+        QVERIFY(all[2].status == agent::AgentRunStatus::Interrupted);
         QCOMPARE(waitpid(zombie, &status, 0), zombie);
     }
 
@@ -610,12 +639,15 @@ private slots:
         agent::RunStore runs(db);
         agent::RunRecord run;
         run.task = "vtune";
-        run.status = "finished";
+        run.status = agent::AgentRunStatus::Finished;
         run.settings = nlohmann::json::object();
         const int64_t runId = runs.createRun(run);
         agent::IterationRecord it;
         it.runId = runId;
-        it.evaluation = nlohmann::json::object();
+        it.evaluation = eval::Evaluation{};
+        it.evaluation->compile.ok = true;
+        it.evaluation->profile.present = true;
+        it.evaluation->profile.totalCycles = 4321;
         it.timings = nlohmann::json::object();
         it.status = agent::IterationStatus::WrongResult;
         runs.addIteration(it);
@@ -628,12 +660,30 @@ private slots:
         QVERIFY(st.step());
         QCOMPARE(st.text(0), std::string("wrong_result"));
         db->exec("UPDATE agent_iteration SET status='vanished' WHERE idx=1 AND run_id=" + std::to_string(runId));
+        db->exec("UPDATE agent_iteration SET evaluation='{\"compile\": {' WHERE idx=0 AND run_id=" + std::to_string(runId));
         const auto back = runs.iterations(runId);
         QCOMPARE(back.size(), size_t(2));
+        // The evaluation reads back typed; a damaged one reads as none instead of failing the listing.
+        QVERIFY(!back[0].evaluation);
+        QVERIFY(back[1].evaluation && back[1].evaluation->compile.ok);
+        QCOMPARE(back[1].evaluation->profile.totalCycles, uint64_t(4321));
         QCOMPARE(std::string(toString(back[0].status)), std::string(toString(agent::IterationStatus::WrongResult)));
         QCOMPARE(std::string(toString(back[1].status)), std::string(toString(agent::IterationStatus::Error)));
         QVERIFY2(back[1].error.find("'vanished'") != std::string::npos && back[1].error.find("HTTP 500") != std::string::npos,
                  back[1].error.c_str());
+
+        // The run's own status likewise: every name reads back, and one no version wrote reads as
+        // failed with the stop reason saying what was stored.
+        for (int i = 0; i <= int(agent::AgentRunStatus::Interrupted); ++i) {
+            const auto status = agent::AgentRunStatus(i);
+            QVERIFY2(agent::parseAgentRunStatus(toString(status)) == status, std::string(toString(status)).c_str());
+        }
+        QVERIFY(runs.runs().at(0).status == agent::AgentRunStatus::Finished);
+        db->exec("UPDATE agent_run SET status='paused_forever', stop_reason='budget' WHERE id=" + std::to_string(runId));
+        const auto stored = runs.runs().at(0);
+        QVERIFY(stored.status == agent::AgentRunStatus::Failed);
+        QVERIFY2(stored.stopReason.find("'paused_forever'") != std::string::npos && stored.stopReason.find("budget") != std::string::npos,
+                 stored.stopReason.c_str());
     }
 };
 

@@ -74,7 +74,7 @@ class TestLlmPolicy : public QObject {
         ev.compile.ok = false;
         toolchain::Diagnostic d;
         d.kind = toolchain::DiagnosticKind::CompileError;
-        d.severity = "error";
+        d.severity = toolchain::Severity::Error;
         d.file = "kernel.cpp";
         d.line = 12;
         d.column = 5;
@@ -109,7 +109,7 @@ class TestLlmPolicy : public QObject {
         ev.verify.cases.push_back(cc);
         toolchain::Diagnostic race;
         race.kind = toolchain::DiagnosticKind::RaceRaw;
-        race.severity = "warning";
+        race.severity = toolchain::Severity::Warning;
         race.file = "kernel.cpp";
         race.line = 27;
         race.message = "vector reads UB written by MTE2 without a flag";

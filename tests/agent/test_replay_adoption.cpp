@@ -38,7 +38,7 @@ private slots:
             run.device = "ascend910b1-sim";
             run.policy = "llm";
             run.memoryMode = "adoption";
-            run.status = "finished";
+            run.status = agent::AgentRunStatus::Finished;
             run.settings = nlohmann::json::object();
             runId = runs.createRun(run);
             agent::IterationRecord none;  // the reply said ADOPTED: none; the code matched #8 and #5

@@ -96,6 +96,20 @@ private slots:
         for (const auto& l : ev.profile.lines) hot |= l.line == computeLine;
         QVERIFY(hot);
     }
+
+    // What an agent iteration keeps of an evaluation: all that toJson writes, without the timeline
+    // events, and the stored JSON reads back to the same evaluation (old runs reopen unchanged).
+    void anEvaluationRoundTripsThroughItsStoredForm() {
+        for (const char* kernel : {"good.cpp", "off_by_one.cpp", "compile_error.cpp"}) {
+            auto ev = run(kernel);
+            const auto stored = ev.toJson();
+            const auto kept = ev.withoutTimeline();
+            QVERIFY(kept.profile.launches.empty());
+            QCOMPARE(kept.toJson(), stored);
+            QCOMPARE(eval::Evaluation::fromJson(stored).toJson(), stored);
+            QVERIFY(!stored["phase_seconds"].empty());
+        }
+    }
     // Input files are cached by content: a case whose dims change in code (the task's JSON text
     // unchanged) is verified on inputs of its new size, not on the cached file of the old one.
     void inputsFollowTheCaseDims() {

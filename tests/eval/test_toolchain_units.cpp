@@ -181,7 +181,7 @@ private slots:
         QCOMPARE(d[0].file, std::string("mine.cpp"));
         QCOMPARE(d[0].line, 7);
         QCOMPARE(d[0].notes.at(0).file, std::string("kernel_vec.h"));
-        QCOMPARE(d[1].severity, std::string("warning"));
+        QVERIFY(d[1].severity == toolchain::Severity::Warning);
         QVERIFY(d[2].kind == toolchain::DiagnosticKind::LinkError);
         auto sites = toolchain::instantiationSites("kernel.cpp:12:5:   required from here\nother.h:3:1:   required from here\n",
                                                    "kernel.cpp");

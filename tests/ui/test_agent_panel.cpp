@@ -42,7 +42,7 @@ class TestAgentPanel : public QObject {
         r->cycles = cycles;
         r->error = error;
         auto e = std::make_shared<agent::AgentEvent>(agent::AgentEvent{agent::AgentEventType::IterationFinished, 7, index,
-                                                                        r->stage, "", {}, r});
+                                                                        r->stage, "", r, {}});
         return e;
     }
 
@@ -74,7 +74,9 @@ private slots:
         QVERIFY(goToBest && goToBest->isEnabled());
 
         selected.clear();
-        agent::AgentEvent end{agent::AgentEventType::RunFinished, 7, 4, std::nullopt, "no improvement", {{"best", {{"iteration", 1}}}}, {}};
+        auto summary = std::make_shared<agent::RunSummary>();
+        summary->bestIteration = 1;
+        agent::AgentEvent end{agent::AgentEventType::RunFinished, 7, 4, std::nullopt, "no improvement", {}, summary};
         emit controller.eventArrived(std::make_shared<agent::AgentEvent>(end));
         QCOMPARE(panel.iterationView()->currentIndex().row(), 1);
         QCOMPARE(selected.count(), 1);

@@ -23,7 +23,7 @@ namespace {
 toolchain::Diagnostic diag(const char* severity, int line, const char* message, const char* file = "kernel.cpp") {
     toolchain::Diagnostic d;
     d.kind = toolchain::DiagnosticKind::parse(std::string("compile_") + severity);
-    d.severity = severity;
+    d.severity = toolchain::severityFrom(severity);
     d.file = file;
     d.line = line;
     d.column = 5;

@@ -28,7 +28,7 @@ json RunSummary::toJson() const {
             {"iterations", iterations},
             {"first_correct_iteration", firstCorrectIteration},
             {"first_correct_cycles", firstCorrectCycles},
-            {"status", status},
+            {"status", toString(status)},
             {"stop_reason", stopReason},
             {"best",
              {{"iteration", bestIteration},
@@ -119,11 +119,11 @@ void AgentLoop::start(const eval::Task& task, const std::string& dbPath, bool st
         } catch (const std::exception& e) {
             impl_->emit({AgentEventType::Error, runId_.load(), 0, std::nullopt, std::string("the run stopped: ") + e.what(), {}, {}});
             RunSummary s;
-            s.status = "failed";
+            s.status = AgentRunStatus::Failed;
             s.stopReason = e.what();
             impl_->setSummary(s);
             impl_->control.setState(State::Finished);
-            impl_->emit({AgentEventType::RunFinished, runId_.load(), 0, std::nullopt, "failed", s.toJson(), {}});
+            impl_->emit({AgentEventType::RunFinished, runId_.load(), 0, std::nullopt, "failed", {}, std::make_shared<const RunSummary>(s)});
         }
     });
 }
@@ -157,7 +157,7 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
     if (start) record.settings["start"] = start->second;
     RunJournal journal(runs, record);
     const int64_t runId = journal.runId();
-    emit({AgentEventType::RunStarted, runId, 0, std::nullopt, task.name, journal.run().settings, {}});
+    emit({AgentEventType::RunStarted, runId, 0, std::nullopt, task.name, {}, {}});
     const std::atomic<bool>& cancel = *control.cancelFlag();
     IterationRunner iteration({evaluator, *policy, settings, task, useMemory ? memory : nullptr,
                                useMemory && settings.learn, cancel, [this](AgentEvent e) { emit(std::move(e)); }, start,
@@ -187,7 +187,7 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
         const auto* memoryError = dynamic_cast<const memory::MemoryError*>(&e);
         const bool unavailable = memoryError && memoryError->code() == memory::MemoryError::Code::Unavailable;
         try {
-            journal.finish(unavailable ? "interrupted" : "failed", std::string("the run stopped: ") + e.what(),
+            journal.finish(unavailable ? AgentRunStatus::Interrupted : AgentRunStatus::Failed, std::string("the run stopped: ") + e.what(),
                            iteration.frontier());
             if (unavailable) memory::AdoptionLedger::closeUnresolved(*runs.database(), runId);
         } catch (const std::exception&) {
@@ -196,9 +196,9 @@ RunSummary AgentLoop::Impl::loop(const eval::Task& task, RunStore& runs, memory:
         throw;
     }
     if (cancel) stopReason = "cancelled";
-    journal.finish(cancel ? "cancelled" : "finished", stopReason, iteration.frontier());
+    journal.finish(cancel ? AgentRunStatus::Cancelled : AgentRunStatus::Finished, stopReason, iteration.frontier());
     RunSummary sum = journal.summary();
-    emit({AgentEventType::RunFinished, runId, sum.iterations, std::nullopt, stopReason, sum.toJson(), {}});
+    emit({AgentEventType::RunFinished, runId, sum.iterations, std::nullopt, stopReason, {}, std::make_shared<const RunSummary>(sum)});
     return sum;
 }
 

@@ -92,7 +92,7 @@ std::string insertBarrier(const std::string& source, int line) {
 const toolchain::Diagnostic* firstRaceError(const eval::Evaluation* ev) {
     if (!ev) return nullptr;
     for (const auto& d : ev->run.diagnostics)
-        if (d.severity == "error" && d.kind.isRace()) return &d;
+        if (d.severity == toolchain::Severity::Error && d.kind.isRace()) return &d;
     return nullptr;
 }
 

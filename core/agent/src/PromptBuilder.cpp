@@ -276,7 +276,7 @@ bool compileSection(std::ostringstream& o, const eval::Evaluation& ev, const std
 
     // Compile (and the source check that runs before it).
     std::vector<const toolchain::Diagnostic*> errors, warnings;
-    for (const auto& d : ev.compile.diagnostics) (d.severity == "error" ? errors : warnings).push_back(&d);
+    for (const auto& d : ev.compile.diagnostics) (d.severity == toolchain::Severity::Error ? errors : warnings).push_back(&d);
     if (ev.run.status == RunStatus::Rejected) {
         o << "Source check: REJECTED before compiling";
         if (!ev.run.message.empty()) o << " — " << ev.run.message;
@@ -332,13 +332,13 @@ void runSection(std::ostringstream& o, const eval::Evaluation& ev, const std::ve
         o << "\n";
     }
     std::vector<const toolchain::Diagnostic*> sim;
-    for (const auto& d : ev.run.diagnostics) if (d.severity == "error") sim.push_back(&d);
-    for (const auto& d : ev.run.diagnostics) if (d.severity != "error") sim.push_back(&d);
+    for (const auto& d : ev.run.diagnostics) if (d.severity == toolchain::Severity::Error) sim.push_back(&d);
+    for (const auto& d : ev.run.diagnostics) if (d.severity != toolchain::Severity::Error) sim.push_back(&d);
     if (!sim.empty()) {
         o << "Simulator diagnostics:\n";
         for (size_t i = 0; i < sim.size() && i < lim.simDiagnostics; ++i) {
             const auto& d = *sim[i];
-            o << "- " << where(d) << ": " << (d.severity.empty() ? "error" : d.severity) << " [" << d.kind.name()
+            o << "- " << where(d) << ": " << toString(d.severity) << " [" << d.kind.name()
               << "]: " << clippedMessage(d.message, lim.messageChars) << "\n";
             if (auto text = lineText(lines, d.line); !text.empty()) o << "    > " << text << "\n";
             for (size_t n = 0; n < d.notes.size() && n < lim.notes; ++n) {

@@ -47,17 +47,20 @@ RunStore::RunStore(std::shared_ptr<memory::Database> db) : db_(std::move(db)) {
 std::vector<int64_t> RunStore::markInterruptedRuns() {
     std::vector<int64_t> dead;
     {
-        auto st = db_->prepare("SELECT id, owner_pid FROM agent_run WHERE status='running'");
+        auto st = db_->prepare("SELECT id, owner_pid FROM agent_run WHERE status=?");
+        st.bind(1, std::string(toString(AgentRunStatus::Running)));
         while (st.step())
             if (!toolchain::processAlive(long(st.int64(1)))) dead.push_back(st.int64(0));
     }
     for (int64_t id : dead) {
         auto up = db_->prepare(
-            "UPDATE agent_run SET status='interrupted', stop_reason=?, finished_at=strftime('%Y-%m-%dT%H:%M:%SZ','now') "
-            "WHERE id=? AND status='running'");
-        up.bind(1, std::string("interrupted: the process running it ended before the run finished (killed or crashed); "
-                               "its stored iterations are kept"))
-            .bind(2, static_cast<std::int64_t>(id));
+            "UPDATE agent_run SET status=?, stop_reason=?, finished_at=strftime('%Y-%m-%dT%H:%M:%SZ','now') "
+            "WHERE id=? AND status=?");
+        up.bind(1, std::string(toString(AgentRunStatus::Interrupted)))
+            .bind(2, std::string("interrupted: the process running it ended before the run finished (killed or crashed); "
+                                 "its stored iterations are kept"))
+            .bind(3, static_cast<std::int64_t>(id))
+            .bind(4, std::string(toString(AgentRunStatus::Running)));
         up.run();
         // Its retrievals will get no outcome: closed, so no record awaits one forever (issue 31).
         memory::AdoptionLedger::closeUnresolved(*db_, id);
@@ -68,7 +71,7 @@ std::vector<int64_t> RunStore::markInterruptedRuns() {
 int64_t RunStore::createRun(const RunRecord& r) {
     auto st = db_->prepare(
         "INSERT INTO agent_run(task, device, policy, memory_mode, status, settings, owner_pid) VALUES(?,?,?,?,?,?,?)");
-    st.bind(1, r.task).bind(2, r.device).bind(3, r.policy).bind(4, r.memoryMode).bind(5, r.status).bind(6, r.settings.dump());
+    st.bind(1, r.task).bind(2, r.device).bind(3, r.policy).bind(4, r.memoryMode).bind(5, std::string(toString(r.status))).bind(6, r.settings.dump());
     st.bind(7, static_cast<std::int64_t>(r.ownerPid ? r.ownerPid : int64_t(::getpid())));
     st.run();
     return db_->lastInsertId();
@@ -78,7 +81,9 @@ void RunStore::updateRun(const RunRecord& r) {
     auto st = db_->prepare(
         "UPDATE agent_run SET status=?, best_iteration=?, first_correct_iteration=?, stop_reason=?, "
         "finished_at=CASE WHEN ?='running' THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%SZ','now') END WHERE id=?");
-    st.bind(1, r.status).bind(2, r.bestIteration).bind(3, r.firstCorrectIteration).bind(4, r.stopReason).bind(5, r.status).bind(6, static_cast<std::int64_t>(r.id));
+    const std::string status(toString(r.status));
+    st.bind(1, status).bind(2, r.bestIteration).bind(3, r.firstCorrectIteration).bind(4, r.stopReason);
+    st.bind(5, status).bind(6, static_cast<std::int64_t>(r.id));
     st.run();
 }
 
@@ -93,7 +98,7 @@ void RunStore::addIteration(const IterationRecord& it) {
         return a.dump();
     };
     st.bind(1, static_cast<std::int64_t>(it.runId)).bind(2, it.index).bind(3, it.parent).bind(4, std::string(memory::toString(it.stage))).bind(5, it.origin).bind(6, it.move);
-    st.bind(7, it.source).bind(8, it.diff).bind(9, it.evaluation.dump()).bind(10, toString(it.status)).bind(11, it.correct ? 1 : 0);
+    st.bind(7, it.source).bind(8, it.diff).bind(9, it.evaluation ? it.evaluation->toJson().dump() : std::string("null")).bind(10, toString(it.status)).bind(11, it.correct ? 1 : 0);
     st.bind(12, static_cast<std::int64_t>(it.cycles)).bind(13, it.rooflineFraction).bind(14, it.reward).bind(15, array(it.retrievals));
     st.bind(16, array(it.adoptions)).bind(17, array(it.proposed)).bind(18, it.prompt).bind(19, it.response);
     st.bind(20, it.rationale).bind(21, it.error).bind(22, it.timings.dump()).bind(23, it.duplicateOf);
@@ -108,13 +113,17 @@ RunRecord readRun(memory::Statement& st) {
     r.device = st.text(2);
     r.policy = st.text(3);
     r.memoryMode = st.text(4);
-    r.status = st.text(5);
+    // A status no version of this program wrote reads as failed, and the stop reason says so.
+    const std::string status = st.text(5);
+    const auto known = parseAgentRunStatus(status);
+    r.status = known.value_or(AgentRunStatus::Failed);
     r.settings = json::parse(st.text(6));
     r.startedAt = st.text(7);
     r.finishedAt = st.text(8);
     r.bestIteration = int(st.int64(9));
     r.firstCorrectIteration = int(st.int64(10));
     r.stopReason = st.text(11);
+    if (!known) r.stopReason = "stored status '" + status + "' is unknown to this version" + (r.stopReason.empty() ? "" : "; " + r.stopReason);
     r.ownerPid = st.int64(12);
     return r;
 }
@@ -156,7 +165,8 @@ std::vector<IterationRecord> RunStore::iterations(int64_t runId) {
         it.move = st.text(5);
         it.source = st.text(6);
         it.diff = st.text(7);
-        it.evaluation = json::parse(st.text(8));
+        // The stored evaluation; unreadable text (a damaged row) reads as none rather than failing the run's listing.
+        if (const json ev = json::parse(st.text(8), nullptr, false); ev.is_object()) it.evaluation = eval::Evaluation::fromJson(ev);
         // A status name this version does not know reads as error; the record's error keeps it.
         const std::string status = st.text(9);
         const auto known = parseIterationStatus(status);
@@ -184,7 +194,7 @@ std::vector<IterationRecord> RunStore::iterations(int64_t runId) {
 json toJson(const RunRecord& r) {
     return {{"id", r.id},           {"task", r.task},
             {"device", r.device},   {"policy", r.policy},
-            {"memory_mode", r.memoryMode}, {"status", r.status},
+            {"memory_mode", r.memoryMode}, {"status", toString(r.status)},
             {"settings", r.settings}, {"started_at", r.startedAt},
             {"finished_at", r.finishedAt}, {"best_iteration", r.bestIteration},
             {"first_correct_iteration", r.firstCorrectIteration}, {"stop_reason", r.stopReason}};
@@ -253,7 +263,7 @@ json toJson(const IterationRecord& it) {
     };
     return {{"run_id", it.runId},       {"index", it.index},         {"parent", it.parent},
             {"stage", memory::toString(it.stage)},      {"origin", it.origin},       {"move", it.move},
-            {"source", it.source},      {"diff", it.diff},           {"evaluation", it.evaluation},
+            {"source", it.source},      {"diff", it.diff},           {"evaluation", it.evaluation ? it.evaluation->toJson() : json()},
             {"status", toString(it.status)}, {"correct", it.correct},     {"cycles", it.cycles},
             {"roofline_fraction", it.rooflineFraction}, {"reward", it.reward},
             {"retrievals", array(it.retrievals)}, {"adoptions", array(it.adoptions)}, {"proposed", array(it.proposed)},

@@ -358,7 +358,7 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     try {
         source = toolchain::readProjectFile(path.string(), projectTreeOf(opRoot).string(), kMaxProjectSourceBytes);
     } catch (const std::exception& e) {
-        b.refused.push_back({toolchain::DiagnosticKind::RejectedPath, "error", fs::relative(path, root).string(), 0, 0, e.what(), {}});
+        b.refused.push_back({toolchain::DiagnosticKind::RejectedPath, toolchain::Severity::Error, fs::relative(path, root).string(), 0, 0, e.what(), {}});
         return b;
     }
     // A single-file program (.asc, or a kernel file holding its own launch) is compiled for its
@@ -367,7 +367,7 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     if (program && wholeProgram) {
         ProgramSource whole = programSourceOf(source);
         if (!whole.error.empty()) {
-            b.refused.push_back({toolchain::DiagnosticKind::RejectedProgram, "error", fs::relative(path, root).string(), 0, 0, whole.error, {}});
+            b.refused.push_back({toolchain::DiagnosticKind::RejectedProgram, toolchain::Severity::Error, fs::relative(path, root).string(), 0, 0, whole.error, {}});
             return b;
         }
         source = std::move(whole.source);
@@ -393,7 +393,7 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
             if (seen.insert(fs::weakly_canonical(resolved).string()).second) work.push_back({resolved, slurp(resolved)});
         }
         for (auto& d : toolchain::SourcePolicy::check(text, fs::relative(p, root).string(), here))
-            if (d.severity == "error" && !(wholeProgram && programHostInclude(d, npuInclude))) b.refused.push_back(d);
+            if (d.severity == toolchain::Severity::Error && !(wholeProgram && programHostInclude(d, npuInclude))) b.refused.push_back(d);
     }
     b.localHeaders.assign(names.begin(), names.end());
     b.kernelTexts = {source};
@@ -438,7 +438,7 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
     r.compiled = res.ok;
     std::set<std::string> missing;
     for (const auto& d : res.diagnostics) {
-        if (d.severity != "error") continue;
+        if (d.severity != toolchain::Severity::Error) continue;
         if (r.firstError.empty()) r.firstError = d.file + ":" + std::to_string(d.line) + ": " + d.message;
         for (auto& id : missingIdentifiers(d.message)) missing.insert(id);
     }

@@ -1,5 +1,7 @@
 #include "sage_eval/Evaluation.h"
 
+#include "sage_json/FieldTable.h"
+
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -29,6 +31,16 @@ double number(const json& j, const char* key) {  // null means NaN/inf in the JS
     if (it->is_null()) return std::numeric_limits<double>::infinity();
     return it->is_number() ? it->get<double>() : 0;
 }
+
+// The profile's plain fields, read and written by one table; its hot lines are an array of their own.
+using P = ProfileSummary;
+constexpr auto kProfileFields = fields::table(
+    fields::field("case", &P::caseName), fields::field("total_cycles", &P::totalCycles), fields::field("time_us", &P::timeUs),
+    fields::field("pipes", &P::pipeRatios), fields::field("pipe_cycles", &P::pipeCycles), fields::field("core_cycles", &P::coreCycles),
+    fields::field("memory_bound", &P::memoryBound), fields::field("imbalance", &P::imbalance), fields::field("pipe_overlap", &P::pipeOverlap),
+    fields::field("block_dim", &P::blockDim), fields::field("cores_used", &P::coresUsed), fields::field("gm_bytes", &P::gmBytes),
+    fields::field("bottleneck", &P::bottleneck), fields::field("advice", &P::advice),
+    fields::field("roofline_cycles", &P::rooflineCycles), fields::field("roofline_fraction", &P::rooflineFraction));
 
 std::vector<toolchain::Diagnostic> diagnostics(const json& j) {
     std::vector<toolchain::Diagnostic> out;
@@ -73,7 +85,7 @@ json Evaluation::toJson() const {
                         {"seconds", r.seconds}});
     json errors = json::array();
     for (const auto& d : run.diagnostics)
-        if (d.severity == "error") errors.push_back(toolchain::toJson(d));
+        if (d.severity == toolchain::Severity::Error) errors.push_back(toolchain::toJson(d));
     j["run"] = {{"status", toString(run.status)},         {"message", run.message}, {"errors", errors},
                 {"diagnostics", diagnostics(run.diagnostics)}, {"runs", runs}, {"seconds", run.seconds},
                 {"network_isolated", run.networkIsolated}};
@@ -107,29 +119,21 @@ json Evaluation::toJson() const {
         for (size_t i = 0; i < profile.lines.size() && i < 50; ++i)
             lines.push_back({{"line", profile.lines[i].line}, {"cycles", profile.lines[i].cycles},
                              {"events", profile.lines[i].events}});
-        json pipes;
-        for (const auto& [k, v] : profile.pipeRatios) pipes[k] = v;
-        j["profile"] = {{"case", profile.caseName},
-                        {"total_cycles", profile.totalCycles},
-                        {"time_us", profile.timeUs},
-                        {"pipes", pipes},
-                        {"pipe_cycles", profile.pipeCycles},
-                        {"memory_bound", profile.memoryBound},
-                        {"core_cycles", profile.coreCycles},
-                        {"imbalance", profile.imbalance},
-                        {"pipe_overlap", profile.pipeOverlap},
-                        {"block_dim", profile.blockDim},
-                        {"cores_used", profile.coresUsed},
-                        {"gm_bytes", profile.gmBytes},
-                        {"bottleneck", profile.bottleneck},
-                        {"advice", profile.advice},
-                        {"roofline_cycles", profile.rooflineCycles},
-                        {"roofline_fraction", profile.rooflineFraction},
-                        {"hot_lines", lines}};
+        json& out = j["profile"] = json::object();
+        fields::write(out, profile, kProfileFields);
+        out["hot_lines"] = std::move(lines);
     } else {
         j["profile"] = nullptr;
     }
     return j;
+}
+
+Evaluation Evaluation::withoutTimeline() const {
+    Evaluation out;
+    std::tie(out.task, out.device, out.kernel, out.compile, out.run, out.verify, out.seconds, out.phaseSeconds) =
+        std::tie(task, device, kernel, compile, run, verify, seconds, phaseSeconds);
+    static_cast<ProfileSummary&>(out.profile) = profile;  // all but the launches
+    return out;
 }
 
 Evaluation Evaluation::fromJson(const json& j) {
@@ -139,6 +143,7 @@ Evaluation Evaluation::fromJson(const json& j) {
     ev.device = get<std::string>(j, "device");
     ev.kernel = get<std::string>(j, "kernel");
     ev.seconds = get<double>(j, "seconds");
+    ev.phaseSeconds = get<std::map<std::string, double>>(j, "phase_seconds");
     if (auto c = j.find("compile"); c != j.end() && c->is_object()) {
         ev.compile.ok = get<bool>(*c, "ok");
         ev.compile.cached = get<bool>(*c, "cached");
@@ -149,6 +154,7 @@ Evaluation Evaluation::fromJson(const json& j) {
         std::tie(ev.run.status, ev.run.message) = statusAndMessage(*r);
         ev.run.diagnostics = diagnostics(r->value("diagnostics", json::array()));
         ev.run.seconds = get<double>(*r, "seconds");
+        ev.run.networkIsolated = get<bool>(*r, "network_isolated");
         for (const auto& cr : r->value("runs", json::array())) {
             auto [status, message] = statusAndMessage(cr);
             ev.run.runs.push_back({get<std::string>(cr, "case"), get<uint64_t>(cr, "seed"), status, message, get<double>(cr, "seconds")});
@@ -185,22 +191,7 @@ Evaluation Evaluation::fromJson(const json& j) {
     if (auto p = j.find("profile"); p != j.end() && p->is_object()) {
         auto& pr = ev.profile;
         pr.present = true;
-        pr.caseName = get<std::string>(*p, "case");
-        pr.totalCycles = get<uint64_t>(*p, "total_cycles");
-        pr.timeUs = get<double>(*p, "time_us");
-        pr.pipeRatios = get<std::map<std::string, double>>(*p, "pipes");
-        pr.pipeCycles = get<std::map<std::string, uint64_t>>(*p, "pipe_cycles");
-        pr.memoryBound = get<double>(*p, "memory_bound");
-        pr.coreCycles = get<std::vector<uint64_t>>(*p, "core_cycles");
-        pr.imbalance = get<double>(*p, "imbalance");
-        pr.pipeOverlap = get<double>(*p, "pipe_overlap");
-        pr.blockDim = get<uint32_t>(*p, "block_dim");
-        pr.coresUsed = get<uint32_t>(*p, "cores_used");
-        pr.gmBytes = get<uint64_t>(*p, "gm_bytes");
-        pr.bottleneck = get<std::string>(*p, "bottleneck");
-        pr.advice = get<std::string>(*p, "advice");
-        pr.rooflineCycles = get<uint64_t>(*p, "roofline_cycles");
-        pr.rooflineFraction = get<double>(*p, "roofline_fraction");
+        fields::read(*p, pr, kProfileFields);
         if (pr.timeUs > 0) pr.clockMhz = double(pr.totalCycles) / pr.timeUs;
         for (const auto& l : p->value("hot_lines", json::array()))
             pr.lines.push_back({get<int>(l, "line"), get<uint64_t>(l, "cycles"), get<uint64_t>(l, "events")});

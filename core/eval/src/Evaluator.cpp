@@ -109,7 +109,7 @@ void summariseRuns(RunSection& run, const toolchain::SandboxReport& report, cons
         }
         for (const auto& l : r.launches)
             for (const auto& d : l.diagnostics)
-                if (seen.insert({std::string(d.kind.name()), d.line, d.severity}).second) run.diagnostics.push_back(d);
+                if (seen.insert({std::string(d.kind.name()), d.line, std::string(toString(d.severity))}).second) run.diagnostics.push_back(d);
     }
 }
 

@@ -198,7 +198,7 @@ ProgramReport runProgram(const Evaluator& evaluator, const std::string& programF
     if (!compiled.ok) {
         r.status = toolchain::RunStatus::CompileError;
         for (const auto& d : compiled.diagnostics)
-            if (d.severity == "error") r.diagnostics.push_back(d);
+            if (d.severity == toolchain::Severity::Error) r.diagnostics.push_back(d);
         r.message = r.diagnostics.empty() ? "the program does not compile" : r.diagnostics.front().message;
         return r;
     }

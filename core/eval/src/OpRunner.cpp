@@ -99,7 +99,7 @@ std::string templateEntryWrapper(const std::string& source, const std::vector<st
 
 std::string firstError(const std::vector<toolchain::Diagnostic>& ds) {
     for (const auto& d : ds)
-        if (d.severity == "error") return d.file + ":" + std::to_string(d.line) + ": " + d.message;
+        if (d.severity == toolchain::Severity::Error) return d.file + ":" + std::to_string(d.line) + ": " + d.message;
     return "?";
 }
 
@@ -388,7 +388,7 @@ std::string OpRunReport::toText() const {
     o << "op " << P(op.empty() ? "?" : op) << " (project " << P(project) << ", spec " << P(spec) << ") on " << P(device) << "\n";
     o << "host     " << (hostCompiled ? "compiled" : "FAILED") << "\n";
     for (const auto& d : hostDiagnostics)
-        if (d.severity == "error") o << "    " << P(d.file) << ":" << d.line << ": " << P(d.message) << "\n";
+        if (d.severity == toolchain::Severity::Error) o << "    " << P(d.file) << ":" << d.line << ": " << P(d.message) << "\n";
     for (const auto& c : configs) {
         o << "config " << P(c.config.name) << " [";
         bool first = true;
@@ -407,7 +407,7 @@ std::string OpRunReport::toText() const {
         if (!ev.compile.ok) o << ": " << P(firstError(ev.compile.diagnostics));
         o << "\n  run     " << toString(ev.run.status) << (ev.run.message.empty() ? "" : ": " + P(ev.run.message)) << "\n";
         for (const auto& d : ev.run.diagnostics)
-            o << "    " << P(d.file) << ":" << d.line << ": " << d.severity << ": " << P(d.message) << "\n";
+            o << "    " << P(d.file) << ":" << d.line << ": " << toString(d.severity) << ": " << P(d.message) << "\n";
         if (ev.verify.ran) {
             o << "  verify  " << (ev.verify.pass ? "PASS" : "FAIL") << " (" << ev.verify.cases.size() << " case x seed runs)\n";
             for (const auto& cc : ev.verify.cases)

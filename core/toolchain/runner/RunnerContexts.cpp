@@ -328,7 +328,7 @@ toolchain::LaunchResult convert(const npu::LaunchReport& r, const std::string& c
     for (const auto& d : r.diagnostics) {
         toolchain::Diagnostic td;
         td.kind = toolchain::DiagnosticKind::parse(d.kind);  // the simulator names its kinds in text
-        td.severity = d.severity;
+        td.severity = toolchain::severityFrom(d.severity);  // the simulator names it in text
         td.file = isCandidate(d.file) ? candidate : std::filesystem::path(d.file).filename().string();
         td.line = int(d.line);
         td.message = d.message + (d.block >= 0 ? " [block " + std::to_string(d.block) + "]" : "");
@@ -378,7 +378,7 @@ json runKernel(void* so, const toolchain::RunJob& job, const RunSpec& run, const
     for (const auto& r : sim.launches()) {
         toolchain::LaunchResult l = convert(r, "kernel.cpp");
         for (const auto& d : l.diagnostics) {
-            if (d.severity != "error") continue;
+            if (d.severity != toolchain::Severity::Error) continue;
             if (d.kind.isRace()) race = true;
             else error = true;
             if (firstError.empty()) firstError = "line " + std::to_string(d.line) + ": " + d.message;

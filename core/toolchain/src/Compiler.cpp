@@ -310,7 +310,7 @@ ProcessSpec compileSpec(const ToolPaths& paths, const CompileRequest& req, const
 }
 
 void addError(CompileResult& res, const std::string& display, const std::string& message) {
-    res.diagnostics.push_back({DiagnosticKind::CompileError, "error", display, 0, 0, message, {}});
+    res.diagnostics.push_back({DiagnosticKind::CompileError, Severity::Error, display, 0, 0, message, {}});
 }
 
 // A compile that hit a limit (time, memory, object size) fails with a diagnostic that says which.
@@ -349,7 +349,7 @@ bool reportLimits(CompileResult& res, const ProcessResult& pr, const fs::path& o
 void moveHeaderErrorsToCandidate(CompileResult& res, const ProcessSpec& spec, const std::vector<std::string>& flags,
                                  const std::string& srcName, const std::string& display) {
     bool headerErrors = false;
-    for (const auto& d : res.diagnostics) headerErrors |= d.severity == "error" && d.file != display;
+    for (const auto& d : res.diagnostics) headerErrors |= d.severity == toolchain::Severity::Error && d.file != display;
     if (res.ok || !headerErrors) return;
     ProcessSpec text = spec;
     text.argv = {spec.argv[0]};  // the resolved compiler path
@@ -360,7 +360,7 @@ void moveHeaderErrorsToCandidate(CompileResult& res, const ProcessSpec& spec, co
     auto sites = instantiationSites(tr.err, srcName);
     size_t k = 0;
     for (auto& d : res.diagnostics) {
-        if (d.severity != "error" || d.file == display || k >= sites.size()) continue;
+        if (d.severity != toolchain::Severity::Error || d.file == display || k >= sites.size()) continue;
         d.notes.insert(d.notes.begin(), {d.file, d.line, d.column, "the check that failed is here"});
         d.file = display;
         d.line = sites[k].first;
@@ -468,8 +468,8 @@ std::vector<Diagnostic> parseGccJsonDiagnostics(const std::string& text, const s
         Diagnostic d;
         std::string kind = e.value("kind", "error");
         if (kind == "note") continue;
-        d.severity = kind == "warning" ? "warning" : "error";
-        d.kind = d.severity == "warning" ? DiagnosticKind::CompileWarning : DiagnosticKind::CompileError;
+        d.severity = kind == "warning" ? Severity::Warning : Severity::Error;  // gcc's notes travel inside their error
+        d.kind = d.severity == toolchain::Severity::Warning ? DiagnosticKind::CompileWarning : DiagnosticKind::CompileError;
         d.message = e.value("message", "");
         place(e, d.file, d.line, d.column);
         for (const auto& c : e.value("children", json::array())) {
@@ -483,7 +483,7 @@ std::vector<Diagnostic> parseGccJsonDiagnostics(const std::string& text, const s
     // Linker errors (undefined references) are plain text.
     static const std::regex undefinedRef(R"(undefined reference to `([^']+)')");
     for (auto it = std::sregex_iterator(text.begin(), text.end(), undefinedRef); it != std::sregex_iterator(); ++it)
-        out.push_back({DiagnosticKind::LinkError, "error", displayName, 0, 0,
+        out.push_back({DiagnosticKind::LinkError, Severity::Error, displayName, 0, 0,
                        "undefined reference to '" + (*it)[1].str() +
                            "': the kernel calls a function that is declared but not defined or not supported by the "
                            "simulator",

@@ -1,5 +1,7 @@
 #include "sage_toolchain/RunJob.h"
 
+#include "sage_json/FieldTable.h"
+
 namespace sage::toolchain {
 using nlohmann::json;
 
@@ -76,6 +78,17 @@ RunJob runJobFromJson(const json& j) {
     return r;
 }
 
+namespace {
+// A launch's plain fields, read and written by one table; cores, diagnostics and events are arrays.
+using L = LaunchResult;
+constexpr auto kLaunchFields = fields::table(
+    fields::field("kernel", &L::kernel), fields::field("block_dim", &L::blockDim), fields::field("cores_used", &L::coresUsed),
+    fields::field("cube_kernel", &L::cubeKernel), fields::field("aborted", &L::aborted), fields::field("events_truncated", &L::eventsTruncated),
+    fields::field("total_cycles", &L::totalCycles), fields::field("launch_overhead_cycles", &L::launchOverheadCycles),
+    fields::field("gm_bytes_read", &L::gmBytesRead), fields::field("gm_bytes_written", &L::gmBytesWritten),
+    fields::field("vector_repeats", &L::vectorRepeats), fields::field("cube_fractals", &L::cubeFractals), fields::field("ops", &L::ops));
+} // namespace
+
 json toJson(const LaunchResult& l, bool withEvents) {
     json cores = json::array();
     for (const auto& c : l.cores) {
@@ -88,21 +101,8 @@ json toJson(const LaunchResult& l, bool withEvents) {
     }
     json diags = json::array();
     for (const auto& d : l.diagnostics) diags.push_back(toJson(d));
-    json out = {{"kernel", l.kernel},
-                {"block_dim", l.blockDim},
-                {"cores_used", l.coresUsed},
-                {"cube_kernel", l.cubeKernel},
-                {"aborted", l.aborted},
-                {"events_truncated", l.eventsTruncated},
-                {"total_cycles", l.totalCycles},
-                {"launch_overhead_cycles", l.launchOverheadCycles},
-                {"gm_bytes_read", l.gmBytesRead},
-                {"gm_bytes_written", l.gmBytesWritten},
-                {"vector_repeats", l.vectorRepeats},
-                {"cube_fractals", l.cubeFractals},
-                {"cores", cores},
-                {"diagnostics", diags},
-                {"ops", l.ops}};
+    json out = {{"cores", cores}, {"diagnostics", diags}};
+    fields::write(out, l, kLaunchFields);
     if (withEvents) {
         json ev = json::array();
         for (const auto& e : l.events)
@@ -114,18 +114,7 @@ json toJson(const LaunchResult& l, bool withEvents) {
 
 LaunchResult launchResultFromJson(const json& j) {
     LaunchResult l;
-    l.kernel = j.value("kernel", "");
-    l.blockDim = j.value("block_dim", 0u);
-    l.coresUsed = j.value("cores_used", 0u);
-    l.cubeKernel = j.value("cube_kernel", false);
-    l.aborted = j.value("aborted", false);
-    l.eventsTruncated = j.value("events_truncated", false);
-    l.totalCycles = j.value("total_cycles", uint64_t(0));
-    l.launchOverheadCycles = j.value("launch_overhead_cycles", uint64_t(0));
-    l.gmBytesRead = j.value("gm_bytes_read", uint64_t(0));
-    l.gmBytesWritten = j.value("gm_bytes_written", uint64_t(0));
-    l.vectorRepeats = j.value("vector_repeats", uint64_t(0));
-    l.cubeFractals = j.value("cube_fractals", uint64_t(0));
+    fields::read(j, l, kLaunchFields);
     for (const auto& c : j.value("cores", json::array())) {
         CoreRecord r;
         r.core = c.value("core", 0u);
@@ -138,7 +127,6 @@ LaunchResult launchResultFromJson(const json& j) {
         l.cores.push_back(r);
     }
     for (const auto& d : j.value("diagnostics", json::array())) l.diagnostics.push_back(diagnosticFromJson(d));
-    l.ops = j.value("ops", std::vector<std::string>{});
     if (j.contains("events"))
         for (const auto& e : j["events"])
             l.events.push_back({e[0].get<uint32_t>(), e[1].get<uint8_t>(), e[2].get<uint64_t>(), e[3].get<uint64_t>(),

@@ -157,7 +157,7 @@ std::vector<Diagnostic> SourcePolicy::check(const std::string& source, const std
         const bool quoted = (*it)[1].str() == "\"";
         if (contains(allowedHeaders(), header) || contains(shippedAscendHeaders(), header)) continue;
         if (quoted && contains(localHeaders, header)) continue;
-        out.push_back({DiagnosticKind::RejectedInclude, "error", file, lineAt(source, pos), columnAt(source, pos),
+        out.push_back({DiagnosticKind::RejectedInclude, Severity::Error, file, lineAt(source, pos), columnAt(source, pos),
                        "#include " + (*it)[1].str() + header + (quoted ? "\"" : ">") + " " + refusal(header, quoted) +
                            ". Allowed: " + joined(allowedHeaders()) + ", " + joined(shippedAscendHeaders()) +
                            ", and the op directory's own headers.",
@@ -167,7 +167,7 @@ std::vector<Diagnostic> SourcePolicy::check(const std::string& source, const std
         for (auto it = std::sregex_iterator(code.begin(), code.end(), r.pattern); it != std::sregex_iterator(); ++it) {
             size_t pos = size_t(it->position(0));
             if (code.compare(pos, 1, "#") == 0) continue;
-            out.push_back({DiagnosticKind::RejectedApi, "error", file, lineAt(code, pos), columnAt(code, pos),
+            out.push_back({DiagnosticKind::RejectedApi, Severity::Error, file, lineAt(code, pos), columnAt(code, pos),
                            r.what + " ('" + it->str() + "').", {}});
         }
     }

@@ -7,25 +7,25 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 namespace sage::agent {
 
 struct IterationRecord;  // sage_agent/RunStore.h
+struct RunSummary;       // sage_agent/AgentLoop.h
 
 enum class AgentEventType {
     RunStarted,
     IterationStarted,
     StageChanged,
     Token,            // a streamed piece of the policy's reply (text)
-    EvaluationDone,   // data: the evaluation summary
-    MemoryUpdated,    // data: credit report (which entries moved, Q before/after)
-    IterationFinished,  // data: the stored iteration (toJson); record: the same, typed
+    EvaluationDone,   // record: the iteration so far (status, correct, cycles, its evaluation)
+    MemoryUpdated,    // record: the iteration with its credit report (adoptions: which entries moved, Q before/after)
+    IterationFinished,  // record: the stored iteration
     Paused,
     Resumed,
-    RunFinished,      // data: the run summary
+    RunFinished,      // summary: the run summary
     Error,            // text: what went wrong (the run continues unless it says otherwise)
     Notice,           // text: a line for the run log (a prompt shrunk to fit, a rate-limit wait, ...)
 };
@@ -38,8 +38,8 @@ struct AgentEvent {
     int iteration = 0;
     std::optional<memory::Stage> stage;  // the iteration's stage; none for run-level events
     std::string text;
-    nlohmann::json data;
-    std::shared_ptr<const IterationRecord> record;  // IterationFinished: the stored iteration
+    std::shared_ptr<const IterationRecord> record;  // EvaluationDone, MemoryUpdated, IterationFinished
+    std::shared_ptr<const RunSummary> summary;      // RunFinished
 };
 
 using AgentObserver = std::function<void(const AgentEvent&)>;

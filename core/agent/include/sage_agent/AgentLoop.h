@@ -49,7 +49,8 @@ struct RunSummary {
     int runtimeErrors = 0;      // sim_error, timeout, crash, oom, ...
     int policyErrors = 0;       // the policy gave no candidate (HTTP error, broken reply)
     int duplicates = 0;         // proposals of an already evaluated source (not evaluated again)
-    std::string status, stopReason;  // status: finished | cancelled | failed
+    AgentRunStatus status = AgentRunStatus::Running;  // when it ends: finished, cancelled, failed or interrupted
+    std::string stopReason;
     nlohmann::json toJson() const;   // backward compatible: only adds fields
 };
 

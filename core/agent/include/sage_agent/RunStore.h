@@ -2,7 +2,9 @@
 // "agent"), so a run can be stepped through and replayed later in the GUI or the CLI.
 #pragma once
 
+#include "sage_agent/AgentRunStatus.h"
 #include "sage_agent/IterationStatus.h"
+#include "sage_eval/Evaluation.h"
 #include "sage_memory/Database.h"
 #include "sage_memory/ExperienceFields.h"
 
@@ -21,8 +23,8 @@ struct AgentSchema {
 
 struct RunRecord {
     int64_t id = 0;
-    // status: running | finished | cancelled | failed | interrupted (its process died mid-run)
-    std::string task, device, policy, memoryMode, status;
+    std::string task, device, policy, memoryMode;
+    AgentRunStatus status = AgentRunStatus::Running;  // stored as its name (toString)
     nlohmann::json settings;
     std::string startedAt, finishedAt;
     int bestIteration = -1;        // index of the best correct iteration, -1 if none
@@ -70,7 +72,7 @@ struct IterationRecord {
     std::string move;          // what changed, in a few words
     std::string source;        // the full candidate file
     std::string diff;          // unified diff against the parent
-    nlohmann::json evaluation; // Evaluation::toJson()
+    std::optional<eval::Evaluation> evaluation;  // none: not evaluated; kept without timeline events
     IterationStatus status = IterationStatus::NotRun;  // stored as its name (toString)
     bool correct = false;
     uint64_t cycles = 0;

@@ -42,9 +42,9 @@ std::future<void> precompileCandidate(const eval::Evaluator& evaluator, const ev
 std::vector<memory::Diagnostic> failureOf(const eval::Evaluation& ev) {
     std::vector<memory::Diagnostic> out;
     for (const auto& d : ev.compile.diagnostics)
-        if (d.severity == "error") out.push_back({std::string(d.kind.name()), d.message});
+        if (d.severity == toolchain::Severity::Error) out.push_back({std::string(d.kind.name()), d.message});
     for (const auto& d : ev.run.diagnostics)
-        if (d.severity == "error") out.push_back({std::string(d.kind.name()), d.message});
+        if (d.severity == toolchain::Severity::Error) out.push_back({std::string(d.kind.name()), d.message});
     if (ev.compile.ok && ev.run.status == RunStatus::Ok && !ev.verify.pass)
         out.push_back({std::string(Kind::nameOf(Kind::WrongResult)), "verification failed"});
     if (ev.run.status == RunStatus::Timeout || ev.run.status == RunStatus::Crash || ev.run.status == RunStatus::Oom ||
@@ -73,7 +73,7 @@ AttemptRecord attemptOf(const IterationRecord& rec, const eval::Evaluation& ev, 
     };
     for (const auto* list : {&ev.compile.diagnostics, &ev.run.diagnostics})
         for (const auto& d : *list)
-            if (a.firstDiagnostic.empty() && d.severity == "error") a.firstDiagnostic = describe(d);
+            if (a.firstDiagnostic.empty() && d.severity == toolchain::Severity::Error) a.firstDiagnostic = describe(d);
     if (a.firstDiagnostic.empty() && ev.run.status == RunStatus::Ok && !ev.verify.pass) a.firstDiagnostic = "wrong_result: verification failed";
     a.adoptedIds = adopted;
     a.sourceKey = sourceKey(rec.source);
@@ -81,7 +81,7 @@ AttemptRecord attemptOf(const IterationRecord& rec, const eval::Evaluation& ev, 
 }
 
 void recordEvaluation(IterationRecord& rec, const eval::Evaluation& ev) {
-    rec.evaluation = ev.toJson();
+    rec.evaluation = ev.withoutTimeline();
     rec.status = statusOf(ev);
     rec.correct = ev.success();
     rec.cycles = ev.profile.totalCycles;

@@ -35,7 +35,7 @@ std::optional<std::string> IterationRunner::stopReason() const {
 void IterationRunner::store(IterationRecord& rec) {
     journal_.record(rec, frontier_);
     auto shared = std::make_shared<const IterationRecord>(rec);
-    ctx_.emit({AgentEventType::IterationFinished, rec.runId, rec.index, rec.stage, std::string(toString(rec.status)), toJson(rec), shared});
+    ctx_.emit({AgentEventType::IterationFinished, rec.runId, rec.index, rec.stage, std::string(toString(rec.status)), shared, {}});
 }
 
 PolicyContext IterationRunner::contextFor(int i, const StageChoice& choice,
@@ -227,9 +227,7 @@ std::optional<std::string> IterationRunner::evaluate(IterationRecord& rec, const
     recordEvaluation(rec, ev);
     const bool correct = rec.correct;
     const std::string status(toString(rec.status));
-    ctx_.emit({AgentEventType::EvaluationDone, rec.runId, rec.index, rec.stage, status,
-               {{"status", status}, {"correct", correct}, {"cycles", rec.cycles}, {"roofline_fraction", rec.rooflineFraction}},
-               {}});
+    ctx_.emit({AgentEventType::EvaluationDone, rec.runId, rec.index, rec.stage, status, std::make_shared<const IterationRecord>(rec), {}});
     if (ctx_.cancel && ev.run.status == toolchain::RunStatus::Cancelled) {
         rec.error = "cancelled during evaluation";
         rec.status = IterationStatus::Cancelled;
@@ -247,11 +245,8 @@ std::optional<std::string> IterationRunner::evaluate(IterationRecord& rec, const
     rec.adoptions = assignCredit(ctx_.memory, learnHere, ctx_.settings, rec.runId, rec.index, asked.retrieved,
                                  prop.adoptedIds, prop.shownIds, parent ? parent->source : std::string(), prop.source,
                                  IterationValue{credited.speedup, credited.reward, credited.success});
-    if (learnHere && !asked.retrieved.empty()) {
-        json credit = json::array();
-        for (const auto& a : rec.adoptions) credit.push_back(toJson(a));
-        ctx_.emit({AgentEventType::MemoryUpdated, rec.runId, rec.index, rec.stage, "", credit, {}});
-    }
+    if (learnHere && !asked.retrieved.empty())
+        ctx_.emit({AgentEventType::MemoryUpdated, rec.runId, rec.index, rec.stage, "", std::make_shared<const IterationRecord>(rec), {}});
     if (ctx_.memory && ctx_.learn && !given && parent && lessonWorthy(stage, credited.correct, credited.speedup))
         distilLesson(ctx_.policy, *ctx_.memory, asked.context, prop, parent->evaluation, ev, ctx_.settings.memoryMode,
                      credited.reward, rec);

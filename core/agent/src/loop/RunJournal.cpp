@@ -3,7 +3,7 @@
 namespace sage::agent {
 
 RunJournal::RunJournal(RunStore& runs, RunRecord run) : runs_(runs), run_(std::move(run)) {
-    run_.status = "running";
+    run_.status = AgentRunStatus::Running;
     run_.id = runs_.createRun(run_);
     sum_.runId = run_.id;
 }
@@ -12,7 +12,7 @@ void RunJournal::tally(const IterationRecord& rec) {
     sum_.iterations = rec.index + 1;
     if (rec.status == IterationStatus::PolicyError) ++sum_.policyErrors;
     if (rec.duplicateOf >= 0) ++sum_.duplicates;
-    const bool evaluated = !rec.evaluation.is_null() && rec.duplicateOf < 0;
+    const bool evaluated = rec.evaluation && rec.duplicateOf < 0;
     if (!evaluated) return;
     ++sum_.evaluations;
     if (rec.index == 0) sum_.draftCorrect = rec.correct;
@@ -40,7 +40,7 @@ void RunJournal::record(const IterationRecord& rec, const Frontier& frontier) {
     runs_.updateRun(run_);
 }
 
-void RunJournal::finish(const std::string& status, const std::string& stopReason, const Frontier& frontier) {
+void RunJournal::finish(AgentRunStatus status, const std::string& stopReason, const Frontier& frontier) {
     if (const int best = frontier.best(); best >= 0) {
         const auto& b = frontier.node(best).evaluation;
         sum_.bestIteration = b.profile.present ? frontier.node(best).iteration : -1;

@@ -17,7 +17,7 @@ public:
 
     // Stores the iteration and counts it in the summary. `frontier` gives the current best.
     void record(const IterationRecord& rec, const Frontier& frontier);
-    void finish(const std::string& status, const std::string& stopReason, const Frontier& frontier);
+    void finish(AgentRunStatus status, const std::string& stopReason, const Frontier& frontier);
     const RunSummary& summary() const { return sum_; }
 
 private:

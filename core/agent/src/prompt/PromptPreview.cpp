@@ -24,7 +24,7 @@ eval::Evaluation compileFailure(const eval::Task& t, const std::string& parent) 
     for (size_t i = 0; i < 10; ++i) {
         toolchain::Diagnostic d;
         d.kind = toolchain::DiagnosticKind::CompileError;
-        d.severity = "error";
+        d.severity = toolchain::Severity::Error;
         d.file = i % 3 == 2 ? "kernel_operator.h" : "kernel.cpp";
         d.line = lineAt(i, lineCount(parent));
         d.column = 9;
@@ -48,7 +48,7 @@ eval::Evaluation wrongResult(const eval::Task& t, const std::string& parent, boo
         for (size_t i = 0; i < 8; ++i) {
             toolchain::Diagnostic d;
             d.kind = i % 2 ? toolchain::DiagnosticKind::RaceRaw : toolchain::DiagnosticKind::LocalOutOfBounds;
-            d.severity = i < 2 ? "error" : "warning";
+            d.severity = i < 2 ? toolchain::Severity::Error : toolchain::Severity::Warning;
             d.file = "kernel.cpp";
             d.line = lineAt(i, lineCount(parent));
             d.message = "vector unit reads UB [0x1200, 0x1600) written by MTE2 without a WaitFlag or DeQue between "

@@ -40,7 +40,7 @@ const std::vector<std::string>& apiNames() {
 const toolchain::Diagnostic* firstCompileError(const eval::Evaluation* ev) {
     if (!ev) return nullptr;
     for (const auto& d : ev->compile.diagnostics)
-        if (d.severity == "error" && d.line > 0) return &d;
+        if (d.severity == toolchain::Severity::Error && d.line > 0) return &d;
     return nullptr;
 }
 

@@ -10,13 +10,13 @@ std::vector<Kind> failureKinds(const eval::Evaluation* ev) {
     std::vector<Kind> out;
     if (!ev) return out;
     for (const auto& d : ev->compile.diagnostics)
-        if (d.severity == "error") {
+        if (d.severity == toolchain::Severity::Error) {
             out.push_back(Kind::CompileError);
             break;
         }
     bool failed = !out.empty();
     for (const auto& d : ev->run.diagnostics)
-        if (d.severity == "error") out.push_back(d.kind), failed = true;
+        if (d.severity == toolchain::Severity::Error) out.push_back(d.kind), failed = true;
     // An uninitialised TBuf only warns (a path may never touch it); when the run then failed, the
     // warning names the cause the error at the first use does not.
     if (failed)

@@ -73,7 +73,9 @@ struct LineCost {
     uint64_t events = 0;
 };
 
-struct ProfileSection {
+// The profile's figures. ProfileSection adds the timeline launches, which can hold millions of
+// events: a stored iteration keeps only this part (Evaluation::withoutTimeline).
+struct ProfileSummary {
     bool present = false;
     std::string caseName;
     uint64_t totalCycles = 0;
@@ -91,6 +93,9 @@ struct ProfileSection {
     uint64_t gmBytes = 0;
     uint32_t blockDim = 0, coresUsed = 0;
     std::vector<LineCost> lines;                 // hottest first
+};
+
+struct ProfileSection : ProfileSummary {
     std::vector<toolchain::LaunchResult> launches;  // with timeline events
 };
 
@@ -107,6 +112,9 @@ struct Evaluation {
     // The inverse of toJson (as the run store keeps it per iteration). Timeline events are not
     // stored, so the profile comes back without launches. Never throws for malformed input.
     static Evaluation fromJson(const nlohmann::json& j);
+    // A copy without the profile's timeline launches: what an agent iteration keeps. Everything
+    // toJson writes is in it.
+    Evaluation withoutTimeline() const;
 };
 
 extern const std::vector<double> kHistogramEdges;  // abs error upper edges; last bin: > last edge; then NaN/Inf

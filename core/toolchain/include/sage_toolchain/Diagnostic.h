@@ -5,9 +5,18 @@
 
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sage::toolchain {
+
+enum class Severity { Error, Warning, Note };  // worst first: the editor ranks a line by it
+
+// The stored spelling: "error", "warning", "note".
+std::string_view toString(Severity severity);
+// The inverse of toString. Text that names none of them (a damaged or foreign file) reads as an
+// error, so nothing that may have failed is shown as harmless.
+Severity severityFrom(std::string_view text);
 
 struct DiagnosticNote {
     std::string file;
@@ -18,7 +27,7 @@ struct DiagnosticNote {
 
 struct Diagnostic {
     DiagnosticKind kind;   // compile_error, rejected_include, ... or a simulator kind (race_raw, ...)
-    std::string severity;  // "error", "warning", "note"
+    Severity severity = Severity::Error;
     std::string file;      // the candidate's name (e.g. "kernel.cpp"), or a header for context
     int line = 0;
     int column = 0;
