@@ -154,6 +154,7 @@ private slots:
         const uint32_t rows = 37, cols = 45;
         float* in = h.gmRandom<float>(rows * cols, -1, 1, 11);
         float* out = h.gm<float>(rows * cols);
+        h.sim.trackGmWrites(out, rows * cols * sizeof(float));
         // 16 x 8 threads per block, a 3 x 5 grid: 48 x 40 threads cover 45 x 37 with a tail.
         sage::simt::launchKernel("transpose", dim3(3, 5), dim3(16, 8), &transposeKernel, sage::npu::Loc::current(),
                                  (const float*)in, out, rows, cols);
@@ -161,6 +162,7 @@ private slots:
         QCOMPARE(h.last().blockDim, 15u);
         for (uint32_t r = 0; r < rows; ++r)
             for (uint32_t c = 0; c < cols; ++c) QCOMPARE(out[c * rows + r], in[r * cols + c]);
+        QCOMPARE(h.sim.unaccountedGmBytes(out).count, uint64_t(0));
     }
 
     void barrierMakesOtherThreadsStoresVisible() {

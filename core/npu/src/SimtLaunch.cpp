@@ -3,7 +3,7 @@
 // launch on PIPE_V with its cost.
 //
 // What the threads write through plain pointers is found by comparing GM and UB before and after
-// the launch (SimtMemoryDiff): changed GM bytes are recorded as the device's writes, changed UB
+// the launch (SimtMemoryDiff.h): changed GM bytes are recorded as the device's writes, changed UB
 // bytes as PIPE_V writes for race tracking. Accesses through the API's own calls (atomics,
 // cache-hinted loads and stores) are bounds-checked one by one (simtAccess).
 #include "SimImpl.h"
@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 namespace sage::npu::rt {
 
@@ -27,6 +28,8 @@ constexpr uint64_t kSchedulers = 4;
 
 thread_local SimtDims g_grid{1, 1, 1};
 thread_local bool g_gridSet = false;
+// The GM copy of the `__global__` kernel launch in progress (simtGridBegin .. simtGridEnd).
+thread_local std::unique_ptr<SimtGmDiff> g_gridDiff;
 
 SimtDims unflatten(uint64_t linear, SimtDims extent) {
     return {uint32_t(linear % extent.x), uint32_t((linear / extent.x) % extent.y),
@@ -65,20 +68,29 @@ std::string threadText(const SimtScheduler& sch) {
 
 } // namespace
 
-void simtSetGrid(SimtDims grid) {
+void simtGridBegin(SimtDims grid, const void* const* pointers, uint32_t pointerCount) {
     g_grid = grid;
-    g_gridSet = !(grid.x == 1 && grid.y == 1 && grid.z == 1);
+    g_gridSet = true;
+    g_gridDiff = std::make_unique<SimtGmDiff>(activeImpl(), pointers, pointerCount);
 }
 
-SimtDims simtGrid() { return g_grid; }
+void simtGridEnd() {
+    auto& s = activeImpl();
+    if (g_gridDiff && !s.launches.empty()) s.launches.back().gmBytesWritten += g_gridDiff->record();
+    g_gridDiff.reset();
+    g_grid = {1, 1, 1};
+    g_gridSet = false;
+}
 
-void simtLaunch(const char* name, SimtDims threads, void (*body)(void*), void* ctx, Loc loc) {
+void simtLaunch(const char* name, SimtDims threads, void (*body)(void*), void* ctx, const void* const* pointers,
+                uint32_t pointerCount, Loc loc) {
     auto& s = activeImpl();
     s.ctx();
     checkExtent(s, threads, loc);
     const SimtDims grid = g_gridSet ? g_grid : SimtDims{uint32_t(std::max<int64_t>(1, blockNum())), 1, 1};
     const SimtDims block = unflatten(uint64_t(blockIdx()), grid);
-    SimtMemoryDiff diff(s);
+    SimtGmDiff gmDiff(s, pointers, pointerCount);
+    SimtUbDiff ubDiff(s);
     SimtScheduler sch(threads, block, grid, body, ctx);
     const std::string deadlock = sch.run();
     if (!deadlock.empty())
@@ -91,7 +103,8 @@ void simtLaunch(const char* name, SimtDims threads, void (*body)(void*), void* c
         kLaunchCycles + (warps * kWarpCycles + sch.busiestLaneOperationsSum() * kOperationCycles + kSchedulers - 1) /
                             kSchedulers;
     const IssueResult at = s.issue(PipeId::V, name, cycles, s.prof.vectorTailCycles, 0, 0, 1, loc);
-    diff.record(at, loc);
+    s.launch->gmBytesWritten += gmDiff.record();
+    ubDiff.record(at, loc);
 }
 
 const SimtThreadInfo& simtThread(const char* api, Loc loc) { return activeScheduler(api, loc).current(); }

@@ -1,7 +1,8 @@
-// What a SIMT launch's threads changed in GM and in the core's UB, found by comparing both with
-// a copy taken before the launch: plain pointer stores cannot be intercepted on the host, but
-// their effect can. Changed GM bytes become the device's writes (GmWriteLedger), changed UB
-// bytes PIPE_V writes for race and initialisation tracking.
+// What a SIMT launch's threads changed in GM and in the core's UB, found by comparing with a copy
+// taken before the launch: plain pointer stores cannot be intercepted on the host, but their
+// effect can. Changed GM bytes (in the allocations the launch's pointer arguments point into)
+// become the device's writes (GmWriteLedger); changed UB bytes PIPE_V writes for race and
+// initialisation tracking.
 #pragma once
 
 #include "SimImpl.h"
@@ -10,11 +11,12 @@
 
 namespace sage::npu {
 
-class SimtMemoryDiff {
+class SimtGmDiff {
 public:
-    explicit SimtMemoryDiff(Simulation::Impl& s);
-    // After the launch (issued at `at`): records every changed run of bytes.
-    void record(const IssueResult& at, const Loc& loc);
+    // Copies the GM allocations that `pointers` point into (each once).
+    SimtGmDiff(Simulation::Impl& s, const void* const* pointers, uint32_t count);
+    // Records every changed run of bytes as the device's write; returns the bytes.
+    uint64_t record();
 
 private:
     struct Copy {
@@ -22,8 +24,18 @@ private:
         std::vector<uint8_t> before;
     };
     Simulation::Impl& s_;
-    std::vector<Copy> gm_;
-    std::vector<uint8_t> ub_;
+    std::vector<Copy> copies_;
+};
+
+class SimtUbDiff {
+public:
+    explicit SimtUbDiff(Simulation::Impl& s);
+    // After the launch (issued at `at`): records every changed 32-byte run as a PIPE_V write.
+    void record(const IssueResult& at, const Loc& loc);
+
+private:
+    Simulation::Impl& s_;
+    std::vector<uint8_t> before_;
 };
 
 } // namespace sage::npu

@@ -9,8 +9,10 @@
 #include "kernel_operator.h"
 #include "simt_api/simt_runtime.h"
 
+#include <array>
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 // Qualifiers of SIMT code (`__simt_vf__`, `__simt_callee__`, `__launch_bounds__`) are in
@@ -39,6 +41,15 @@ inline thread_local dim3 gridDim;
 inline constexpr int32_t warpSize = 32;
 
 namespace sage::simt {
+
+// The launch's arguments as the runtime needs them: each pointer argument's address, null for the rest.
+template <typename... Args> std::array<const void*, sizeof...(Args) + 1> pointerArgs(const Args&... args) {
+    auto one = [](const auto& a) -> const void* {
+        if constexpr (std::is_pointer_v<std::decay_t<decltype(a)>>) return (const void*)a;
+        else return nullptr;
+    };
+    return {one(args)..., nullptr};
+}
 
 inline dim3 toDim3(const npu::rt::SimtDims& d) { return dim3(d.x, d.y, d.z); }
 inline npu::rt::SimtDims toDims(const dim3& d) { return {d.x, d.y, d.z}; }
@@ -74,7 +85,9 @@ template <typename K, typename... Args> struct SimtKernelThunk {
 
 template <auto F, typename... Args> void launchVf(const dim3& threads, npu::Loc loc, Args&&... args) {
     SimtThunk<F, std::decay_t<Args>...> thunk{std::tuple<std::decay_t<Args>...>(static_cast<Args&&>(args)...)};
-    npu::rt::simtLaunch("SIMT", toDims(threads), &SimtThunk<F, std::decay_t<Args>...>::run, &thunk, loc);
+    const auto pointers = std::apply([](const auto&... a) { return pointerArgs(a...); }, thunk.args);
+    npu::rt::simtLaunch("SIMT", toDims(threads), &SimtThunk<F, std::decay_t<Args>...>::run, &thunk, pointers.data(),
+                        uint32_t(pointers.size() - 1), loc);
 }
 
 // One block of a `__global__` SIMT kernel: its threads on the current core.
@@ -87,7 +100,9 @@ template <typename K, typename... Args> struct SimtBlock {
     static void run(void* self) {
         auto* b = static_cast<SimtBlock*>(self);
         SimtKernelThunk<K, Args...> thunk{b->kernel, b->args};
-        npu::rt::simtLaunch(b->name, toDims(b->threads), &SimtKernelThunk<K, Args...>::run, &thunk, b->loc);
+        // The grid records its GM stores as a whole (simtGridBegin): no pointers per block.
+        npu::rt::simtLaunch(b->name, toDims(b->threads), &SimtKernelThunk<K, Args...>::run, &thunk, nullptr, 0,
+                            b->loc);
     }
 };
 
@@ -96,10 +111,11 @@ template <typename K, typename... Args> struct SimtBlock {
 template <typename K, typename... Args>
 void launchKernel(const char* name, const dim3& grid, const dim3& threads, K kernel, npu::Loc loc, Args... args) {
     const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
-    npu::rt::simtSetGrid(toDims(grid));
+    const auto pointers = pointerArgs(args...);
+    npu::rt::simtGridBegin(toDims(grid), pointers.data(), uint32_t(pointers.size() - 1));
     SimtBlock<K, Args...> block{kernel, name, threads, loc, std::tuple<Args...>(args...)};
     npu::rt::launch(name, blocks > 0xffffffffull ? 0u : uint32_t(blocks), &SimtBlock<K, Args...>::run, &block, loc);
-    npu::rt::simtSetGrid({1, 1, 1});
+    npu::rt::simtGridEnd();
 }
 
 } // namespace sage::simt

@@ -27,14 +27,19 @@ constexpr uint32_t kSimtMaxThreads = 2048;
 constexpr uint32_t kSimtWarpSize = 32;
 
 // Runs body(ctx) for every thread of a `threads` block on the current core, then issues the
-// launch on PIPE_V with its cost. `name` is what the timeline shows. A bad extent (a zero
-// component, more than kSimtMaxThreads threads) is a fatal `simt_launch_invalid`.
-void simtLaunch(const char* name, SimtDims threads, void (*body)(void*), void* ctx, Loc loc);
+// launch on PIPE_V with its cost. `name` is what the timeline shows. `pointers` are the launch's
+// pointer arguments: the GM allocations they point into are the ones whose stores are recorded
+// as the device's (nullptr entries are skipped). A bad extent (a zero component, more than
+// kSimtMaxThreads threads) is a fatal `simt_launch_invalid`.
+void simtLaunch(const char* name, SimtDims threads, void (*body)(void*), void* ctx, const void* const* pointers,
+                uint32_t pointerCount, Loc loc);
 // The running thread's position; a fatal `simt_outside_launch` outside a SIMT launch.
 const SimtThreadInfo& simtThread(const char* api, Loc loc);
-// The grid a `__global__` SIMT kernel was launched with (set by the <<<>>> launch of a program).
-void simtSetGrid(SimtDims grid);
-SimtDims simtGrid();
+// Around the launch of a `__global__` SIMT kernel over `grid` (the <<<>>> launch of a program):
+// the blocks see that grid, and the GM stores of the whole grid through `pointers` are recorded
+// once at the end (simtGridEnd), not per block.
+void simtGridBegin(SimtDims grid, const void* const* pointers, uint32_t pointerCount);
+void simtGridEnd();
 
 // asc_syncthreads: the thread waits until every thread of the block that has not finished
 // reaches a barrier.

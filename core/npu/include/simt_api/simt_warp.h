@@ -65,6 +65,18 @@ __aicore__ inline uint32_t laneid(::sage::npu::Loc loc = ::sage::npu::Loc::curre
     return (t.thread.x + t.blockDim.x * (t.thread.y + t.blockDim.y * t.thread.z)) % ::sage::npu::rt::kSimtWarpSize;
 }
 
+// Masks of the lanes relative to the caller's: its own bit (eq), the lanes below it (lt), up to
+// and including it (le), above it (gt), from it on (ge).
+__aicore__ inline uint32_t lanemask_eq(::sage::npu::Loc loc = ::sage::npu::Loc::current()) { return 1u << laneid(loc); }
+__aicore__ inline uint32_t lanemask_lt(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    return (1u << laneid(loc)) - 1u;
+}
+__aicore__ inline uint32_t lanemask_le(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    return lanemask_lt(loc) | lanemask_eq(loc);
+}
+__aicore__ inline uint32_t lanemask_gt(::sage::npu::Loc loc = ::sage::npu::Loc::current()) { return ~lanemask_le(loc); }
+__aicore__ inline uint32_t lanemask_ge(::sage::npu::Loc loc = ::sage::npu::Loc::current()) { return ~lanemask_lt(loc); }
+
 // `var` of lane `srcLane` (of the caller's segment of `width` lanes).
 template <typename T>
 __aicore__ inline T asc_shfl(T var, int32_t srcLane, int32_t width = warpSize,
