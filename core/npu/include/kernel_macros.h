@@ -26,6 +26,7 @@
 #define __simt_vf__
 #define __simt_callee__
 #define __launch_bounds__(...)
+#define LAUNCH_BOUND(...)
 
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1  // kernels take their CPU-debug path: launch with ICPU_RUN_KF
