@@ -279,6 +279,10 @@ private slots:
         QCOMPARE(__half2float(__float2half_rn_sat(-1e6f)), -65504.0f);
         QVERIFY(std::isinf(__half2float(__float2half(1e6f))));
         QCOMPARE(__bfloat162float(__float2bfloat16(2.0f)), 2.0f);
+        const half2 sum = __floats2half2_rn(1.5f, -2.0f) + __halves2half2(half(0.25f), half(4.0f));
+        QCOMPARE(float(__low2half(sum)), 1.75f);
+        QCOMPARE(float(__high2half(sum)), 2.0f);
+        QCOMPARE(sizeof(half2), size_t(4));
     }
 };
 
