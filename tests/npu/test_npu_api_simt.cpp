@@ -108,6 +108,26 @@ extern "C" __global__ __aicore__ void divide_kernel(GM_ADDR out, uint32_t n, uin
     asc_vf_call<divideSimt>(dim3(256), n, magic, shift, (__gm__ uint32_t*)out);
 }
 
+// SIMT threads fill a UB buffer (through checked stores at the UB address GetPhyAddr gives),
+// then MTE3 copies it out: with the V -> MTE3 flag when `synced`, without it otherwise.
+__simt_vf__ __aicore__ inline void fillUbSimt(__ubuf__ float* ub, float scale) {
+    asc_stcg(ub + threadIdx.x, float(threadIdx.x) * scale);
+}
+extern "C" __global__ __aicore__ void ub_fill_kernel(GM_ADDR out, uint32_t synced, float scale) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 256 * sizeof(float));
+    LocalTensor<float> ub = buf.Get<float>();
+    asc_vf_call<fillUbSimt>(dim3(256), (__ubuf__ float*)ub.GetPhyAddr(), scale);
+    if (synced) {
+        SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+        WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    }
+    GlobalTensor<float> gm;
+    gm.SetGlobalBuffer((__gm__ float*)out, 256);
+    DataCopy(gm, ub, 256);
+}
+
 } // namespace
 
 class TestNpuApiSimt : public QObject {
@@ -271,6 +291,17 @@ private slots:
         const auto* d = h.find("simt_outside_launch");
         QVERIFY2(d, h.describe().c_str());
         QVERIFY2(d->message.find("asc_syncthreads") != std::string::npos, d->message.c_str());
+    }
+
+    void ubStoresAreVectorWritesForRaceTracking() {
+        NpuHarness h;
+        float* out = h.gm<float>(256);
+        ICPU_RUN_KF(ub_fill_kernel, 1, (GM_ADDR)out, 1u, 0.5f);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 256; ++i) QCOMPARE(out[i], float(i) * 0.5f);
+        // Other values (UB keeps the last launch's contents; an unchanged byte is not seen as written).
+        ICPU_RUN_KF(ub_fill_kernel, 1, (GM_ADDR)out, 0u, 0.25f);
+        QVERIFY2(h.find("race_raw"), h.describe().c_str());
     }
 
     void halfConversions() {
