@@ -128,6 +128,17 @@ extern "C" __global__ __aicore__ void ub_fill_kernel(GM_ADDR out, uint32_t synce
     DataCopy(gm, ub, 256);
 }
 
+// Shuffles inside 16-lane segments: up by 3 (the segment's first 3 lanes keep their own value),
+// xor with 5 (a butterfly partner inside the segment).
+__simt_vf__ __aicore__ inline void segmentSimt(__gm__ int32_t* up, __gm__ int32_t* butterfly) {
+    const int32_t v = int32_t(threadIdx.x) * 10;
+    up[threadIdx.x] = asc_shfl_up(v, 3u, 16);
+    butterfly[threadIdx.x] = asc_shfl_xor(v, 5, 16);
+}
+extern "C" __global__ __aicore__ void segment_kernel(GM_ADDR up, GM_ADDR butterfly) {
+    asc_vf_call<segmentSimt>(dim3(64), (__gm__ int32_t*)up, (__gm__ int32_t*)butterfly);
+}
+
 } // namespace
 
 class TestNpuApiSimt : public QObject {
@@ -227,6 +238,18 @@ private slots:
             QCOMPARE(tree[w], expected);
             QCOMPARE(ballots[w], 0xAAAAAAAAu);
             for (int l = 0; l < 32; ++l) QCOMPARE(firsts[w * 32 + l], in[w * 32]);
+        }
+    }
+
+    void shufflesStayInsideTheirSegment() {
+        NpuHarness h;
+        int32_t* up = h.gm<int32_t>(64);
+        int32_t* butterfly = h.gm<int32_t>(64);
+        ICPU_RUN_KF(segment_kernel, 1, (GM_ADDR)up, (GM_ADDR)butterfly);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int t = 0; t < 64; ++t) {
+            QCOMPARE(up[t], (t % 16 < 3 ? t : t - 3) * 10);
+            QCOMPARE(butterfly[t], (t ^ 5) * 10);
         }
     }
 
