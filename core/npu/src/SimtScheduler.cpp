@@ -1,6 +1,16 @@
+// Threads are entered with makecontext/setcontext once and then switched with _setjmp/_longjmp,
+// which, unlike swapcontext, make no system call to save the signal mask: a warp call costs two
+// switches per lane, about 0.05 us instead of 5. The fortified longjmp refuses jumps between
+// stacks, so it is turned off for this file.
+#undef _FORTIFY_SOURCE
 #include "SimtScheduler.h"
 
 #include <stdexcept>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define SAGE_ASAN_FIBERS 1
+#endif
 
 namespace sage::npu {
 
@@ -13,6 +23,25 @@ thread_local SimtScheduler* g_active = nullptr;
 } // namespace
 
 SimtScheduler* SimtScheduler::active() { return g_active; }
+
+// Stack switches, announced to AddressSanitizer in asan builds so that it tracks the right stack.
+void SimtScheduler::toThread([[maybe_unused]] Thread& t) {
+#ifdef SAGE_ASAN_FIBERS
+    __sanitizer_start_switch_fiber(&asanSchedulerFake_, t.stack.get(), kStackBytes);
+#endif
+}
+
+void SimtScheduler::arrivedInThread([[maybe_unused]] Thread& t) {
+#ifdef SAGE_ASAN_FIBERS
+    __sanitizer_finish_switch_fiber(t.asanFakeStack, &asanSchedulerBottom_, &asanSchedulerSize_);
+#endif
+}
+
+void SimtScheduler::toScheduler([[maybe_unused]] Thread& t, [[maybe_unused]] bool finished) {
+#ifdef SAGE_ASAN_FIBERS
+    __sanitizer_start_switch_fiber(finished ? nullptr : &t.asanFakeStack, asanSchedulerBottom_, asanSchedulerSize_);
+#endif
+}
 
 SimtScheduler::SimtScheduler(rt::SimtDims threads, rt::SimtDims block, rt::SimtDims grid, void (*body)(void*),
                              void* ctx)
@@ -42,36 +71,50 @@ std::unique_ptr<char[]> SimtScheduler::takeStack() {
 
 void SimtScheduler::entry() {
     SimtScheduler* s = g_active;
+    s->arrivedInThread(s->threads_[s->current_]);
     try {
         s->body_(s->ctx_);
     } catch (...) {
         s->error_ = std::current_exception();
     }
     s->threads_[s->current_].state = State::Done;
-    // Returning resumes the scheduler through uc_link.
+    s->toScheduler(s->threads_[s->current_], true);
+    _longjmp(s->scheduler_, 1);  // never returns: the scheduler recycles this stack
 }
 
 void SimtScheduler::resume(uint32_t index) {
     Thread& t = threads_[index];
     current_ = index;
     setInfo(index);
-    if (t.state == State::NotStarted) {
+    const bool starting = t.state == State::NotStarted;
+    if (starting) {
         t.stack = takeStack();
         getcontext(&t.context);
         t.context.uc_stack.ss_sp = t.stack.get();
         t.context.uc_stack.ss_size = kStackBytes;
-        t.context.uc_link = &scheduler_;
+        t.context.uc_link = nullptr;
         makecontext(&t.context, &SimtScheduler::entry, 0);
     }
     t.state = State::Runnable;
-    swapcontext(&scheduler_, &t.context);
+    if (_setjmp(scheduler_) == 0) {
+        toThread(t);
+        if (starting) setcontext(&t.context);
+        _longjmp(t.resumeAt, 1);
+    }
+#ifdef SAGE_ASAN_FIBERS
+    __sanitizer_finish_switch_fiber(asanSchedulerFake_, nullptr, nullptr);
+#endif
     if (t.state == State::Done) spareStacks_.push_back(std::move(t.stack));
 }
 
 void SimtScheduler::waitHere(State state) {
     Thread& t = threads_[current_];
     t.state = state;
-    swapcontext(&t.context, &scheduler_);
+    if (_setjmp(t.resumeAt) == 0) {
+        toScheduler(t, false);
+        _longjmp(scheduler_, 1);
+    }
+    arrivedInThread(t);
     // Resumed: the scheduler made this thread current again and set its position.
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include <setjmp.h>
 #include <ucontext.h>
 
 namespace sage::npu {
@@ -46,7 +47,9 @@ private:
     enum class State { NotStarted, Runnable, AtBarrier, AtWarp, Done };
     struct Thread {
         State state = State::NotStarted;
-        ucontext_t context{};
+        ucontext_t context{};  // only to enter the thread's stack the first time
+        jmp_buf resumeAt{};     // where the waiting thread continues
+        void* asanFakeStack = nullptr;
         std::unique_ptr<char[]> stack;
         uint64_t warpValue = 0;
         uint64_t operations = 0;
@@ -69,7 +72,14 @@ private:
     void (*body_)(void*);
     void* ctx_;
     uint32_t current_ = 0;
-    ucontext_t scheduler_{};
+    jmp_buf scheduler_{};
+    // AddressSanitizer's view of the stack switches (asan builds only): the scheduler's stack.
+    void* asanSchedulerFake_ = nullptr;
+    const void* asanSchedulerBottom_ = nullptr;
+    size_t asanSchedulerSize_ = 0;
+    void toThread(Thread& t);
+    void arrivedInThread(Thread& t);
+    void toScheduler(Thread& t, bool finished);
     std::exception_ptr error_;
     SimtScheduler* outer_ = nullptr;
 };
