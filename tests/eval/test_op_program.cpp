@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <fstream>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -64,7 +66,7 @@ private slots:
     }
 
     void rewritesLaunchesAndMainKeepingLines() {
-        const std::string text = "template <int N> __global__ void k(float* x) {}\n"
+        const std::string text = "template <int N> __global__ __aicore__ void k(float* x) {}\n"
                                  "int main(int argc, char** argv) {\n"
                                  "    ns::k<4>  <<<8, nullptr,\n stream>>>(p);\n"
                                  "    return 0;\n}\n";
@@ -79,6 +81,52 @@ private slots:
         const std::string upToReturn = p.source.substr(0, p.source.find("return 0;"));
         QCOMPARE(std::count(upToReturn.begin(), upToReturn.end(), '\n'), 4L);
         QVERIFY(p.source.find("SAGE_ASC_PROGRAM_ENTRY(sage_asc_main)") != std::string::npos);
+    }
+
+    void simtKernelLaunchRunsThreads() {
+        // A __global__ kernel without a core qualifier is a SIMT kernel: <<<grid, threads, ubuf,
+        // stream>>>, passed wrapped so that a template's arguments are deduced from the call.
+        const std::string text = "template <typename T> __global__ __launch_bounds__(64) void g(T* x) {}\n"
+                                 "__global__ __aicore__ void v(float* x) {}\n"
+                                 "int main() {\n"
+                                 "    g<<<4, 64, 0, stream>>>(p);\n"
+                                 "    v<<<4, 0, stream>>>(p);\n"
+                                 "    return 0;\n}\n";
+        const auto p = eval::programSourceOf(text);
+        QVERIFY2(p.error.empty(), p.error.c_str());
+        QCOMPARE(p.launches, 2);
+        QVERIFY2(p.source.find("::sage::asc::simtLauncher([](auto... a) { g(a...); }, \"g\", "
+                               "::std::source_location::current(), 4, 64, 0, stream)(p)") != std::string::npos,
+                 p.source.c_str());
+        QVERIFY(p.source.find("::sage::asc::launcher(v, \"v\"") != std::string::npos);
+    }
+
+    void simtProgramRunsEveryThreadAndVerifies() {
+        QTemporaryDir tmp;
+        // In a folder of its own: the program's parent folder is searched for shared headers.
+        const std::string dir = tmp.path().toStdString() + "/scale";
+        fs::create_directories(dir);
+        const std::string file = dir + "/scale.asc";
+        std::ofstream(file) << "#include <cstdio>\n#include \"acl/acl.h\"\n"
+                               "__global__ void scale(float* x, float* y, uint32_t n) {\n"
+                               "    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "    if (i < n) y[i] = 3.0f * x[i];\n}\n"
+                               "int main() {\n"
+                               "    const uint32_t n = 1000;\n"
+                               "    float *x = nullptr, *y = nullptr;\n"
+                               "    aclrtMalloc((void**)&x, n * 4, ACL_MEM_MALLOC_HUGE_FIRST);\n"
+                               "    aclrtMalloc((void**)&y, n * 4, ACL_MEM_MALLOC_HUGE_FIRST);\n"
+                               "    float hx[1000], hy[1000];\n"
+                               "    for (uint32_t i = 0; i < n; ++i) hx[i] = float(i) - 300.0f;\n"
+                               "    aclrtMemcpy(x, n * 4, hx, n * 4, ACL_MEMCPY_HOST_TO_DEVICE);\n"
+                               "    scale<<<3, 352, 0, nullptr>>>(x, y, n);\n"
+                               "    aclrtMemcpy(hy, n * 4, y, n * 4, ACL_MEMCPY_DEVICE_TO_HOST);\n"
+                               "    for (uint32_t i = 0; i < n; ++i) if (hy[i] != 3.0f * hx[i]) return 1;\n"
+                               "    return 0;\n}\n";
+        const auto r = run(file);
+        QVERIFY2(r.verified(), r.toText().c_str());
+        QCOMPARE(r.exitCode.value_or(-1), 0);
+        QCOMPARE(r.launches, 1);
     }
 
     void refusesProgramsItCannotRun() {

@@ -406,6 +406,8 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     cr.prelude = opPrelude(opRoot, b.kernelTexts);
     // A program's own build passes definitions from its CMakeLists.txt (scenario numbers).
     if (program) cr.prelude = buildDefinitionsOf(slurp(path.parent_path() / "CMakeLists.txt")) + cr.prelude;
+    // The `.asc` compiler provides the SIMT built-ins (threadIdx, dim3, __launch_bounds__) unasked.
+    if (program) cr.prelude += "#include \"simt_api/simt_builtins.h\"\n";
     if (program && wholeProgram) cr.prelude += "#include \"sage_asc/program.h\"\n";
     cr.extraFlags = {"-I" + fs::absolute(path.parent_path()).string(), "-I" + fs::absolute(opRoot).string()};
     // The project's own common headers come before the simulator's host stand-ins, as the

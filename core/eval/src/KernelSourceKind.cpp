@@ -183,6 +183,17 @@ size_t kernelExpressionStart(const std::string& code, size_t end) {
     return i == nameEnd ? end : i;
 }
 
+// True when `code` defines `name` as a SIMT kernel: `__global__` without a core qualifier
+// (`__aicore__`, `__vector__`, `__cube__`, `__mix__`). Such a launch reads
+// <<<grid, threads, ubuf, stream>>> and runs every thread.
+bool definesSimtKernel(const std::string& code, const std::string& name) {
+    const std::regex head(R"(\b__global__\b((?:[^;{}()]|\([^()]*\))*)\b)" + name + R"(\s*\()");
+    std::smatch m;
+    if (!std::regex_search(code, m, head)) return false;
+    static const std::regex core(R"(\b(?:__aicore__|__vector__|__cube__|__mix__)\b)");
+    return !std::regex_search(m[1].first, m[1].second, core);
+}
+
 // The `<<<cfg>>>(` launches of `code` as edits that call the simulator's launch instead; false
 // (and `error`) when one is not `kernel<<<...>>>(`.
 bool launchEdits(const std::string& code, const std::string& text, std::vector<Edit>& edits, std::string& error) {
@@ -200,8 +211,14 @@ bool launchEdits(const std::string& code, const std::string& text, std::vector<E
         const std::string kernel = text.substr(start, open - start);
         const std::string name = kernel.substr(0, std::min(kernel.find('<'), kernel.find_last_not_of(" \t\n") + 1));
         const std::string config = text.substr(open + 3, close - open - 3);
+        const std::string bare = name.substr(name.rfind(':') == std::string::npos ? 0 : name.rfind(':') + 1);
+        // A SIMT kernel may be a template whose arguments the call deduces: it is passed wrapped.
+        const bool simt = definesSimtKernel(code, bare);
+        std::string oneLine = kernel;  // its line breaks are kept after the call (newlinesIn below)
+        std::replace(oneLine.begin(), oneLine.end(), '\n', ' ');
+        const std::string callee = simt ? "[](auto... a) { " + oneLine + "(a...); }" : kernel;
         edits.push_back({start, paren + 1 - start,
-                         "::sage::asc::launcher(" + kernel + ", \"" + name + "\", ::std::source_location::current(), " +
+                         (simt ? "::sage::asc::simtLauncher(" : "::sage::asc::launcher(") + callee + ", \"" + name + "\", ::std::source_location::current(), " +
                              config + ")(" + newlinesIn(kernel) + newlinesIn(text.substr(close + 3, paren - close - 3))});
         open = close;
     }

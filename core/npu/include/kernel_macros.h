@@ -22,6 +22,11 @@
 #define __inline__ inline
 #define __sync_noalias__
 #define __sync_alias__
+// SIMT functions (simt_api/asc_simt.h) and their launch bound: plain functions here.
+#define __simt_vf__
+#define __simt_callee__
+#define __launch_bounds__(...)
+#define LAUNCH_BOUND(...)
 
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1  // kernels take their CPU-debug path: launch with ICPU_RUN_KF

@@ -61,9 +61,10 @@ CardNeed needOf(const CardPiece& p, const CardRequest& r) {
         if (matmul) return has(sub, "matmul") || has(sub, "cube") ? CardNeed::Example : CardNeed::Omit;
         return rowExample == rowWise(r.category) ? CardNeed::Example : CardNeed::Omit;
     }
-    // The register-level vector API is there for engineers' Ascend 950 code; the agent writes for the
-    // device's queue-and-buffer API, and the long section would crowd the worked examples out.
-    if (has(sub, "register-level")) return CardNeed::Omit;
+    // The register-level vector API and the SIMT API are there for engineers' Ascend 950 code; the
+    // agent writes for the device's queue-and-buffer API, and the long sections would crowd the
+    // worked examples out.
+    if (has(sub, "register-level") || has(sub, "simt api")) return CardNeed::Omit;
     if (has(sub, "high-level matmul")) return matmul ? CardNeed::Optional : CardNeed::Omit;  // like the cube section
     if (has(sec, "unsupported")) return CardNeed::Optional;
     return CardNeed::Optional;  // sections added later: shown when there is room

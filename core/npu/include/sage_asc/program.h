@@ -9,6 +9,7 @@
 #include "acl/acl.h"
 #include "kernel_launch.h"
 #include "kernel_operator.h"
+#include "simt_api/simt_builtins.h"
 
 #include <cstdio>
 #include <iostream>
@@ -44,6 +45,24 @@ template <typename F> struct Launcher {
 template <typename F, typename... Rest>
 Launcher<F> launcher(F kernel, const char* name, ::sage::npu::Loc loc, uint32_t blockDim, Rest&&...) {
     return {kernel, name, loc, blockDim};
+}
+
+// `kernel<<<grid, threads, ubuf, stream>>>` of a `__global__` SIMT kernel (one without a core
+// qualifier): the grid's blocks each run `threads` threads (simt_api/simt_builtins.h). The
+// dynamic UB size and the stream change nothing here.
+template <typename F> struct SimtLauncher {
+    F kernel;
+    const char* name;
+    ::sage::npu::Loc loc;
+    dim3 grid, threads;
+    template <typename... Args> void operator()(Args... args) const {
+        ::sage::simt::launchKernel(name, grid, threads, kernel, loc, args...);
+    }
+};
+template <typename F, typename... Rest>
+SimtLauncher<F> simtLauncher(F kernel, const char* name, ::sage::npu::Loc loc, dim3 grid, dim3 threads = dim3(),
+                             Rest&&...) {
+    return {kernel, name, loc, grid, threads};
 }
 
 template <typename F> int callMain(F main, int argc, char** argv) {
