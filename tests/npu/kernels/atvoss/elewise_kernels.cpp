@@ -1,0 +1,56 @@
+// Kernels for test_npu_api_atvoss: operators written with the atvoss vector operator templates
+// (DAG + elementwise schedule). Written for the test.
+#include "kernel_operator.h"
+#include "atvoss/elewise/elewise_sch.h"
+#include "atvoss/util/dag.h"
+#include "atvoss/util/placeholder.h"
+#include "atvoss/util/vec.h"
+
+using namespace AscendC;
+using namespace Ops::Base;
+
+// y = (x0 + x1) * alpha, computed in float for half inputs.
+template <class T> struct AddScaleDag {
+    using X0 = Bind<Vec::CopyIn<T>, Placeholder::In0<T>>;
+    using X1 = Bind<Vec::CopyIn<T>, Placeholder::In1<T>>;
+    using C0 = Bind<Vec::Cast<float, T, 0>, X0>;
+    using C1 = Bind<Vec::Cast<float, T, 0>, X1>;
+    using Sum = Bind<Vec::Add<float>, C0, C1>;
+    using Scaled = Bind<Vec::Muls<float>, Sum, Placeholder::Var<float, 0>>;
+    using Back = Bind<Vec::Cast<T, float, 1>, Scaled>;
+    using Out = Bind<Vec::CopyOut<T>, Placeholder::Out0<T>, Back>;
+    using OpDag = DAGSch<Elems<Out>, void, MemOptCfg<MemLevel::LEVEL_2>>;
+};
+
+struct AddScaleTiling {
+    EleBaseTilingData baseTiling;
+    float alpha;
+};
+
+template <class T>
+__global__ __aicore__ void atvoss_add_scale(GM_ADDR x0, GM_ADDR x1, GM_ADDR y, AddScaleTiling tiling)
+{
+    TPipe pipe;
+    ElementwiseSch<0UL, typename AddScaleDag<T>::OpDag> sch(&tiling.baseTiling, &pipe);
+    sch.template SetVar<float, 0>(tiling.alpha);
+    sch.Init(x0, x1, y);
+    sch.Process();
+}
+
+// Two outputs from one input: y0 = |x| (vector unit), y1 = (x > 1) as a byte (scalar unit),
+// with a constant and an integer output type.
+struct AbsAndFlagDag {
+    using X = Bind<Vec::CopyIn<float>, Placeholder::In0<float>>;
+    using A = Bind<Vec::Abs<float>, X>;
+    using Flag = Bind<Vec::Compare<uint8_t, float, 1>, X, MAKE_CONST(float, 1.0)>;
+    using Out0 = Bind<Vec::CopyOut<float>, Placeholder::Out0<float>, A>;
+    using Out1 = Bind<Vec::CopyOut<uint8_t>, Placeholder::Out1<uint8_t>, Flag>;
+    using OpDag = DAGSch<Elems<Out0, Out1>>;
+};
+
+__global__ __aicore__ void atvoss_abs_flag(GM_ADDR x, GM_ADDR y0, GM_ADDR y1, EleBaseTilingData tiling)
+{
+    ElementwiseSch16B<0UL, AbsAndFlagDag::OpDag> sch(tiling);
+    sch.Init(x, y0, y1);
+    sch.Process();
+}
