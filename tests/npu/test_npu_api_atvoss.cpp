@@ -8,14 +8,32 @@
 
 // The headers the kernels include, at global scope as in a kernel build (the kernels' own names
 // go to namespace atv).
+#include "atvoss/broadcast/broadcast_sch.h"
 #include "atvoss/elewise/elewise_sch.h"
 #include "atvoss/util/dag.h"
 
 namespace atv {
 #include "kernels/atvoss/elewise_kernels.cpp"
+#include "kernels/atvoss/broadcast_kernels.cpp"
 }
 
 namespace {
+using Brc = Ops::Base::BroadcastBaseTilingData;
+
+// Strides of an input of shape `in` broadcast to `out` (same rank): 0 where in[a] == 1 < out[a].
+void setInput(Brc& t, int k, const std::vector<int64_t>& in, const std::vector<int64_t>& out) {
+    int64_t s = 1;
+    for (int a = int(in.size()) - 1; a >= 0; --a) {
+        t.inStrides[k][a] = (in[size_t(a)] == 1 && out[size_t(a)] != 1) ? 0 : s;
+        s *= in[size_t(a)];
+    }
+}
+Brc brcTiling(const std::vector<int64_t>& out) {
+    Brc t{};
+    t.rank = int64_t(out.size());
+    for (size_t a = 0; a < out.size(); ++a) t.outDims[a] = out[a];
+    return t;
+}
 float halfRound(float v) { return float(half(v)); }
 } // namespace
 
@@ -65,6 +83,67 @@ private slots:
             QCOMPARE(y0[i], std::fabs(x[i]));
             QCOMPARE(int(y1[i]), x[i] > 1.0f ? 1 : 0);
         }
+    }
+    // x0 of shape [3, 1, 37] and x1 of shape [1, 5, 1] broadcast to [3, 5, 37]: neither operand
+    // has the output shape, rows are not a multiple of 32, two blocks.
+    void broadcastOnBothInputsAcrossBlocks() {
+        NpuHarness h;
+        const std::vector<int64_t> out{3, 5, 37};
+        float* a = h.gmRandom<float>(3 * 37, -2, 2, 4);
+        float* b = h.gmRandom<float>(5, -2, 2, 5);
+        float* y = h.gm<float>(3 * 5 * 37);
+        Brc t = brcTiling(out);
+        setInput(t, 0, {3, 1, 37}, out);
+        setInput(t, 1, {1, 5, 1}, out);
+        t.blockFormer = 8;   // 15 rows: 8 + 7
+        t.ubFormer = 128;    // two padded rows per tile
+        GM_ADDR tg = (GM_ADDR)h.gm<uint8_t>(sizeof(Brc));
+        std::memcpy(tg, &t, sizeof t);
+        ICPU_RUN_KF(atv::atvoss_brc_mul_sub<float>, 2, (GM_ADDR)a, (GM_ADDR)b, (GM_ADDR)y, tg);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 5; ++j)
+                for (int k = 0; k < 37; ++k) {
+                    const float x0 = a[i * 37 + k], x1 = b[j];
+                    QCOMPARE(y[(i * 5 + j) * 37 + k], x0 * x1 - x0);
+                }
+    }
+    // A row longer than a tile is cut into column chunks (the last one partial).
+    void broadcastLongRowsSplitIntoColumnChunks() {
+        NpuHarness h;
+        const std::vector<int64_t> out{2, 1000};
+        int32_t* a = h.gm<int32_t>(2 * 1000);
+        int32_t* b = h.gm<int32_t>(1000);
+        for (int i = 0; i < 2000; ++i) a[i] = i % 97 - 40;
+        for (int i = 0; i < 1000; ++i) b[i] = i % 13 - 6;
+        int32_t* y = h.gm<int32_t>(2 * 1000);
+        Brc t = brcTiling(out);
+        setInput(t, 0, {2, 1000}, out);
+        setInput(t, 1, {1, 1000}, out);
+        t.ubFormer = 256;
+        GM_ADDR tg = (GM_ADDR)h.gm<uint8_t>(sizeof(Brc));
+        std::memcpy(tg, &t, sizeof t);
+        ICPU_RUN_KF(atv::atvoss_brc_mul_sub<int32_t>, 1, (GM_ADDR)a, (GM_ADDR)b, (GM_ADDR)y, tg);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 1000; ++c) QCOMPARE(y[r * 1000 + c], a[r * 1000 + c] * b[c] - a[r * 1000 + c]);
+    }
+    // A stride the schedule cannot honour (a transposed input) is a run-time error, not garbage.
+    void broadcastRejectsANonContiguousLastAxis() {
+        NpuHarness h;
+        const std::vector<int64_t> out{4, 8};
+        float* a = h.gmRandom<float>(32, -1, 1, 6);
+        float* b = h.gmRandom<float>(32, -1, 1, 7);
+        float* y = h.gm<float>(32);
+        Brc t = brcTiling(out);
+        setInput(t, 0, {4, 8}, out);
+        t.inStrides[1][0] = 1;
+        t.inStrides[1][1] = 4;  // column-major
+        GM_ADDR tg = (GM_ADDR)h.gm<uint8_t>(sizeof(Brc));
+        std::memcpy(tg, &t, sizeof t);
+        ICPU_RUN_KF(atv::atvoss_brc_mul_sub<float>, 1, (GM_ADDR)a, (GM_ADDR)b, (GM_ADDR)y, tg);
+        QVERIFY(!h.last().diagnostics.empty());
+        QVERIFY2(h.describe().find("last-axis stride") != std::string::npos, h.describe().c_str());
     }
 };
 
