@@ -107,7 +107,17 @@ const std::vector<std::string>& SourcePolicy::shippedAscendHeaders() {
         // CANN's current op repositories: tensor lists, tiling templates, Ops::Base helpers.
         "kernel_operator_list_tensor_intf.h", "ascendc/host_api/tiling/template_argument.h",
         "op_kernel/platform_util.h", "op_kernel/math_util.h", "utils/debug/asc_printf.h", "basic_api/kernel_basic_intf.h",
-        "basic_api/kernel_operator_block_sync_intf.h"};
+        "basic_api/kernel_operator_block_sync_intf.h",
+        // The atvoss vector operator templates (DAG, elementwise / broadcast / reduce schedules).
+        "atvoss/util/dag.h", "atvoss/util/vec.h", "atvoss/util/placeholder.h", "atvoss/util/elems.h",
+        "atvoss/util/dfx.h", "atvoss/util/broadcast_utils.h", "atvoss/elewise/elewise_base_struct.h",
+        "atvoss/elewise/elewise_sch.h", "atvoss/elewise/elewise_sch_16b.h", "atvoss/elewise/elewise_sch_with_scalar.h",
+        "atvoss/broadcast/broadcast_base_struct.h", "atvoss/broadcast/broadcast_sch.h", "atvoss/reduce/reduce_sch.h",
+        "atvoss/reduce/reduce_operator.h", "atvoss/reduce/reduce_tiling_data.h", "atvoss/reduce/reduce_util.h",
+        "atvoss/reduce/reduce_tiling_key_decl.h", "atvoss/reduce/reduce_tiling_key_sel.h",
+        "atvoss/reduce/reduce_tiling_key_decl_batch_invariant.h", "atvoss/reduce/reduce_tiling_key_sel_batch_invariant.h",
+        "atvoss/reduce/reduce_tiling_key_decl_non_contiguous.h", "atvoss/reduce/reduce_tiling_key_sel_non_contiguous.h",
+        "atvoss/reduce/reduce_sch_aux_util.h"};
     return h;
 }
 

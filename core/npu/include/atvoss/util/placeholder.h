@@ -6,6 +6,12 @@
 
 #include "kernel_operator.h"
 
+// Op DAG headers name AscendC types (LocalTensor, TPipe, half) after `using namespace Ops::Base`
+// alone, as the templates make the kernel API visible through their namespace.
+namespace Ops::Base {
+using namespace AscendC;
+}
+
 namespace Ops::Base::Placeholder {
 
 template <bool isScalar = false> struct ScalarAttr {
