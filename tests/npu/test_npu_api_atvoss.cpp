@@ -10,11 +10,13 @@
 // go to namespace atv).
 #include "atvoss/broadcast/broadcast_sch.h"
 #include "atvoss/elewise/elewise_sch.h"
+#include "atvoss/reduce/reduce_sch.h"
 #include "atvoss/util/dag.h"
 
 namespace atv {
 #include "kernels/atvoss/elewise_kernels.cpp"
 #include "kernels/atvoss/broadcast_kernels.cpp"
+#include "kernels/atvoss/reduce_kernels.cpp"
 }
 
 namespace {
@@ -144,6 +146,63 @@ private slots:
         ICPU_RUN_KF(atv::atvoss_brc_mul_sub<float>, 1, (GM_ADDR)a, (GM_ADDR)b, (GM_ADDR)y, tg);
         QVERIFY(!h.last().diagnostics.empty());
         QVERIFY2(h.describe().find("last-axis stride") != std::string::npos, h.describe().c_str());
+    }
+    // Mean of rows of 1000 halves (accumulated in float): rows split over three blocks, the
+    // reduced axis cut into tiles with a partial last one.
+    void reduceMeanOfContiguousRowsInThePromotedType() {
+        NpuHarness h;
+        const int64_t rows = 7, R = 1000;
+        half* x = h.gm<half>(size_t(rows * R));
+        for (int64_t i = 0; i < rows * R; ++i) x[i] = half(float((i * 37) % 101) / 50.0f - 1.0f);
+        half* y = h.gm<half>(size_t(rows));
+        Ops::Base::ReduceOpTilingData t{};
+        t.outerSize = rows;
+        t.reduceSize = R;
+        t.innerSize = 1;
+        t.blockFormer = 3;
+        t.ubFormer = 256;
+        t.meanVar = 1.0f / float(R);
+        GM_ADDR ws = (GM_ADDR)h.gm<uint8_t>(32);
+        ICPU_RUN_KF((atv::atvoss_reduce_mean<1, 1, 1, half>), 3, (GM_ADDR)x, (GM_ADDR)y, ws, t);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int64_t r = 0; r < rows; ++r) {
+            double sum = 0;
+            for (int64_t k = 0; k < R; ++k) sum += float(x[r * R + k]);
+            QVERIFY2(std::fabs(float(y[r]) - sum / double(R)) <= 2e-3, std::to_string(r).c_str());
+        }
+    }
+    // Max |x| over the middle axis of [3, 50, 45]: rows of the tile are combined column-wise.
+    void reduceMaxAbsOverAMiddleAxis() {
+        NpuHarness h;
+        const int64_t A = 3, R = 50, I = 45;
+        float* x = h.gmRandom<float>(size_t(A * R * I), -10, 10, 8);
+        float* y = h.gm<float>(size_t(A * I));
+        Ops::Base::ReduceOpTilingData t{};
+        t.outerSize = A;
+        t.reduceSize = R;
+        t.innerSize = I;
+        t.ubFormer = 512;  // eight padded rows per tile: 50 rows take seven tiles
+        ICPU_RUN_KF(atv::atvoss_reduce_max_abs, 2, (GM_ADDR)x, (GM_ADDR)y, t);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int64_t a = 0; a < A; ++a)
+            for (int64_t i = 0; i < I; ++i) {
+                float m = 0;
+                for (int64_t r = 0; r < R; ++r) m = std::max(m, std::fabs(x[(a * R + r) * I + i]));
+                QCOMPARE(y[a * I + i], m);
+            }
+    }
+    // An empty reduced axis writes the value passed to Process.
+    void reduceOverAnEmptyAxisWritesTheEmptyValue() {
+        NpuHarness h;
+        half* x = h.gm<half>(32);
+        half* y = h.gm<half>(4);
+        Ops::Base::ReduceOpTilingData t{};
+        t.outerSize = 4;
+        t.reduceSize = 0;
+        GM_ADDR ws = (GM_ADDR)h.gm<uint8_t>(32);
+        ICPU_RUN_KF((atv::atvoss_reduce_mean<1, 1, 1, half>), 1, (GM_ADDR)x, (GM_ADDR)y, ws, t);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 4; ++i) QCOMPARE(float(y[i]), -1.0f);
     }
 };
 

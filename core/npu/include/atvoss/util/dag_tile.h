@@ -70,6 +70,10 @@ template <class Dag> struct DagIo {
     }
 };
 
+struct KeepAll {
+    template <class Node> static constexpr bool keep() { return true; }
+};
+
 template <class Dag> class DagTile {
 public:
     using Nodes = typename Dag::Nodes;
@@ -88,13 +92,14 @@ public:
         return std::get<IndexIn<Node, Nodes>::value>(tensors_);
     }
 
-    // One tile: loads, compute over `count` elements, stores (io: the schedule's loader).
-    template <class Io> __aicore__ inline void Run(Io& io, DagIo<Dag>& gm, uint32_t count) {
-        runStage<Vec::OpRole::CopyIn>(io, gm, count, std::make_index_sequence<Nodes::Size>{});
+    // One tile: loads, compute over `count` elements, stores (io: the schedule's loader). Keep
+    // selects the nodes to run (the reduce schedule runs the DAG in two parts).
+    template <class Keep = KeepAll, class Io> __aicore__ inline void Run(Io& io, DagIo<Dag>& gm, uint32_t count) {
+        runStage<Vec::OpRole::CopyIn, Keep>(io, gm, count, std::make_index_sequence<Nodes::Size>{});
         AscendC::PipeBarrier<PIPE_ALL>();
-        runStage<Vec::OpRole::Compute>(io, gm, count, std::make_index_sequence<Nodes::Size>{});
+        runStage<Vec::OpRole::Compute, Keep>(io, gm, count, std::make_index_sequence<Nodes::Size>{});
         AscendC::PipeBarrier<PIPE_ALL>();
-        runStage<Vec::OpRole::CopyOut>(io, gm, count, std::make_index_sequence<Nodes::Size>{});
+        runStage<Vec::OpRole::CopyOut, Keep>(io, gm, count, std::make_index_sequence<Nodes::Size>{});
         AscendC::PipeBarrier<PIPE_ALL>();
     }
 
@@ -126,9 +131,13 @@ private:
         }
     }
 
-    template <Vec::OpRole R, class Io, size_t... I>
+    template <Vec::OpRole R, class Keep, class Io, size_t... I>
     __aicore__ inline void runStage(Io& io, DagIo<Dag>& gm, uint32_t count, std::index_sequence<I...>) {
-        (stageNode<R, I>(io, gm, count), ...);
+        (keptNode<R, Keep, I>(io, gm, count), ...);
+    }
+    template <Vec::OpRole R, class Keep, size_t I, class Io>
+    __aicore__ inline void keptNode(Io& io, DagIo<Dag>& gm, uint32_t count) {
+        if constexpr (Keep::template keep<NodeAt<I, Nodes>>()) stageNode<R, I>(io, gm, count);
     }
     template <Vec::OpRole R, size_t I, class Io>
     __aicore__ inline void stageNode(Io& io, DagIo<Dag>& gm, uint32_t count) {
