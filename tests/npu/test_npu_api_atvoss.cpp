@@ -191,6 +191,31 @@ private slots:
                 QCOMPARE(y[a * I + i], m);
             }
     }
+    // Folds without a vector instruction (product) and the final lane fold of a vector one (max).
+    void reduceProductAndRowMaxOfContiguousRows() {
+        NpuHarness h;
+        const int64_t rows = 5, R = 70;
+        float* x = h.gmRandom<float>(size_t(rows * R), 0.9f, 1.1f, 9);
+        int32_t* xi = h.gm<int32_t>(size_t(rows * R));
+        for (int64_t i = 0; i < rows * R; ++i) xi[i] = int32_t((i * 7919) % 1000) - 500;
+        float* y = h.gm<float>(size_t(rows));
+        int32_t* yi = h.gm<int32_t>(size_t(rows));
+        Ops::Base::ReduceOpTilingData t{};
+        t.outerSize = rows;
+        t.reduceSize = R;
+        t.ubFormer = 32;  // three chunks per row, the last one partial
+        ICPU_RUN_KF(atv::atvoss_reduce_prod, 2, (GM_ADDR)x, (GM_ADDR)y, t);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        ICPU_RUN_KF(atv::atvoss_reduce_row_max, 2, (GM_ADDR)xi, (GM_ADDR)yi, t);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int64_t r = 0; r < rows; ++r) {
+            double p = 1;
+            int32_t m = INT32_MIN;
+            for (int64_t k = 0; k < R; ++k) p *= x[r * R + k], m = std::max(m, xi[r * R + k]);
+            QVERIFY2(std::fabs(y[r] - p) <= 1e-5 * std::fabs(p), std::to_string(r).c_str());
+            QCOMPARE(yi[r], m);
+        }
+    }
     // An empty reduced axis writes the value passed to Process.
     void reduceOverAnEmptyAxisWritesTheEmptyValue() {
         NpuHarness h;

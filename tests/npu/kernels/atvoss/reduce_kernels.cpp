@@ -28,6 +28,35 @@ template <class T> struct MaxAbsDag {
     using OpDag = DAGSch<Elems<Out>>;
 };
 
+// Product and largest element of every row: one output per fold, the product on the scalar unit.
+struct ProdMaxDag {
+    using X = Bind<Vec::CopyIn<float>, Placeholder::In0<float>>;
+    using P = Bind<Vec::ReduceProdOp<float>, X>;
+    using Out = Bind<Vec::CopyOut<float>, Placeholder::Out0<float>, P>;
+    using OpDag = DAGSch<Elems<Out>>;
+};
+struct RowMaxDag {
+    using X = Bind<Vec::CopyIn<int32_t>, Placeholder::In0<int32_t>>;
+    using M = Bind<Vec::ReduceMaxOp<int32_t>, X>;
+    using Out = Bind<Vec::CopyOut<int32_t>, Placeholder::Out0<int32_t>, M>;
+    using OpDag = DAGSch<Elems<Out>>;
+};
+
+__global__ __aicore__ void atvoss_reduce_prod(GM_ADDR x, GM_ADDR y, ReduceOpTilingData tiling)
+{
+    TPipe pipe;
+    ReduceSch<0, 0, 0, ProdMaxDag::OpDag> op(&tiling);
+    op.Init(&pipe, x, y);
+    op.Process();
+}
+__global__ __aicore__ void atvoss_reduce_row_max(GM_ADDR x, GM_ADDR y, ReduceOpTilingData tiling)
+{
+    TPipe pipe;
+    ReduceSch<0, 0, 0, RowMaxDag::OpDag> op(&tiling);
+    op.Init(&pipe, x, y);
+    op.Process();
+}
+
 template <uint32_t PatternID, uint32_t LoopARCount, uint32_t LoopInnerARCount, class T>
 __global__ __aicore__ void atvoss_reduce_mean(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, ReduceOpTilingData tiling)
 {
