@@ -34,18 +34,10 @@ template <class Dag> struct RowIo {
         AscendC::GlobalTensor<T> g;
         g.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gm.in[K]));
         const bool alongRow = t->inStrides[K][t->rank - 1] != 0;
-        // The padding blocks a row copy leaves unwritten are zeroed: the DAG computes over them.
-        const uint32_t written = (cols * uint32_t(sizeof(T)) + 31u) / 32u * 32u / uint32_t(sizeof(T));
         for (uint32_t r = 0; r < rows; ++r) {
             const int64_t off = inputOffset(K, row0 + r);
-            if (alongRow) {
-                AscendC::DataCopyExtParams p(1, cols * uint32_t(sizeof(T)), 0, 0, 0);
-                AscendC::DataCopyPadExtParams<T> pad{false, 0, 0, T{}};
-                AscendC::DataCopyPad(dst[r * stride], g[off], p, pad);
-                if (written < stride) Vec::Duplicate<T>(dst[r * stride + written], 0, stride - written);
-            } else {
-                Vec::Duplicate<T>(dst[r * stride], g.GetValue(off), stride);
-            }
+            if (alongRow) copyRowPadded(dst[r * stride], g[off], cols, stride);
+            else Vec::Duplicate<T>(dst[r * stride], g.GetValue(off), stride);
         }
     }
     template <int K, class T> __aicore__ inline void Store(AscendC::LocalTensor<T>& src, DagIo<Dag>& gm, uint32_t) {
@@ -115,12 +107,7 @@ private:
     __aicore__ inline bool blockRows(int64_t& begin, int64_t& count) const {
         int64_t rows = 1;
         for (int a = 0; a + 1 < t_.rank; ++a) rows *= t_.outDims[a];
-        const int64_t blocks = AscendC::GetBlockNum() > 0 ? AscendC::GetBlockNum() : 1;
-        int64_t former = t_.blockFormer > 0 ? t_.blockFormer : (rows + blocks - 1) / blocks;
-        begin = int64_t(AscendC::GetBlockIdx()) * former;
-        if (begin >= rows) return false;
-        count = rows - begin < former ? rows - begin : former;
-        return true;
+        return atvoss_detail::blockShareOf(rows, t_.blockFormer, begin, count);
     }
 
     BroadcastBaseTilingData t_;

@@ -27,6 +27,29 @@ __aicore__ inline uint32_t tileElemsFor(uint32_t bytesPerElem, int64_t ubFormer,
     return n < align ? align : n;
 }
 
+// This block's share [begin, begin + count) of `total` units, `former` per block (0: split evenly
+// over the launched blocks); false when it has none.
+__aicore__ inline bool blockShareOf(int64_t total, int64_t former, int64_t& begin, int64_t& count) {
+    const int64_t blocks = AscendC::GetBlockNum() > 0 ? AscendC::GetBlockNum() : 1;
+    if (former <= 0) former = (total + blocks - 1) / blocks;
+    begin = int64_t(AscendC::GetBlockIdx()) * former;
+    if (total <= 0 || begin >= total) return false;
+    count = total - begin < former ? total - begin : former;
+    return true;
+}
+
+// Copies `cols` elements from GM into a UB row of `stride` elements and zeroes the padding blocks
+// the copy leaves unwritten (the DAG computes over whole rows).
+template <class T>
+__aicore__ inline void copyRowPadded(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                                     uint32_t cols, uint32_t stride) {
+    AscendC::DataCopyExtParams p(1, cols * uint32_t(sizeof(T)), 0, 0, 0);
+    AscendC::DataCopyPadExtParams<T> pad{false, 0, 0, T{}};
+    AscendC::DataCopyPad(dst, src, p, pad);
+    const uint32_t written = (cols * uint32_t(sizeof(T)) + 31u) / 32u * 32u / uint32_t(sizeof(T));
+    if (written < stride) Vec::Duplicate<T>(dst[written], 0, stride - written);
+}
+
 // Contiguous GM <-> UB copies of one elementwise tile starting at element `base`.
 template <class Dag> struct FlatIo {
     int64_t base = 0;
@@ -82,14 +105,7 @@ public:
 private:
     // This block's elements [begin, begin + length); false when it has none.
     __aicore__ inline bool blockShare(int64_t& begin, int64_t& length) const {
-        const int64_t total = tiling_.dim0;
-        const int64_t blocks = AscendC::GetBlockNum() > 0 ? AscendC::GetBlockNum() : 1;
-        int64_t former = tiling_.blockFormer;
-        if (former <= 0) former = (total + blocks - 1) / blocks;
-        begin = int64_t(AscendC::GetBlockIdx()) * former;
-        if (total <= 0 || begin >= total) return false;
-        length = total - begin < former ? total - begin : former;
-        return true;
+        return atvoss_detail::blockShareOf(tiling_.dim0, tiling_.blockFormer, begin, length);
     }
 
     EleBaseTilingFields tiling_;

@@ -61,13 +61,7 @@ template <class Dag> struct ReduceRowIo {
     template <int K, class T> __aicore__ inline void Load(AscendC::LocalTensor<T>& dst, DagIo<Dag>& gm, uint32_t) {
         AscendC::GlobalTensor<T> g;
         g.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gm.in[K]));
-        const uint32_t written = (cols * uint32_t(sizeof(T)) + 31u) / 32u * 32u / uint32_t(sizeof(T));
-        for (uint32_t r = 0; r < rows; ++r) {
-            AscendC::DataCopyExtParams p(1, cols * uint32_t(sizeof(T)), 0, 0, 0);
-            AscendC::DataCopyPadExtParams<T> pad{false, 0, 0, T{}};
-            AscendC::DataCopyPad(dst[r * stride], g[rowBase + int64_t(r) * inner], p, pad);
-            if (written < stride) Vec::Duplicate<T>(dst[r * stride + written], 0, stride - written);
-        }
+        for (uint32_t r = 0; r < rows; ++r) copyRowPadded(dst[r * stride], g[rowBase + int64_t(r) * inner], cols, stride);
     }
     template <int K, class T> __aicore__ inline void Store(AscendC::LocalTensor<T>&, DagIo<Dag>&, uint32_t) {}
     template <class Node, class D, class S> __aicore__ inline void Reduce(D&, S&, uint32_t) {}
@@ -126,12 +120,7 @@ private:
         return ok;
     }
     __aicore__ inline bool blockRows(int64_t& begin, int64_t& count) const {
-        const int64_t blocks = AscendC::GetBlockNum() > 0 ? AscendC::GetBlockNum() : 1;
-        const int64_t former = t_.blockFormer > 0 ? t_.blockFormer : (t_.outerSize + blocks - 1) / blocks;
-        begin = int64_t(AscendC::GetBlockIdx()) * former;
-        if (begin >= t_.outerSize) return false;
-        count = t_.outerSize - begin < former ? t_.outerSize - begin : former;
-        return true;
+        return atvoss_detail::blockShareOf(t_.outerSize, t_.blockFormer, begin, count);
     }
     template <class E> __aicore__ inline void writeEmpty(int64_t o0, int64_t rows, E v) {
         using Out = typename atvoss_detail::FirstOf<typename Dag::OutList>::type;
