@@ -216,6 +216,25 @@ private slots:
             QCOMPARE(yi[r], m);
         }
     }
+    // log-sum-exp over a middle axis with large inputs (no overflow), folded on the scalar unit.
+    void reduceLogSumExpOverAMiddleAxis() {
+        NpuHarness h;
+        const int64_t R = 20, I = 9;
+        float* x = h.gmRandom<float>(size_t(R * I), 80, 100, 10);
+        float* y = h.gm<float>(size_t(I));
+        Ops::Base::ReduceOpTilingData t{};
+        t.outerSize = 1;
+        t.reduceSize = R;
+        t.innerSize = I;
+        ICPU_RUN_KF(atv::atvoss_reduce_lse, 1, (GM_ADDR)x, (GM_ADDR)y, t);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int64_t i = 0; i < I; ++i) {
+            double m = -1e300, s = 0;
+            for (int64_t r = 0; r < R; ++r) m = std::max(m, double(x[r * I + i]));
+            for (int64_t r = 0; r < R; ++r) s += std::exp(double(x[r * I + i]) - m);
+            QVERIFY2(std::fabs(y[i] - (m + std::log(s))) <= 1e-4 * std::fabs(m), std::to_string(i).c_str());
+        }
+    }
     // An empty reduced axis writes the value passed to Process.
     void reduceOverAnEmptyAxisWritesTheEmptyValue() {
         NpuHarness h;

@@ -42,6 +42,20 @@ struct RowMaxDag {
     using OpDag = DAGSch<Elems<Out>>;
 };
 
+struct LogSumExpDag {
+    using X = Bind<Vec::CopyIn<float>, Placeholder::In0<float>>;
+    using L = Bind<Vec::ReduceLogSumExpOp<float>, X>;
+    using Out = Bind<Vec::CopyOut<float>, Placeholder::Out0<float>, L>;
+    using OpDag = DAGSch<Elems<Out>>;
+};
+__global__ __aicore__ void atvoss_reduce_lse(GM_ADDR x, GM_ADDR y, ReduceOpTilingData tiling)
+{
+    TPipe pipe;
+    ReduceSch<0, 0, 0, LogSumExpDag::OpDag> op(&tiling);
+    op.Init(&pipe, x, y);
+    op.Process();
+}
+
 __global__ __aicore__ void atvoss_reduce_prod(GM_ADDR x, GM_ADDR y, ReduceOpTilingData tiling)
 {
     TPipe pipe;

@@ -47,6 +47,16 @@ struct NansumFold {
     template <class A> static constexpr A combine(A a, A b) { return b != b ? a : a + b; }
 };
 
+// log(sum(exp(x))) folded pairwise around the larger value, so large inputs do not overflow.
+struct LogSumExpFold {
+    template <class A> static constexpr A identity() { return -std::numeric_limits<A>::infinity(); }
+    template <class A> static A combine(A a, A b) {
+        const A hi = a > b ? a : b, lo = a > b ? b : a;
+        if (lo == -std::numeric_limits<A>::infinity()) return hi;
+        return A(double(hi) + __builtin_log1p(__builtin_exp(double(lo) - double(hi))));
+    }
+};
+
 template <class T> struct ReduceSumOp : ReduceOpBase<T, SumFold>, SumFold {};
 template <class T> struct ReduceProdOp : ReduceOpBase<T, ProdFold>, ProdFold {};
 template <class T> struct ReduceMaxOp : ReduceOpBase<T, MaxFold>, MaxFold {};
@@ -54,5 +64,6 @@ template <class T> struct ReduceMinOp : ReduceOpBase<T, MinFold>, MinFold {};
 template <class T> struct ReduceAnyOp : ReduceOpBase<T, AnyFold>, AnyFold {};
 template <class T> struct ReduceAllOp : ReduceOpBase<T, AllFold>, AllFold {};
 template <class T> struct ReduceNansumOp : ReduceOpBase<T, NansumFold>, NansumFold {};
+template <class T> struct ReduceLogSumExpOp : ReduceOpBase<T, LogSumExpFold>, LogSumExpFold {};
 
 } // namespace Ops::Base::Vec
