@@ -18,6 +18,9 @@
 
 namespace Ops::Base {
 namespace ReduceOpTmpl {
+// Reduce kernels say `using namespace Ops::Base::ReduceOpTmpl` and then name the templates'
+// other types (ReduceOpTilingData, ElementwiseSch, Bind) unqualified.
+using namespace ::Ops::Base;
 
 namespace detail {
 using namespace ::Ops::Base::atvoss_detail;

@@ -9,6 +9,8 @@
 #include "atvoss/util/elems.h"
 #include "atvoss/util/placeholder.h"
 #include "atvoss/util/vec.h"
+#include "op_kernel/math_util.h"      // Ops::Base::CeilDiv and kin, which op DAG headers use
+#include "op_kernel/platform_util.h"  // Ops::Base::GetVRegSize, GetUbBlockSize
 
 namespace Ops::Base {
 

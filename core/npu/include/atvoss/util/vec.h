@@ -96,7 +96,6 @@ ATVOSS_UNARY(Exp, Exp, kVecFloat<T>, __builtin_exp(double(x)))
 ATVOSS_UNARY(Log, Ln, kVecFloat<T>, __builtin_log(double(x)))
 ATVOSS_UNARY(Abs, Abs, kVecFloat<T>, (x < 0 ? -x : x))
 ATVOSS_UNARY(Sqrt, Sqrt, kVecFloat<T>, __builtin_sqrt(double(x)))
-ATVOSS_UNARY(Sqrt0ULP, Sqrt, kVecFloat<T>, __builtin_sqrt(double(x)))
 ATVOSS_UNARY(Rsqrt, Rsqrt, kVecFloat<T>, 1.0 / __builtin_sqrt(double(x)))
 ATVOSS_UNARY(Reciprocal, Reciprocal, kVecFloat<T>, 1.0 / double(x))
 ATVOSS_UNARY(Relu, Relu, kVecFloat<T>, (x > 0 ? x : 0))
@@ -107,6 +106,15 @@ ATVOSS_UNARY(Erfc, Abs, false, __builtin_erfc(double(x)))
 ATVOSS_UNARY(AtanPolyApprox, Abs, false, __builtin_atan(double(x)))
 ATVOSS_UNARY(Copy, Abs, false, x)
 #undef ATVOSS_UNARY
+
+// Sqrt0ULP<Storage, Compute>: a correctly rounded square root in the compute type (the storage
+// type names the op's data type; the result has the compute type).
+template <class S, class C = S> struct Sqrt0ULP : ComputeOp<C> {
+    __aicore__ inline Sqrt0ULP(const LocalTensor<C>& dst, const LocalTensor<C>& src, uint32_t count) {
+        if constexpr (kVecFloat<C>) AscendC::Sqrt(dst, src, int32_t(count));
+        else sc::map(dst, count, [](auto x) { return __builtin_sqrt(double(x)); }, src);
+    }
+};
 
 template <class T> struct Duplicate : ComputeOp<T> {
     template <class S> __aicore__ inline Duplicate(const LocalTensor<T>& dst, const S& s, uint32_t count) {
