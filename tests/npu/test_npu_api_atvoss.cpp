@@ -86,6 +86,25 @@ private slots:
             QCOMPARE(int(y1[i]), x[i] > 1.0f ? 1 : 0);
         }
     }
+    // Casts with a rounding mode (floor, ceil) and back, three outputs, two blocks.
+    void elementwiseRoundingCastsToInt32() {
+        NpuHarness h;
+        const uint32_t n = 200;
+        float* x = h.gmRandom<float>(n, -50, 50, 11);
+        x[0] = 2.0f, x[1] = -2.0f, x[2] = -0.5f;
+        int32_t* y0 = h.gm<int32_t>(n);
+        int32_t* y1 = h.gm<int32_t>(n);
+        float* y2 = h.gm<float>(n);
+        Ops::Base::EleBaseTilingData t{};
+        t.dim0 = n;
+        ICPU_RUN_KF(atv::atvoss_rounding, 2, (GM_ADDR)x, (GM_ADDR)y0, (GM_ADDR)y1, (GM_ADDR)y2, t);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t i = 0; i < n; ++i) {
+            QCOMPARE(y0[i], int32_t(std::floor(x[i])));
+            QCOMPARE(y1[i], int32_t(std::ceil(x[i])));
+            QCOMPARE(y2[i], std::floor(x[i]));
+        }
+    }
     // x0 of shape [3, 1, 37] and x1 of shape [1, 5, 1] broadcast to [3, 5, 37]: neither operand
     // has the output shape, rows are not a multiple of 32, two blocks.
     void broadcastOnBothInputsAcrossBlocks() {

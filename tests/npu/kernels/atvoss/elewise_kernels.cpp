@@ -54,3 +54,22 @@ __global__ __aicore__ void atvoss_abs_flag(GM_ADDR x, GM_ADDR y0, GM_ADDR y1, El
     sch.Init(x, y0, y1);
     sch.Process();
 }
+
+// Rounding casts on the vector unit: y0 = floor(x) and y1 = ceil(x) as int32, y2 = (float)y0.
+struct RoundingDag {
+    using X = Bind<Vec::CopyIn<float>, Placeholder::In0<float>>;
+    using Fl = Bind<Vec::Cast<int32_t, float, 2>, X>;
+    using Ce = Bind<Vec::Cast<int32_t, float, 3>, X>;
+    using Back = Bind<Vec::Cast<float, int32_t, 0>, Fl>;
+    using Y0 = Bind<Vec::CopyOut<int32_t>, Placeholder::Out0<int32_t>, Fl>;
+    using Y1 = Bind<Vec::CopyOut<int32_t>, Placeholder::Out1<int32_t>, Ce>;
+    using Y2 = Bind<Vec::CopyOut<float>, Placeholder::Out2<float>, Back>;
+    using OpDag = DAGSch<Elems<Y0, Y1, Y2>>;
+};
+
+__global__ __aicore__ void atvoss_rounding(GM_ADDR x, GM_ADDR y0, GM_ADDR y1, GM_ADDR y2, EleBaseTilingData tiling)
+{
+    ElementwiseSch<0UL, RoundingDag::OpDag> sch(tiling);
+    sch.Init(x, y0, y1, y2);
+    sch.Process();
+}

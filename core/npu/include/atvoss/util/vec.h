@@ -126,14 +126,16 @@ template <class T> struct Duplicate : ComputeOp<T> {
 };
 
 // Cast<Dst, Src, roundMode>: roundMode is the AscendC RoundMode number (0 none, 1 rint, 2 floor,
-// 3 ceil, 4 round, 5 trunc, 6 odd).
+// 3 ceil, 4 round, 5 trunc, 6 odd). Every pair of vector data types converts on the vector unit
+// (except what the 310P profile lacks: bfloat16_t and int64_t, converted on the scalar unit).
+template <class T> constexpr bool kCastable =
+    oneOf<T, half, float, bfloat16_t, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t>() &&
+    !(__NPU_ARCH__ == 2002 && oneOf<T, bfloat16_t, int64_t>());
 template <class D, class S, int mode = 0> struct Cast : ComputeOp<D> {
     __aicore__ inline Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, uint32_t count) {
-        constexpr bool native = (oneOf<D, half, bfloat16_t>() && std::is_same_v<S, float>) ||
-                                (std::is_same_v<D, float> && oneOf<S, half, bfloat16_t>());
         if constexpr (std::is_same_v<D, S>) {
             sc::map(dst, count, [](auto v) { return v; }, src);
-        } else if constexpr (native) {
+        } else if constexpr (kCastable<D> && kCastable<S>) {
             AscendC::Cast(dst, src, static_cast<AscendC::RoundMode>(mode), count);
         } else if constexpr (!sc::isFloatLike<D>() && sc::isFloatLike<S>()) {
             sc::map(dst, count, [](auto v) { return sc::roundBy(mode, double(v)); }, src);
