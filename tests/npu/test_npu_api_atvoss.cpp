@@ -105,6 +105,33 @@ private slots:
             QCOMPARE(y2[i], std::floor(x[i]));
         }
     }
+    // A byte mask from Compare drives Select; both the values and the mask are written out.
+    void elementwiseCompareAndSelectThroughAByteMask() {
+        NpuHarness h;
+        const uint32_t n = 333;
+        float* x = h.gmRandom<float>(n, -4, 4, 12);
+        x[0] = 0.0f;
+        float* y = h.gm<float>(n);
+        uint8_t* m = h.gm<uint8_t>(n);
+        Ops::Base::EleBaseTilingData t{};
+        t.dim0 = n;
+        t.ubFormer = 128;
+        ICPU_RUN_KF(atv::atvoss_leaky<float>, 2, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)m, t);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t i = 0; i < n; ++i) {
+            QCOMPARE(int(m[i]), x[i] > 0 ? 1 : 0);
+            QCOMPARE(y[i], x[i] > 0 ? x[i] : x[i] * 0.125f);
+        }
+        half* xh = h.gm<half>(n);
+        for (uint32_t i = 0; i < n; ++i) xh[i] = half(x[i]);
+        half* yh = h.gm<half>(n);
+        ICPU_RUN_KF(atv::atvoss_leaky<half>, 1, (GM_ADDR)xh, (GM_ADDR)yh, (GM_ADDR)m, t);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (uint32_t i = 0; i < n; ++i) {
+            const float v = float(xh[i]);
+            QCOMPARE(float(yh[i]), v > 0 ? v : halfRound(v * 0.125f));
+        }
+    }
     // x0 of shape [3, 1, 37] and x1 of shape [1, 5, 1] broadcast to [3, 5, 37]: neither operand
     // has the output shape, rows are not a multiple of 32, two blocks.
     void broadcastOnBothInputsAcrossBlocks() {

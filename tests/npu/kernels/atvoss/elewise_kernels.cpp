@@ -73,3 +73,24 @@ __global__ __aicore__ void atvoss_rounding(GM_ADDR x, GM_ADDR y0, GM_ADDR y1, GM
     sch.Init(x, y0, y1, y2);
     sch.Process();
 }
+
+// Leaky ReLU through a byte mask: m = (x > 0), y = m ? x : x * 0.125 (Compare and Select on the
+// vector unit with the schedule's scratch).
+template <class T> struct LeakyDag {
+    using X = Bind<Vec::CopyIn<T>, Placeholder::In0<T>>;
+    using Zero = Bind<Vec::Duplicate<T>, MAKE_CONST(T, 0.0)>;
+    using M = Bind<Vec::Compare<uint8_t, T, 1>, X, Zero>;
+    using Small = Bind<Vec::Muls<T>, X, MAKE_CONST(T, 0.125)>;
+    using Y = Bind<Vec::Select<uint8_t, T, 2>, M, X, Small>;
+    using Out = Bind<Vec::CopyOut<T>, Placeholder::Out0<T>, Y>;
+    using MaskOut = Bind<Vec::CopyOut<uint8_t>, Placeholder::Out1<uint8_t>, M>;
+    using OpDag = DAGSch<Elems<Out, MaskOut>>;
+};
+
+template <class T>
+__global__ __aicore__ void atvoss_leaky(GM_ADDR x, GM_ADDR y, GM_ADDR m, EleBaseTilingData tiling)
+{
+    ElementwiseSch<0UL, typename LeakyDag<T>::OpDag> sch(tiling);
+    sch.Init(x, y, m);
+    sch.Process();
+}

@@ -27,6 +27,16 @@ template <class... N> struct AsTuple<Elems<N...>> {
 };
 template <size_t I, class List> using NodeAt = std::tuple_element_t<I, typename AsTuple<List>::type>;
 
+// Whether an operation of the DAG borrows the schedule's scratch (Compare, Select).
+template <class Node> constexpr bool needsScratch() {
+    if constexpr (requires { Node::Fun::kNeedsScratch; }) return Node::Fun::kNeedsScratch;
+    else return false;
+}
+template <class Nodes> struct AnyNeedsScratch;
+template <class... N> struct AnyNeedsScratch<Elems<N...>> {
+    static constexpr bool value = (needsScratch<N>() || ... || false);
+};
+
 template <class Nodes> struct TensorsOf;
 template <class... N> struct TensorsOf<Elems<N...>> {
     using type = std::tuple<AscendC::LocalTensor<typename N::DType>...>;
@@ -77,14 +87,21 @@ struct KeepAll {
 template <class Dag> class DagTile {
 public:
     using Nodes = typename Dag::Nodes;
-    static constexpr uint32_t kBytesPerElem = TileBytes<Nodes>::value;
+    static constexpr bool kScratch = AnyNeedsScratch<Nodes>::value;
+    // The nodes' slices plus, when an operation borrows scratch, its 4 bytes and a mask bit.
+    static constexpr uint32_t kBytesPerElem = TileBytes<Nodes>::value + (kScratch ? 5u : 0u);
     static_assert(DagChecks<Dag>::ok);
 
     // Carves `elems` elements per node out of one TBuf of `pipe`.
     __aicore__ inline void Init(AscendC::TPipe* pipe, uint32_t elems) {
         elems_ = elems;
-        pipe->InitBuffer(buf_, kBytesPerElem * elems > 0 ? kBytesPerElem * elems : 32);
+        const uint32_t nodeBytes = TileBytes<Nodes>::value * elems;
+        pipe->InitBuffer(buf_, nodeBytes > 0 ? nodeBytes : 32);
         carve(std::make_index_sequence<Nodes::Size>{});
+        if constexpr (kScratch) {
+            pipe->InitBuffer(scratchBuf_, Vec::atvoss_scratch::bytesFor(elems));
+            scratch_ = scratchBuf_.template Get<uint8_t>();
+        }
     }
     __aicore__ inline uint32_t TileElems() const { return elems_; }
 
@@ -97,7 +114,9 @@ public:
     template <class Keep = KeepAll, class Io> __aicore__ inline void Run(Io& io, DagIo<Dag>& gm, uint32_t count) {
         runStage<Vec::OpRole::CopyIn, Keep>(io, gm, count, std::make_index_sequence<Nodes::Size>{});
         AscendC::PipeBarrier<PIPE_ALL>();
+        lendScratch();
         runStage<Vec::OpRole::Compute, Keep>(io, gm, count, std::make_index_sequence<Nodes::Size>{});
+        Vec::atvoss_scratch::current() = {};
         AscendC::PipeBarrier<PIPE_ALL>();
         runStage<Vec::OpRole::CopyOut, Keep>(io, gm, count, std::make_index_sequence<Nodes::Size>{});
         AscendC::PipeBarrier<PIPE_ALL>();
@@ -118,6 +137,9 @@ public:
     }
 
 private:
+    __aicore__ inline void lendScratch() {
+        if constexpr (kScratch) Vec::atvoss_scratch::current() = {scratch_, Vec::atvoss_scratch::bytesFor(elems_)};
+    }
     template <size_t... I> __aicore__ inline void carve(std::index_sequence<I...>) {
         uint32_t offset = 0;
         ((carveOne<I>(offset)), ...);
@@ -173,6 +195,8 @@ private:
     }
 
     AscendC::TBuf<AscendC::TPosition::VECCALC> buf_;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> scratchBuf_;
+    AscendC::LocalTensor<uint8_t> scratch_;
     typename TensorsOf<Nodes>::type tensors_;
     uint32_t elems_ = 0;
 };

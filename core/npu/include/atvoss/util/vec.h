@@ -152,35 +152,6 @@ template <class T, int mode = 5> struct Truncate : ComputeOp<T> {
     }
 };
 
-// Compare<M, T, mode>: dst[i] = 1 where a[i] cmp b[i] holds, else 0, one M (a byte) per element.
-// mode numbers as AscendC CMPMODE: 0 LT, 1 GT, 2 EQ, 3 LE, 4 GE, 5 NE.
-template <class M, class T, int mode> struct Compare : ComputeOp<M> {
-    template <class A, class B>
-    __aicore__ inline Compare(const LocalTensor<M>& dst, const A& a, const B& b, uint32_t count) {
-        sc::map(dst, count, [](auto x, auto y) { return holds(x, y) ? 1 : 0; }, a, b);
-    }
-    template <class X, class Y> static constexpr bool holds(X x, Y y) {
-        switch (mode) {
-        case 0: return x < y;
-        case 1: return x > y;
-        case 2: return x == y;
-        case 3: return x <= y;
-        case 4: return x >= y;
-        default: return x != y;
-        }
-    }
-};
-
-// Select<M, T, mode>: dst[i] = mask[i] ? a[i] : b[i] (a, b tensors or scalars).
-template <class M, class T, int mode = 2> struct Select : ComputeOp<T> {
-    template <class A, class B>
-    __aicore__ inline Select(const LocalTensor<T>& dst, const LocalTensor<M>& mask, const A& a, const B& b,
-                             uint32_t count) {
-        sc::map(dst, count, [](auto m, auto x, auto y) { return m != 0 ? sc::Calc<T>(x) : sc::Calc<T>(y); }, mask,
-                a, b);
-    }
-};
-
 // dst = a * b + c.
 template <class T> struct FusedMulAdd : ComputeOp<T> {
     template <class A, class B, class C>
@@ -206,4 +177,5 @@ template <class T> struct Axpy : ComputeOp<T> {
 
 } // namespace Ops::Base::Vec
 
+#include "atvoss/util/vec_mask.h"
 #include "atvoss/util/vec_reduce.h"
