@@ -5,7 +5,7 @@
 // CompareScalar. Other types and scalar-only operands run on the scalar unit.
 #pragma once
 
-#include "atvoss/util/vec_scalar.h"
+#include "atvoss/util/vec.h"  // OpRole and the scalar path (vec.h includes this file at its end)
 #include "atvoss/util/vec_scratch.h"
 
 namespace Ops::Base::Vec {

@@ -3,7 +3,7 @@
 // and merges tiles with `combine`; `identity` starts the fold.
 #pragma once
 
-#include "atvoss/util/vec_scalar.h"
+#include "atvoss/util/vec.h"  // OpRole and the scalar path (vec.h includes this file at its end)
 
 namespace Ops::Base::Vec {
 
