@@ -156,6 +156,23 @@ private slots:
                     QCOMPARE(y[(i * 5 + j) * 37 + k], x0 * x1 - x0);
                 }
     }
+    // A run-time Var and a scalar GM input in a broadcast DAG (a [1, 90] input to [4, 90]).
+    void broadcastWithAVarAndAScalarInput() {
+        NpuHarness h;
+        const std::vector<int64_t> out{4, 90};
+        float* x = h.gmRandom<float>(90, -3, 3, 13);
+        float* s = h.gm<float>(8);
+        s[0] = 2.5f;
+        float* y = h.gm<float>(4 * 90);
+        Brc t = brcTiling(out);
+        setInput(t, 0, {1, 90}, out);
+        GM_ADDR tg = (GM_ADDR)h.gm<uint8_t>(sizeof(Brc));
+        std::memcpy(tg, &t, sizeof t);
+        ICPU_RUN_KF(atv::atvoss_brc_clamp_scale, 2, (GM_ADDR)x, (GM_ADDR)s, (GM_ADDR)y, tg, -1.0f);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 90; ++c) QCOMPARE(y[r * 90 + c], std::max(x[c], -1.0f) * 2.5f);
+    }
     // A row longer than a tile is cut into column chunks (the last one partial).
     void broadcastLongRowsSplitIntoColumnChunks() {
         NpuHarness h;

@@ -23,3 +23,19 @@ __global__ __aicore__ void atvoss_brc_mul_sub(GM_ADDR x0, GM_ADDR x1, GM_ADDR y,
     BroadcastSch<0UL, typename MulSubDag<T>::OpDag> sch(tiling);
     sch.Process(x0, x1, y);
 }
+
+// y = max(x, lo) * s: lo a run-time Var, s a one-element GM input read as a scalar.
+struct ClampScaleDag {
+    using X = Bind<Vec::CopyInBrc<float>, Placeholder::In0<float>>;
+    using Lo = Bind<Vec::Maxs<float>, X, Placeholder::Var<float, 0>>;
+    using Y = Bind<Vec::Muls<float>, Lo, Placeholder::In1<float, Placeholder::ScalarAttr<true>>>;
+    using Out = Bind<Vec::CopyOut<float>, Placeholder::Out0<float>, Y>;
+    using OpDag = DAGSch<Elems<Out>>;
+};
+
+__global__ __aicore__ void atvoss_brc_clamp_scale(GM_ADDR x, GM_ADDR s, GM_ADDR y, GM_ADDR tiling, float lo)
+{
+    BroadcastSch<0UL, ClampScaleDag::OpDag> sch(tiling);
+    sch.SetVar<float, 0>(lo);
+    sch.Process(x, s, y);
+}
