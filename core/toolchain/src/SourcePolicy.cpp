@@ -111,7 +111,17 @@ const std::vector<std::string>& SourcePolicy::shippedAscendHeaders() {
         // The SIMT API (core/npu/include/simt_api).
         "simt_api/asc_simt.h", "simt_api/common_functions.h", "simt_api/asc_fp16.h", "simt_api/asc_bf16.h",
         "simt_api/device_atomic_functions.h", "simt_api/device_functions.h", "simt_api/device_sync_functions.h",
-        "simt_api/device_warp_functions.h", "simt_api/math_functions.h"};
+        "simt_api/device_warp_functions.h", "simt_api/math_functions.h",
+        // The atvoss vector operator templates (DAG, elementwise / broadcast / reduce schedules).
+        "atvoss/util/dag.h", "atvoss/util/vec.h", "atvoss/util/placeholder.h", "atvoss/util/elems.h",
+        "atvoss/util/dfx.h", "atvoss/util/broadcast_utils.h", "atvoss/elewise/elewise_base_struct.h",
+        "atvoss/elewise/elewise_sch.h", "atvoss/elewise/elewise_sch_16b.h", "atvoss/elewise/elewise_sch_with_scalar.h",
+        "atvoss/broadcast/broadcast_base_struct.h", "atvoss/broadcast/broadcast_sch.h", "atvoss/reduce/reduce_sch.h",
+        "atvoss/reduce/reduce_operator.h", "atvoss/reduce/reduce_tiling_data.h", "atvoss/reduce/reduce_util.h",
+        "atvoss/reduce/reduce_tiling_key_decl.h", "atvoss/reduce/reduce_tiling_key_sel.h",
+        "atvoss/reduce/reduce_tiling_key_decl_batch_invariant.h", "atvoss/reduce/reduce_tiling_key_sel_batch_invariant.h",
+        "atvoss/reduce/reduce_tiling_key_decl_non_contiguous.h", "atvoss/reduce/reduce_tiling_key_sel_non_contiguous.h",
+        "atvoss/reduce/reduce_sch_aux_util.h"};
     return h;
 }
 
