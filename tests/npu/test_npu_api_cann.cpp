@@ -243,6 +243,34 @@ private slots:
         QCOMPARE(out[1], 2.5f);
         QCOMPARE(out[2], 0.0f);  // no tiling key was set
     }
+    void loopModeWrapsCopiesInTwoStridedLoops() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(120, -5, 5, 51);
+        float* y = h.gm<float>(60);
+        float* z = h.gm<float>(16);
+        ICPU_RUN_KF(cann::loop_mode_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)z, uint32_t(64));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        // y[a][b][r][c] = x[a][b][r][c] for the first 5 of each 10-element row.
+        for (int a = 0; a < 2; ++a)
+            for (int b = 0; b < 3; ++b)
+                for (int r = 0; r < 2; ++r)
+                    for (int c = 0; c < 5; ++c)
+                        QCOMPARE(y[((a * 3 + b) * 2 + r) * 5 + c], x[((a * 3 + b) * 2 + r) * 10 + c]);
+        // After ResetLoopModePara: one pass, each row padded with the params' value.
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 8; ++c) QCOMPARE(z[r * 8 + c], c < 5 ? x[r * 10 + c] : 0.0f);
+    }
+    void loopModeStrideOffTheUbGridIsAnError() {
+        NpuHarness h;
+        float* x = h.gm<float>(120);
+        float* y = h.gm<float>(60);
+        float* z = h.gm<float>(16);
+        ICPU_RUN_KF(cann::loop_mode_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)z, uint32_t(48));
+        const auto* d = h.find("datacopy_params");
+        QVERIFY2(d && d->message.find("SetLoopModePara(OUT_TO_UB): loop1DstStride 48") != std::string::npos &&
+                     d->message.find("multiple of 32") != std::string::npos,
+                 h.describe().c_str());
+    }
     void tilingTemplateKeyPacksArgumentsByWidth() {
         using cann::g_tilingDeclareParams;
         QCOMPARE(GET_TPL_TILING_KEY(0, 0, 0), uint64_t(0));

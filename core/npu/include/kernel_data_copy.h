@@ -156,6 +156,34 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
     DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), loc);
 }
 
+// Loop mode (Ascend 950): SetLoopModePara wraps every following DataCopy / DataCopyPad of one
+// direction (GM -> VECIN/VECOUT or VECOUT -> GM) in two loops, loop2 outer and loop1 inner; each
+// pass moves the copy's source and destination on by the loop's strides (bytes). Loop sizes below
+// 2^21; a size of 0 moves nothing. ResetLoopModePara ends it.
+struct LoopModeParams {
+    uint32_t loop1Size = 0;
+    uint32_t loop2Size = 0;
+    uint64_t loop1SrcStride = 0;
+    uint64_t loop1DstStride = 0;
+    uint64_t loop2SrcStride = 0;
+    uint64_t loop2DstStride = 0;
+};
+enum class DataCopyMVType : uint8_t { UB_TO_OUT = 0, OUT_TO_UB = 1 };
+__aicore__ inline void SetLoopModePara(const LoopModeParams& p, DataCopyMVType type,
+                                       ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::LoopMode m;
+    m.size1 = p.loop1Size;
+    m.size2 = p.loop2Size;
+    m.srcStride1 = p.loop1SrcStride;
+    m.dstStride1 = p.loop1DstStride;
+    m.srcStride2 = p.loop2SrcStride;
+    m.dstStride2 = p.loop2DstStride;
+    ::sage::npu::rt::setLoopMode(type == DataCopyMVType::OUT_TO_UB, m, loc);
+}
+__aicore__ inline void ResetLoopModePara(DataCopyMVType type) {
+    ::sage::npu::rt::resetLoopMode(type == DataCopyMVType::OUT_TO_UB);
+}
+
 // Atomic accumulation of MTE3 / fixpipe writes into GM.
 template <typename T> __aicore__ inline void SetAtomicAdd() { ::sage::npu::rt::setAtomic(1, ::sage::npu::dtypeOf<T>); }
 template <typename T> __aicore__ inline void SetAtomicMax() { ::sage::npu::rt::setAtomic(2, ::sage::npu::dtypeOf<T>); }

@@ -129,6 +129,14 @@ void copyLocalToLocal(const LocalRef& dst, const LocalRef& src, const CopyShape&
 void setAtomic(int mode, DType t);  // 0 none, 1 add, 2 max, 3 min
 // SetPadValue: the value (its `bytes` raw bytes) DataCopyPad pads with when its params' isPad is false.
 void setPadValue(const void* bits, uint32_t bytes);
+// SetLoopModePara (Ascend 950): two loops around each following GM -> UB (toUb) or UB -> GM copy;
+// strides in bytes. resetLoopMode ends them.
+struct LoopMode {
+    uint32_t size1 = 0, size2 = 0;
+    uint64_t srcStride1 = 0, dstStride1 = 0, srcStride2 = 0, dstStride2 = 0;
+};
+void setLoopMode(bool toUb, const LoopMode& mode, Loc loc);
+void resetLoopMode(bool toUb);
 
 // --- vector --------------------------------------------------------------------------
 void vecCount(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const LocalRef* s1, double scalar,

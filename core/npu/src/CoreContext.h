@@ -8,6 +8,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,8 @@ public:
     uint64_t padValueBits = 0;
     uint64_t vectorMask[2] = {~0ull, ~0ull};
     int atomicMode = 0;
+    // SetLoopModePara state per direction: [0] UB -> GM, [1] GM -> UB.
+    std::array<std::optional<rt::LoopMode>, 2> loopMode{};
 
     // The reduction result registers the scalar unit reads back (GetAccVal, GetReduceMaxMinCount):
     // raw bits of the last count-form ReduceSum, and of the last max/min value with its index;

@@ -276,3 +276,35 @@ extern "C" __global__ __aicore__ void set_pad_value_kernel(GM_ADDR in, GM_ADDR o
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(og, rows, 32);
 }
+
+// Loop mode (SetLoopModePara): x is [2][3][2][10] floats; the first 5 of each row go to UB with
+// two loops around one 2-row DataCopyPad (rows padded to 32 bytes), then back out compact to
+// y [2][3][2][5] with two loops around one DataCopyPad out. After ResetLoopModePara a copy is a
+// single pass again: z gets row 0 only. `ubStride1` is loop1's UB-side stride in bytes (64).
+extern "C" __global__ __aicore__ void loop_mode_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t ubStride1) {
+    AscendC::GlobalTensor<float> xg, yg, zg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 120);
+    yg.SetGlobalBuffer((__gm__ float*)y, 60);
+    zg.SetGlobalBuffer((__gm__ float*)z, 16);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> tile = ub.Alloc<float, 96>();
+    AscendC::LocalTensor<float> single = ub.Alloc<float, 16>();
+    AscendC::DataCopyExtParams rows{2, 5 * sizeof(float), 5 * sizeof(float), 0, 0};
+    AscendC::DataCopyPadExtParams<float> pad{true, 0, 3, 0.0f};
+    AscendC::LoopModeParams in{3, 2, 80, ubStride1, 240, 192};
+    AscendC::SetLoopModePara(in, AscendC::DataCopyMVType::OUT_TO_UB);
+    AscendC::DataCopyPad(tile, xg, rows, pad);
+    AscendC::ResetLoopModePara(AscendC::DataCopyMVType::OUT_TO_UB);
+    AscendC::Duplicate(single, -1.0f, 16);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
+    AscendC::DataCopyPad(single, xg, rows, pad);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::DataCopyExtParams out{2, 5 * sizeof(float), 0, 0, 0};
+    AscendC::LoopModeParams back{3, 2, 64, 40, 192, 120};
+    AscendC::SetLoopModePara(back, AscendC::DataCopyMVType::UB_TO_OUT);
+    AscendC::DataCopyPad(yg, tile, out);
+    AscendC::ResetLoopModePara(AscendC::DataCopyMVType::UB_TO_OUT);
+    AscendC::DataCopy(zg, single, 16);
+}
