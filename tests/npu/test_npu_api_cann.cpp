@@ -271,6 +271,31 @@ private slots:
                      d->message.find("multiple of 32") != std::string::npos,
                  h.describe().c_str());
     }
+    void multiCopyPadsAndBroadcastsEachLoop() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(15, -5, 5, 61);
+        float* y = h.gm<float>(96);
+        ICPU_RUN_KF(cann::nd_copy_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, uint32_t(8));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 8; ++c) {
+                const bool inside = r < 3 && c >= 1 && c <= 5;
+                QCOMPARE(y[r * 8 + c], inside ? x[r * 5 + c - 1] : -7.0f);
+                const float nearestValue = x[std::min(r, 2) * 5 + std::clamp(c - 1, 0, 4)];
+                QCOMPARE(y[32 + r * 8 + c], nearestValue);
+                QCOMPARE(y[64 + r * 8 + c], nearestValue);
+            }
+    }
+    void multiCopyStrideOutOfRangeIsAnError() {
+        NpuHarness h;
+        float* x = h.gm<float>(15);
+        float* y = h.gm<float>(96);
+        ICPU_RUN_KF(cann::nd_copy_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, uint32_t(1u << 20));
+        const auto* d = h.find("datacopy_params");
+        QVERIFY2(d && d->message.find("MultiCopyParams") != std::string::npos &&
+                     d->message.find("loopDstStride[1]") != std::string::npos,
+                 h.describe().c_str());
+    }
     void tilingTemplateKeyPacksArgumentsByWidth() {
         using cann::g_tilingDeclareParams;
         QCOMPARE(GET_TPL_TILING_KEY(0, 0, 0), uint64_t(0));

@@ -137,6 +137,19 @@ struct LoopMode {
 };
 void setLoopMode(bool toUb, const LoopMode& mode, Loc loc);
 void resetLoopMode(bool toUb);
+// Multi-dimensional GM -> UB copy (Ascend 950 nd-DMA): up to 5 loops, [0] innermost; sizes and
+// strides in elements; lp/rp elements of padding before/after each loop's data, filled with
+// padBits (constant mode) or with the nearest element read (nearest-value mode).
+struct NdCopy {
+    uint8_t dims = 1;
+    uint32_t size[5] = {};
+    uint64_t srcStride[5] = {};
+    uint32_t dstStride[5] = {};
+    uint8_t lp[5] = {}, rp[5] = {};
+    bool nearest = false;
+    uint64_t padBits = 0;
+};
+void copyGmToLocalNd(const LocalRef& dst, const GmRef& src, const NdCopy& p, DType t, Loc loc);
 
 // --- vector --------------------------------------------------------------------------
 void vecCount(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const LocalRef* s1, double scalar,

@@ -308,3 +308,44 @@ extern "C" __global__ __aicore__ void loop_mode_kernel(GM_ADDR x, GM_ADDR y, GM_
     AscendC::ResetLoopModePara(AscendC::DataCopyMVType::UB_TO_OUT);
     AscendC::DataCopy(zg, single, 16);
 }
+
+// Multi-dimensional copy (MultiCopyParams): x is [3][5] floats. Copy 1 (constant padding -7): each
+// row gets 1 element of left and 2 of right padding (8 per row) and one padding row follows.
+// Copy 2 repeats that twice (a broadcast loop with source stride 0) with nearest-value padding.
+// `rowStride` is loop 1's destination stride in elements (8).
+extern "C" __global__ __aicore__ void nd_copy_kernel(GM_ADDR x, GM_ADDR y, uint32_t rowStride) {
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 15);
+    yg.SetGlobalBuffer((__gm__ float*)y, 96);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> t = ub.Alloc<float, 96>();
+    AscendC::MultiCopyParams<float, 2> flat;
+    flat.loopInfo.loopSize[0] = 5;
+    flat.loopInfo.loopSrcStride[0] = 1;
+    flat.loopInfo.loopDstStride[0] = 1;
+    flat.loopInfo.loopLpSize[0] = 1;
+    flat.loopInfo.loopRpSize[0] = 2;
+    flat.loopInfo.loopSize[1] = 3;
+    flat.loopInfo.loopSrcStride[1] = 5;
+    flat.loopInfo.loopDstStride[1] = rowStride;
+    flat.loopInfo.loopRpSize[1] = 1;
+    flat.constantValue = -7.0f;
+    AscendC::DataCopy<float, 2>(t, xg, flat);
+    static constexpr AscendC::NdDmaConfig nearest{true, AscendC::NdDmaConfig::unsetPad,
+                                                  AscendC::NdDmaConfig::unsetPad, false};
+    AscendC::NdDmaParams<float, 3> twice;
+    for (int i = 0; i < 2; ++i) {
+        twice.loopInfo.loopSize[i] = flat.loopInfo.loopSize[i];
+        twice.loopInfo.loopSrcStride[i] = flat.loopInfo.loopSrcStride[i];
+        twice.loopInfo.loopDstStride[i] = flat.loopInfo.loopDstStride[i];
+        twice.loopInfo.loopLpSize[i] = flat.loopInfo.loopLpSize[i];
+        twice.loopInfo.loopRpSize[i] = flat.loopInfo.loopRpSize[i];
+    }
+    twice.loopInfo.loopSize[2] = 2;
+    twice.loopInfo.loopDstStride[2] = 32;
+    AscendC::NdDmaDci();
+    AscendC::DataCopy<float, 3, nearest>(t[32], xg, twice);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(yg, t, 96);
+}
