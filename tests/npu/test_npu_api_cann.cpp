@@ -296,6 +296,18 @@ private slots:
                      d->message.find("loopDstStride[1]") != std::string::npos,
                  h.describe().c_str());
     }
+    void inverseHyperbolicFunctionsMatchTheLibm() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(64, 1.0f, 3.9f, 71);
+        float* out = h.gm<float>(192);
+        ICPU_RUN_KF(cann::inverse_hyperbolic_kernel, 1, (GM_ADDR)x, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) {
+            QVERIFY2(near(out[i], std::asinh(double(x[i]))), std::to_string(i).c_str());
+            QVERIFY2(near(out[64 + i], std::acosh(double(x[i]))), std::to_string(i).c_str());
+            QVERIFY2(near(out[128 + i], std::atanh(double(x[i]) / 4)), std::to_string(i).c_str());
+        }
+    }
     void tilingTemplateKeyPacksArgumentsByWidth() {
         using cann::g_tilingDeclareParams;
         QCOMPARE(GET_TPL_TILING_KEY(0, 0, 0), uint64_t(0));

@@ -54,6 +54,8 @@ enum class VecOp : uint8_t {
     Copy,
     // GELU approximations of the activation library (composite)
     FasterGelu, FasterGeluV2,
+    // inverse hyperbolic functions of the math library
+    Asinh, Acosh, Atanh,
 };
 
 enum class ReduceOp : uint8_t { Sum, Max, Min };

@@ -163,6 +163,9 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
         case VecOp::Ceil: return map1<T>(d, a, n, [](C x) { return std::ceil(x); });
         case VecOp::Round: return map1<T>(d, a, n, [](C x) { return std::nearbyint(x); });
         case VecOp::Trunc: return map1<T>(d, a, n, [](C x) { return std::trunc(x); });
+        case VecOp::Asinh: return map1<T>(d, a, n, [](C x) { return std::asinh(x); });
+        case VecOp::Acosh: return map1<T>(d, a, n, [](C x) { return std::acosh(x); });
+        case VecOp::Atanh: return map1<T>(d, a, n, [](C x) { return std::atanh(x); });
         case VecOp::Pow: return map2<T>(d, a, b, n, [](C x, C y) { return std::pow(x, y); });
         case VecOp::Pows: return map1<T>(d, a, n, [s](C x) { return std::pow(x, s); });
         case VecOp::RPows: return map1<T>(d, a, n, [s](C x) { return std::pow(s, x); });

@@ -107,7 +107,11 @@ const std::vector<std::string>& SourcePolicy::shippedAscendHeaders() {
         // CANN's current op repositories: tensor lists, tiling templates, Ops::Base helpers.
         "kernel_operator_list_tensor_intf.h", "ascendc/host_api/tiling/template_argument.h",
         "op_kernel/platform_util.h", "op_kernel/math_util.h", "utils/debug/asc_printf.h", "basic_api/kernel_basic_intf.h",
-        "basic_api/kernel_operator_block_sync_intf.h"};
+        "basic_api/kernel_operator_block_sync_intf.h",
+        // Newer spellings of the same headers (AscendC 9.x): adv_api/math/*, lib/math/*, basic_api/*.
+        "adv_api/math/sin.h", "adv_api/math/cos.h", "adv_api/math/asin.h", "adv_api/math/asinh.h",
+        "adv_api/math/sign.h", "lib/math/sin.h", "lib/math/cos.h", "lib/math/trunc.h", "basic_api/kernel_vec_intf.h",
+        "basic_api/kernel_operator_list_tensor_intf.h"};
     return h;
 }
 

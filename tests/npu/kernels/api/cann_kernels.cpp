@@ -349,3 +349,25 @@ extern "C" __global__ __aicore__ void nd_copy_kernel(GM_ADDR x, GM_ADDR y, uint3
     AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
     AscendC::DataCopy(yg, t, 96);
 }
+
+// Inverse hyperbolic functions of the math library: out = [asinh(x), acosh(x), atanh(x / 4)].
+extern "C" __global__ __aicore__ void inverse_hyperbolic_kernel(GM_ADDR x, GM_ADDR out) {
+    constexpr uint32_t n = 64;
+    AscendC::GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x, n);
+    og.SetGlobalBuffer((__gm__ float*)out, 3 * n);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> lx = ub.Alloc<float, n>();
+    AscendC::LocalTensor<float> quarter = ub.Alloc<float, n>();
+    AscendC::LocalTensor<float> lo = ub.Alloc<float, 3 * n>();
+    AscendC::DataCopy(lx, xg, n);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Asinh(lo, lx, n);
+    AscendC::Acosh(lo[n], lx, n);
+    AscendC::Muls(quarter, lx, 0.25f, n);
+    AscendC::Atanh(lo[2 * n], quarter, n);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, lo, 3 * n);
+}
