@@ -308,6 +308,18 @@ private slots:
             QVERIFY2(near(out[128 + i], std::atanh(double(x[i]) / 4)), std::to_string(i).c_str());
         }
     }
+    void addReluAndSubReluClampAtZero() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(64, -3, 3, 81);
+        float* y = h.gmRandom<float>(64, -3, 3, 82);
+        float* out = h.gm<float>(128);
+        ICPU_RUN_KF(cann::add_relu_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) {
+            QCOMPARE(out[i], std::max(x[i] + y[i], 0.0f));
+            QCOMPARE(out[64 + i], std::max(x[i] - y[i], 0.0f));
+        }
+    }
     void tilingTemplateKeyPacksArgumentsByWidth() {
         using cann::g_tilingDeclareParams;
         QCOMPARE(GET_TPL_TILING_KEY(0, 0, 0), uint64_t(0));

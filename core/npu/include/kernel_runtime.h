@@ -56,6 +56,8 @@ enum class VecOp : uint8_t {
     FasterGelu, FasterGeluV2,
     // inverse hyperbolic functions of the math library
     Asinh, Acosh, Atanh,
+    // fused binary: the sum or difference, then Relu
+    AddRelu, SubRelu,
 };
 
 enum class ReduceOp : uint8_t { Sum, Max, Min };

@@ -10,6 +10,11 @@ namespace AscendC {
 using TPosition = ::sage::npu::Pos;
 using QuePosition = ::sage::npu::Pos;
 
+// L2 cache hints of a GlobalTensor (SetL2CacheHint). The simulator has no L2 (every GM access pays
+// HBM bandwidth, docs/device-model.md), so a hint changes neither data nor timing.
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1 };
+enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
 template <typename T> class GlobalTensor {
 public:
     __aicore__ GlobalTensor() = default;
@@ -59,6 +64,7 @@ public:
     __aicore__ __gm__ T* GetPhyAddr() const { return address_; }
     __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
     __aicore__ void SetL2CacheHint(int) {}
+    template <CacheRwMode rwMode = CacheRwMode::RW> __aicore__ void SetL2CacheHint(CacheMode) {}
 
     // Runtime view: pointer plus the end SetGlobalBuffer declared (if any).
     ::sage::npu::GmRef ref() const {

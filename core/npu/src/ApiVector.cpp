@@ -19,7 +19,7 @@ const char* opName(VecOp op) {
                                   "Duplicate", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Erf",
                                   "Erfc", "Sign", "Log2", "Log10", "Floor", "Ceil", "Round", "Trunc", "Power",
                                   "Power", "Power", "Copy", "FasterGelu", "FasterGeluV2", "Asinh", "Acosh",
-                                  "Atanh"};
+                                  "Atanh", "AddRelu", "SubRelu"};
     return names[size_t(op)];
 }
 

@@ -86,6 +86,8 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
         switch (op) {
         case VecOp::Add: return map2<T>(d, a, b, n, [](C x, C y) { return x + y; });
         case VecOp::Sub: return map2<T>(d, a, b, n, [](C x, C y) { return x - y; });
+        case VecOp::AddRelu: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x + y, C(0)); });
+        case VecOp::SubRelu: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x - y, C(0)); });
         case VecOp::Mul: return map2<T>(d, a, b, n, [](C x, C y) { return x * y; });
         case VecOp::Div: return map2<T>(d, a, b, n, [](C x, C y) { return y == 0 ? C(0) : x / y; });
         case VecOp::Max: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x, y); });
@@ -110,6 +112,8 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
         switch (op) {
         case VecOp::Add: return map2<T>(d, a, b, n, [](C x, C y) { return x + y; });
         case VecOp::Sub: return map2<T>(d, a, b, n, [](C x, C y) { return x - y; });
+        case VecOp::AddRelu: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x + y, C(0)); });
+        case VecOp::SubRelu: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x - y, C(0)); });
         case VecOp::Mul: return map2<T>(d, a, b, n, [](C x, C y) { return x * y; });
         case VecOp::Div: return map2<T>(d, a, b, n, [](C x, C y) { return x / y; });
         case VecOp::Max: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x, y); });

@@ -371,3 +371,26 @@ extern "C" __global__ __aicore__ void inverse_hyperbolic_kernel(GM_ADDR x, GM_AD
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(og, lo, 3 * n);
 }
+
+// AddRelu (count form) and SubRelu (repeat form, one 64-float repeat): out = [max(x + y, 0),
+// max(x - y, 0)].
+extern "C" __global__ __aicore__ void add_relu_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out) {
+    constexpr uint32_t n = 64;
+    AscendC::GlobalTensor<float> xg, yg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x, n);
+    yg.SetGlobalBuffer((__gm__ float*)y, n);
+    og.SetGlobalBuffer((__gm__ float*)out, 2 * n);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> lx = ub.Alloc<float, n>();
+    AscendC::LocalTensor<float> ly = ub.Alloc<float, n>();
+    AscendC::LocalTensor<float> lo = ub.Alloc<float, 2 * n>();
+    AscendC::DataCopy(lx, xg, n);
+    AscendC::DataCopy(ly, yg, n);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::AddRelu(lo, lx, ly, int32_t(n));
+    AscendC::SubRelu(lo[n], lx, ly, uint64_t(64), 1, AscendC::BinaryRepeatParams{});
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, lo, 2 * n);
+}
