@@ -320,6 +320,23 @@ private slots:
             QCOMPARE(out[64 + i], std::max(x[i] - y[i], 0.0f));
         }
     }
+    void bufPoolsHandOutTheirOwnRegionAndShareIt() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(64, -3, 3, 91);
+        float* out = h.gm<float>(72);
+        ICPU_RUN_KF(cann::buf_pool_kernel, 1, (GM_ADDR)x, (GM_ADDR)out, uint32_t(0));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) QCOMPARE(out[i], 2.0f * x[i]);
+        QCOMPARE(out[65], out[64] + 256.0f);  // the TBuf follows the queue buffer inside pool1
+        QCOMPARE(out[66], out[64]);           // pool2 starts where pool1 starts
+        // A buffer larger than what is left of its pool is refused, naming the pool.
+        NpuHarness h2;
+        float* x2 = h2.gm<float>(64);
+        float* out2 = h2.gm<float>(72);
+        ICPU_RUN_KF(cann::buf_pool_kernel, 1, (GM_ADDR)x2, (GM_ADDR)out2, uint32_t(1024));
+        const auto* d = h2.find("capacity_exceeded");
+        QVERIFY2(d && d->message.find("TBufPool has 768 of its 1024 left") != std::string::npos, h2.describe().c_str());
+    }
     void tilingTemplateKeyPacksArgumentsByWidth() {
         using cann::g_tilingDeclareParams;
         QCOMPARE(GET_TPL_TILING_KEY(0, 0, 0), uint64_t(0));

@@ -103,14 +103,20 @@ void pipeCreate(void* pipe);
 void pipeDestroy(void* pipe);
 void pipeReset(void* pipe);
 int queueCreate(Pos src, Pos dst, int depth);
-bool queueInit(int queue, int num, uint32_t len, Loc loc);
+// `pool`: the TBufPool the buffers come from (-1: the pipe's free memory).
+bool queueInit(int queue, int num, uint32_t len, Loc loc, int pool = -1);
 LocalRef queueAlloc(int queue, Loc loc);
 void queueFree(int queue, const LocalRef& ref, Loc loc);
 void queueEnque(int queue, const LocalRef& ref, Loc loc);
 LocalRef queueDeque(int queue, Loc loc);
 bool queueHasData(int queue);
 int bufCreate(Pos pos);
-bool bufInit(int buf, uint32_t len, Loc loc);
+bool bufInit(int buf, uint32_t len, Loc loc, int pool = -1);
+// TBufPool: a region carved from the pipe (parent -1) or from another pool, or sharing the start
+// and length of `share`; Reset rewinds its InitBuffer space to the start.
+int bufPoolCreate(Pos pos);
+bool bufPoolInit(int pool, int parent, uint32_t len, int share, Loc loc);
+void bufPoolReset(int pool, Loc loc);
 LocalRef bufGet(int buf, uint32_t bytes, uint32_t offset, Loc loc);
 int fetchEventId(int hardEvent, Loc loc);
 // The part of `pos`'s memory no InitBuffer has reserved yet (PopStackBuffer); bytes 0 when none.

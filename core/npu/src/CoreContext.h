@@ -88,6 +88,13 @@ struct BufState {
     uint32_t initLine = 0;
 };
 
+// A TBufPool: a region [base, base + len) of one memory, handing out InitBuffer space from `top`.
+struct BufPoolState {
+    Pos pos;
+    uint32_t base = 0, len = 0, top = 0;
+    bool initialised = false;
+};
+
 struct Allocation {  // for the capacity report
     std::string what;
     uint32_t bytes;
@@ -110,6 +117,7 @@ public:
     std::array<int, 16> outstandingAllocs{};  // per Pos
     std::vector<QueueState> queues;
     std::vector<BufState> bufs;
+    std::vector<BufPoolState> bufPools;
     std::array<Flag, 64 * 8> flags{};  // [src*8+dst][eventId]
     std::array<int, 64> nextEventId{};
 

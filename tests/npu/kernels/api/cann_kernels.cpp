@@ -394,3 +394,36 @@ extern "C" __global__ __aicore__ void add_relu_kernel(GM_ADDR x, GM_ADDR y, GM_A
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(og, lo, 2 * n);
 }
+
+// TBufPool: pool2 shares pool1's start; pool1 holds a queue and a TBuf, the data goes through them
+// (out = 2 * x), then pool1 is Reset and pool2 lays a TBuf over the same bytes. out[64..66] are the
+// UB addresses of the queue buffer, the TBuf and pool2's TBuf. `extra` enlarges pool1's TBuf.
+extern "C" __global__ __aicore__ void buf_pool_kernel(GM_ADDR x, GM_ADDR out, uint32_t extra) {
+    AscendC::TPipe pipe;
+    AscendC::TBufPool<AscendC::TPosition::VECCALC> pool1, pool2;
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> qin;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> tmp, later;
+    pipe.InitBufPool(pool1, 1024);
+    pipe.InitBufPool(pool2, 1024, pool1);
+    pool1.InitBuffer(qin, 1, 256);
+    pool1.InitBuffer(tmp, 256 + extra);
+    AscendC::GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    og.SetGlobalBuffer((__gm__ float*)out, 72);
+    AscendC::LocalTensor<float> a = qin.AllocTensor<float>();
+    AscendC::DataCopy(a, xg, 64);
+    qin.EnQue(a);
+    a = qin.DeQue<float>();
+    AscendC::LocalTensor<float> t = tmp.Get<float>();
+    AscendC::Muls(t, a, 2.0f, 64);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, t, 64);
+    qin.FreeTensor(a);
+    pool1.Reset();
+    pool2.InitBuffer(later, 1024);
+    AscendC::LocalTensor<float> l = later.Get<float>();
+    og.SetValue(64, float(a.GetPhyAddr()));
+    og.SetValue(65, float(t.GetPhyAddr()));
+    og.SetValue(66, float(l.GetPhyAddr()));
+}
