@@ -337,6 +337,20 @@ private slots:
         const auto* d = h2.find("capacity_exceeded");
         QVERIFY2(d && d->message.find("TBufPool has 768 of its 1024 left") != std::string::npos, h2.describe().c_str());
     }
+    void reduceTypeSpellingsMatchPlainReductions() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(128, -4, 4, 95);
+        float* out = h.gm<float>(96);
+        ICPU_RUN_KF(cann::reduce_type_kernel, 1, (GM_ADDR)x, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int r = 0; r < 2; ++r) {
+            const float* row = x + 64 * r;
+            QVERIFY(near(out[r], std::accumulate(row, row + 64, 0.0)));
+            QCOMPARE(out[8 + r], *std::max_element(row, row + 64));
+            for (int b = 0; b < 8; ++b) QCOMPARE(out[16 + 8 * r + b], *std::min_element(row + 8 * b, row + 8 * b + 8));
+            for (int i = 0; i < 32; ++i) QCOMPARE(out[32 + 32 * r + i], row[2 * i] + row[2 * i + 1]);
+        }
+    }
     void tilingTemplateKeyPacksArgumentsByWidth() {
         using cann::g_tilingDeclareParams;
         QCOMPARE(GET_TPL_TILING_KEY(0, 0, 0), uint64_t(0));

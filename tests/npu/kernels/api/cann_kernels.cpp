@@ -427,3 +427,28 @@ extern "C" __global__ __aicore__ void buf_pool_kernel(GM_ADDR x, GM_ADDR out, ui
     og.SetValue(65, float(t.GetPhyAddr()));
     og.SetValue(66, float(l.GetPhyAddr()));
 }
+
+// The ReduceType-templated reductions over 2 repeats of 64 floats: out[0..1] per-repeat sums
+// (ReduceRepeat<SUM>), out[8..9] per-repeat maxima (ReduceRepeat<MAX>, values only), out[16..31]
+// per-block minima (ReduceDataBlock<MIN>), out[32..95] pair sums (ReducePairElem<SUM>).
+extern "C" __global__ __aicore__ void reduce_type_kernel(GM_ADDR x, GM_ADDR out) {
+    AscendC::GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x, 128);
+    og.SetGlobalBuffer((__gm__ float*)out, 96);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> lx = ub.Alloc<float, 128>();
+    AscendC::LocalTensor<float> lo = ub.Alloc<float, 96>();
+    AscendC::DataCopy(lx, xg, 128);
+    AscendC::Duplicate(lo, 0.0f, 96);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::ReduceRepeat<AscendC::ReduceType::SUM, float>(lo, lx, 64, 2, 1, 1, 8);
+    AscendC::ReduceRepeat<AscendC::ReduceType::MAX, float>(lo[8], lx, 64, 2, 1, 1, 8,
+                                                           AscendC::ReduceOrder::ORDER_ONLY_VALUE);
+    uint64_t all[2] = {~0ull, 0};
+    AscendC::ReduceDataBlock<AscendC::ReduceType::MIN, float>(lo[16], lx, all, 2, 1, 1, 8);
+    AscendC::ReducePairElem<AscendC::ReduceType::SUM, float>(lo[32], lx, 64, 2, 1, 1, 8);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, lo, 96);
+}
