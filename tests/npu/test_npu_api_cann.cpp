@@ -351,6 +351,19 @@ private slots:
             for (int i = 0; i < 32; ++i) QCOMPARE(out[32 + 32 * r + i], row[2 * i] + row[2 * i + 1]);
         }
     }
+    void tensorPlacedByAddressHoldsItsElements() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(64, -3, 3, 97);
+        float* out = h.gm<float>(64);
+        ICPU_RUN_KF(cann::placed_tensor_kernel, 1, (GM_ADDR)x, (GM_ADDR)out, uint32_t(256));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) QCOMPARE(out[i], x[i] + 1.0f);
+        NpuHarness h2;
+        float* x2 = h2.gm<float>(64);
+        float* out2 = h2.gm<float>(64);
+        ICPU_RUN_KF(cann::placed_tensor_kernel, 1, (GM_ADDR)x2, (GM_ADDR)out2, uint32_t(260));
+        QVERIFY2(h2.find("misaligned_address"), h2.describe().c_str());
+    }
     void tilingTemplateKeyPacksArgumentsByWidth() {
         using cann::g_tilingDeclareParams;
         QCOMPARE(GET_TPL_TILING_KEY(0, 0, 0), uint64_t(0));

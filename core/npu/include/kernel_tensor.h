@@ -97,6 +97,10 @@ public:
     using PrimType = T;
     __aicore__ LocalTensor() = default;
     __aicore__ LocalTensor(const ::sage::npu::LocalRef& ref) : ref_(ref) {}
+    // Static tensor programming: `tileSize` elements at byte address `addr` of `pos`'s memory. The
+    // 32-byte alignment and the memory's end are checked where the tensor is used.
+    __aicore__ LocalTensor(::sage::npu::Pos pos, uint32_t addr, uint32_t tileSize)
+        : ref_{pos, addr, uint32_t(uint64_t(tileSize) * sizeof(T))} {}
 
     __aicore__ LocalTensor operator[](uint32_t offset) const {
         ::sage::npu::LocalRef r = ref_;

@@ -452,3 +452,20 @@ extern "C" __global__ __aicore__ void reduce_type_kernel(GM_ADDR x, GM_ADDR out)
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(og, lo, 96);
 }
+
+// LocalTensor(pos, addr, tileSize): out = x + 1 through two tensors placed by address; `addr` is
+// the second tensor's byte address (256, or a misaligned one).
+extern "C" __global__ __aicore__ void placed_tensor_kernel(GM_ADDR x, GM_ADDR out, uint32_t addr) {
+    AscendC::GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    og.SetGlobalBuffer((__gm__ float*)out, 64);
+    AscendC::LocalTensor<float> in(AscendC::TPosition::VECIN, 0, 64);
+    AscendC::LocalTensor<float> res(AscendC::TPosition::VECOUT, addr, 64);
+    AscendC::DataCopy(in, xg, 64);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Adds(res, in, 1.0f, 64);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, res, 64);
+}
