@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <vector>
 
 // The headers the kernels include, at global scope as in a kernel build (the kernels' own
 // names go to namespace cann).
@@ -363,6 +364,34 @@ private slots:
         float* out2 = h2.gm<float>(64);
         ICPU_RUN_KF(cann::placed_tensor_kernel, 1, (GM_ADDR)x2, (GM_ADDR)out2, uint32_t(260));
         QVERIFY2(h2.find("misaligned_address"), h2.describe().c_str());
+    }
+    void interleaveAndDeInterleavePermuteAsDocumented() {
+        NpuHarness h;
+        int32_t* a = h.gm<int32_t>(64);
+        int32_t* b = h.gm<int32_t>(64);
+        for (int i = 0; i < 64; ++i) a[i] = i + 1, b[i] = i + 65;  // the documented example, scaled to 64
+        int32_t* out = h.gm<int32_t>(320);
+        ICPU_RUN_KF(cann::interleave_kernel, 1, (GM_ADDR)a, (GM_ADDR)b, (GM_ADDR)out, int32_t(64));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        std::vector<int32_t> merged, joined(a, a + 64);
+        joined.insert(joined.end(), b, b + 64);
+        for (int i = 0; i < 64; ++i) merged.push_back(a[i]), merged.push_back(b[i]);
+        for (int i = 0; i < 128; ++i) QCOMPARE(out[i], merged[size_t(i)]);              // dst0 then dst1
+        for (int i = 0; i < 64; ++i) {
+            QCOMPARE(out[128 + i], joined[size_t(2 * i)]);
+            QCOMPARE(out[192 + i], joined[size_t(2 * i + 1)]);
+        }
+        for (int i = 0; i < 32; ++i) {
+            QCOMPARE(out[256 + i], a[2 * i]);
+            QCOMPARE(out[288 + i], a[2 * i + 1]);
+        }
+        NpuHarness h2;
+        int32_t* a2 = h2.gm<int32_t>(64);
+        int32_t* b2 = h2.gm<int32_t>(64);
+        int32_t* out2 = h2.gm<int32_t>(320);
+        ICPU_RUN_KF(cann::interleave_kernel, 1, (GM_ADDR)a2, (GM_ADDR)b2, (GM_ADDR)out2, int32_t(63));
+        const auto* d = h2.find("unsupported");
+        QVERIFY2(d && d->message.find("Interleave: count 63 must be even") != std::string::npos, h2.describe().c_str());
     }
     void tilingTemplateKeyPacksArgumentsByWidth() {
         using cann::g_tilingDeclareParams;

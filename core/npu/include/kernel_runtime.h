@@ -166,6 +166,10 @@ void vecCount(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const 
               uint64_t count, Loc loc);
 void vecRepeat(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const LocalRef* s1, double scalar,
                const RepeatForm& form, bool maskCounter, Loc loc);
+// Interleave (de = false) / DeInterleave of whole tensors; s1 null: DeInterleave of one source of
+// `count` elements into two halves.
+void vecInterleave(bool de, DType t, const LocalRef& dst0, const LocalRef& dst1, const LocalRef& s0,
+                   const LocalRef* s1, uint64_t count, Loc loc);
 void vecCast(DType dt, DType st, const LocalRef& dst, const LocalRef& src, int roundMode, uint64_t count, Loc loc);
 void vecReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint64_t count,
                bool withIndex, Loc loc);

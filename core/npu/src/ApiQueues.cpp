@@ -40,7 +40,7 @@ uint32_t reserveIn(Simulation::Impl& s, int pool, Pos pos, uint32_t bytes, const
     CoreContext& c = s.ctx();
     BufPoolState& p = c.bufPools.at(size_t(pool));
     if (!p.initialised)
-        s.report("buffer_not_initialised", "InitBuffer for " + what + " in a TBufPool that InitBufPool has not set up",
+        s.report("tbuf_not_initialised", "InitBuffer for " + what + " in a TBufPool that InitBufPool has not set up",
                  loc, true);
     if (memOf(p.pos) != memOf(pos))
         s.report("capacity_exceeded", "InitBuffer for " + what + ": the TBufPool is in " + memName(memOf(p.pos)) +

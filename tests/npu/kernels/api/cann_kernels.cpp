@@ -469,3 +469,26 @@ extern "C" __global__ __aicore__ void placed_tensor_kernel(GM_ADDR x, GM_ADDR ou
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(og, res, 64);
 }
+
+// Interleave and DeInterleave of two 64-element int32 tensors, and DeInterleave of one:
+// out = [I0 | I1 | D0 | D1 | S0 | S1] (64, 64, 64, 64, 32, 32 elements). `count` is the count given.
+extern "C" __global__ __aicore__ void interleave_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR out, int32_t count) {
+    AscendC::GlobalTensor<int32_t> ag, bg, og;
+    ag.SetGlobalBuffer((__gm__ int32_t*)a, 64);
+    bg.SetGlobalBuffer((__gm__ int32_t*)b, 64);
+    og.SetGlobalBuffer((__gm__ int32_t*)out, 320);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<int32_t> la = ub.Alloc<int32_t, 64>();
+    AscendC::LocalTensor<int32_t> lb = ub.Alloc<int32_t, 64>();
+    AscendC::LocalTensor<int32_t> lo = ub.Alloc<int32_t, 320>();
+    AscendC::DataCopy(la, ag, 64);
+    AscendC::DataCopy(lb, bg, 64);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Interleave(lo, lo[64], la, lb, count);
+    AscendC::DeInterleave(lo[128], lo[192], la, lb, 64);
+    AscendC::DeInterleave(lo[256], lo[288], la, 64);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, lo, 320);
+}
