@@ -174,6 +174,8 @@ private slots:
         QVERIFY2(h3.find("assert_failed"), h3.describe().c_str());
     }
     void stdSubsetComputesMinMaxAndPicksTypes() {
+        static_assert(std::is_same_v<AscendC::Conditional<true, float, half>::type, float>);
+        static_assert(std::is_same_v<AscendC::Conditional<false, float, half>::type, half>);
         NpuHarness h;
         int32_t* out = h.gm<int32_t>(4);
         ICPU_RUN_KF(cann::std_subset_kernel, 1, (GM_ADDR)out, int32_t(-3), int32_t(9));
