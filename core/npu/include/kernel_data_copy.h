@@ -227,8 +227,10 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
         p.size[i] = params.loopInfo.loopSize[i];
         p.srcStride[i] = params.loopInfo.loopSrcStride[i];
         p.dstStride[i] = params.loopInfo.loopDstStride[i];
-        p.lp[i] = config.loopLpSize == NdDmaConfig::unsetPad ? params.loopInfo.loopLpSize[i] : uint8_t(config.loopLpSize);
-        p.rp[i] = config.loopRpSize == NdDmaConfig::unsetPad ? params.loopInfo.loopRpSize[i] : uint8_t(config.loopRpSize);
+        const bool ownLp = config.loopLpSize == NdDmaConfig::unsetPad;
+        const bool ownRp = config.loopRpSize == NdDmaConfig::unsetPad;
+        p.lp[i] = ownLp ? params.loopInfo.loopLpSize[i] : uint8_t(config.loopLpSize);
+        p.rp[i] = ownRp ? params.loopInfo.loopRpSize[i] : uint8_t(config.loopRpSize);
     }
     p.nearest = config.isNearestValueMode;
     std::memcpy(&p.padBits, &params.constantValue, sizeof(T));

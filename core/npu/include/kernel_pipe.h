@@ -190,7 +190,9 @@ public:
     __aicore__ bool InitBufPool(P& pool, uint32_t len, S& share, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
         return ::sage::npu::rt::bufPoolInit(pool.poolId(), id_, len, share.poolId(), loc);
     }
-    __aicore__ void Reset(::sage::npu::Loc loc = ::sage::npu::Loc::current()) { ::sage::npu::rt::bufPoolReset(id_, loc); }
+    __aicore__ void Reset(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        ::sage::npu::rt::bufPoolReset(id_, loc);
+    }
     int poolId() const { return id_; }
 
 private:

@@ -110,11 +110,14 @@ template <ReduceType type, typename T, typename U> constexpr void checkReduceTyp
                                         "same element type for source and destination");
     static_assert(type != ReduceType::NONE, "ReduceRepeat/ReduceDataBlock/ReducePairElem: choose SUM, MAX or MIN");
 }
+// The mask operand: a count of leading elements or the two 64-bit mask words.
+template <typename M>
+concept ReduceMask = std::is_integral_v<M> || std::is_same_v<M, const uint64_t*> || std::is_same_v<M, uint64_t*>;
 } // namespace detail
-template <ReduceType type, typename T, typename U, bool isSetMask = true, typename M>
-    requires(std::is_integral_v<M> || std::is_same_v<M, const uint64_t*> || std::is_same_v<M, uint64_t*>)
-__aicore__ inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, M mask, const int32_t repeatTime,
-                                    const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
+template <ReduceType type, typename T, typename U, bool isSetMask = true, detail::ReduceMask M>
+__aicore__ inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, M mask,
+                                    const int32_t repeatTime, const int32_t dstRepStride,
+                                    const int32_t srcBlkStride, const int32_t srcRepStride,
                                     ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,
                                     ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     detail::checkReduceTypes<type, T, U>();
@@ -125,8 +128,7 @@ __aicore__ inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor
     else
         WholeReduceMin<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, loc);
 }
-template <ReduceType type, typename T, typename U, bool isSetMask = true, typename M>
-    requires(std::is_integral_v<M> || std::is_same_v<M, const uint64_t*> || std::is_same_v<M, uint64_t*>)
+template <ReduceType type, typename T, typename U, bool isSetMask = true, detail::ReduceMask M>
 __aicore__ inline void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, M mask,
                                        const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
                                        const int32_t srcRepStride, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
@@ -138,8 +140,7 @@ __aicore__ inline void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTen
     else
         BlockReduceMin<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
 }
-template <ReduceType type, typename T, typename U, bool isSetMask = true, typename M>
-    requires(std::is_integral_v<M> || std::is_same_v<M, const uint64_t*> || std::is_same_v<M, uint64_t*>)
+template <ReduceType type, typename T, typename U, bool isSetMask = true, detail::ReduceMask M>
 __aicore__ inline void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, M mask,
                                       const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
                                       const int32_t srcRepStride, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
@@ -152,7 +153,8 @@ template <typename T> __aicore__ inline T GetReduceRepeatSumSpr(::sage::npu::Loc
     return GetAccVal<T>(loc);
 }
 template <typename T>
-__aicore__ inline void GetReduceRepeatMaxMinSpr(T& value, T& index, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+__aicore__ inline void GetReduceRepeatMaxMinSpr(T& value, T& index,
+                                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     GetReduceMaxMinCount<T>(value, index, loc);
 }
 template <typename T>

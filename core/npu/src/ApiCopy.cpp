@@ -221,7 +221,8 @@ void setLoopMode(bool toUb, const LoopMode& mode, Loc loc) {
         const std::string name = "loop" + std::to_string(i + 1) + ubSide + "Stride " + std::to_string(ub[i]);
         if (ub[i] >= kUbLimit) fail(name + " (the UB side) must be below 2^21 bytes");
         if (ub[i] % 32 != 0) fail(name + " (the UB side) must be a multiple of 32 bytes");
-        if (gm[i] >= kGmLimit) fail("the GM-side stride of loop " + std::to_string(i + 1) + " must be below 2^40 bytes");
+        if (gm[i] >= kGmLimit)
+            fail("the GM-side stride of loop " + std::to_string(i + 1) + " must be below 2^40 bytes");
     }
     s.ctx().loopMode[toUb ? 1 : 0] = mode;
 }

@@ -253,7 +253,8 @@ bool bufInit(int buf, uint32_t len, Loc loc, int pool) {
     CoreContext& c = s.ctx();
     BufState& b = c.bufs.at(size_t(buf));
     uint32_t len32 = roundUp32(len);
-    b.addr = reserveIn(s, pool, b.pos, len32, std::string("TBuf<") + posName(b.pos) + "> " + std::to_string(len32) + " B", loc);
+    b.addr = reserveIn(s, pool, b.pos, len32,
+                       std::string("TBuf<") + posName(b.pos) + "> " + std::to_string(len32) + " B", loc);
     b.len = len32;
     b.initialised = true;
     b.initLine = loc.line();
