@@ -64,6 +64,7 @@ CardNeed needOf(const CardPiece& p, const CardRequest& r) {
     // The register-level vector API is there for engineers' Ascend 950 code; the agent writes for the
     // device's queue-and-buffer API, and the long section would crowd the worked examples out.
     if (has(sub, "register-level")) return CardNeed::Omit;
+    if (has(sub, "ascend 950 data movement")) return CardNeed::Omit;  // same reason, engineers' 950 code
     if (has(sub, "high-level matmul")) return matmul ? CardNeed::Optional : CardNeed::Omit;  // like the cube section
     if (has(sec, "unsupported")) return CardNeed::Optional;
     return CardNeed::Optional;  // sections added later: shown when there is room
