@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <vector>
 
 // The headers the kernels include, at global scope as in a kernel build (the kernels' own
 // names go to namespace cann).
@@ -173,6 +174,8 @@ private slots:
         QVERIFY2(h3.find("assert_failed"), h3.describe().c_str());
     }
     void stdSubsetComputesMinMaxAndPicksTypes() {
+        static_assert(std::is_same_v<AscendC::Conditional<true, float, half>::type, float>);
+        static_assert(std::is_same_v<AscendC::Conditional<false, float, half>::type, half>);
         NpuHarness h;
         int32_t* out = h.gm<int32_t>(4);
         ICPU_RUN_KF(cann::std_subset_kernel, 1, (GM_ADDR)out, int32_t(-3), int32_t(9));
@@ -242,6 +245,155 @@ private slots:
         QCOMPARE(out[0], 40.0f);
         QCOMPARE(out[1], 2.5f);
         QCOMPARE(out[2], 0.0f);  // no tiling key was set
+    }
+    void loopModeWrapsCopiesInTwoStridedLoops() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(120, -5, 5, 51);
+        float* y = h.gm<float>(60);
+        float* z = h.gm<float>(16);
+        ICPU_RUN_KF(cann::loop_mode_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)z, uint32_t(64));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        // y[a][b][r][c] = x[a][b][r][c] for the first 5 of each 10-element row.
+        for (int a = 0; a < 2; ++a)
+            for (int b = 0; b < 3; ++b)
+                for (int r = 0; r < 2; ++r)
+                    for (int c = 0; c < 5; ++c)
+                        QCOMPARE(y[((a * 3 + b) * 2 + r) * 5 + c], x[((a * 3 + b) * 2 + r) * 10 + c]);
+        // After ResetLoopModePara: one pass, each row padded with the params' value.
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 8; ++c) QCOMPARE(z[r * 8 + c], c < 5 ? x[r * 10 + c] : 0.0f);
+    }
+    void loopModeStrideOffTheUbGridIsAnError() {
+        NpuHarness h;
+        float* x = h.gm<float>(120);
+        float* y = h.gm<float>(60);
+        float* z = h.gm<float>(16);
+        ICPU_RUN_KF(cann::loop_mode_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)z, uint32_t(48));
+        const auto* d = h.find("datacopy_params");
+        QVERIFY2(d && d->message.find("SetLoopModePara(OUT_TO_UB): loop1DstStride 48") != std::string::npos &&
+                     d->message.find("multiple of 32") != std::string::npos,
+                 h.describe().c_str());
+    }
+    void multiCopyPadsAndBroadcastsEachLoop() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(15, -5, 5, 61);
+        float* y = h.gm<float>(96);
+        ICPU_RUN_KF(cann::nd_copy_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, uint32_t(8));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 8; ++c) {
+                const bool inside = r < 3 && c >= 1 && c <= 5;
+                QCOMPARE(y[r * 8 + c], inside ? x[r * 5 + c - 1] : -7.0f);
+                const float nearestValue = x[std::min(r, 2) * 5 + std::clamp(c - 1, 0, 4)];
+                QCOMPARE(y[32 + r * 8 + c], nearestValue);
+                QCOMPARE(y[64 + r * 8 + c], nearestValue);
+            }
+    }
+    void multiCopyStrideOutOfRangeIsAnError() {
+        NpuHarness h;
+        float* x = h.gm<float>(15);
+        float* y = h.gm<float>(96);
+        ICPU_RUN_KF(cann::nd_copy_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, uint32_t(1u << 20));
+        const auto* d = h.find("datacopy_params");
+        QVERIFY2(d && d->message.find("MultiCopyParams") != std::string::npos &&
+                     d->message.find("loopDstStride[1]") != std::string::npos,
+                 h.describe().c_str());
+    }
+    void inverseHyperbolicFunctionsMatchTheLibm() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(64, 1.0f, 3.9f, 71);
+        float* out = h.gm<float>(192);
+        ICPU_RUN_KF(cann::inverse_hyperbolic_kernel, 1, (GM_ADDR)x, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) {
+            QVERIFY2(near(out[i], std::asinh(double(x[i]))), std::to_string(i).c_str());
+            QVERIFY2(near(out[64 + i], std::acosh(double(x[i]))), std::to_string(i).c_str());
+            QVERIFY2(near(out[128 + i], std::atanh(double(x[i]) / 4)), std::to_string(i).c_str());
+        }
+    }
+    void addReluAndSubReluClampAtZero() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(64, -3, 3, 81);
+        float* y = h.gmRandom<float>(64, -3, 3, 82);
+        float* out = h.gm<float>(128);
+        ICPU_RUN_KF(cann::add_relu_kernel, 1, (GM_ADDR)x, (GM_ADDR)y, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) {
+            QCOMPARE(out[i], std::max(x[i] + y[i], 0.0f));
+            QCOMPARE(out[64 + i], std::max(x[i] - y[i], 0.0f));
+        }
+    }
+    void bufPoolsHandOutTheirOwnRegionAndShareIt() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(64, -3, 3, 91);
+        float* out = h.gm<float>(72);
+        ICPU_RUN_KF(cann::buf_pool_kernel, 1, (GM_ADDR)x, (GM_ADDR)out, uint32_t(0));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) QCOMPARE(out[i], 2.0f * x[i]);
+        QCOMPARE(out[65], out[64] + 256.0f);  // the TBuf follows the queue buffer inside pool1
+        QCOMPARE(out[66], out[64]);           // pool2 starts where pool1 starts
+        // A buffer larger than what is left of its pool is refused, naming the pool.
+        NpuHarness h2;
+        float* x2 = h2.gm<float>(64);
+        float* out2 = h2.gm<float>(72);
+        ICPU_RUN_KF(cann::buf_pool_kernel, 1, (GM_ADDR)x2, (GM_ADDR)out2, uint32_t(1024));
+        const auto* d = h2.find("capacity_exceeded");
+        QVERIFY2(d && d->message.find("TBufPool has 768 of its 1024 left") != std::string::npos, h2.describe().c_str());
+    }
+    void reduceTypeSpellingsMatchPlainReductions() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(128, -4, 4, 95);
+        float* out = h.gm<float>(96);
+        ICPU_RUN_KF(cann::reduce_type_kernel, 1, (GM_ADDR)x, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int r = 0; r < 2; ++r) {
+            const float* row = x + 64 * r;
+            QVERIFY(near(out[r], std::accumulate(row, row + 64, 0.0)));
+            QCOMPARE(out[8 + r], *std::max_element(row, row + 64));
+            for (int b = 0; b < 8; ++b) QCOMPARE(out[16 + 8 * r + b], *std::min_element(row + 8 * b, row + 8 * b + 8));
+            for (int i = 0; i < 32; ++i) QCOMPARE(out[32 + 32 * r + i], row[2 * i] + row[2 * i + 1]);
+        }
+    }
+    void tensorPlacedByAddressHoldsItsElements() {
+        NpuHarness h;
+        float* x = h.gmRandom<float>(64, -3, 3, 97);
+        float* out = h.gm<float>(64);
+        ICPU_RUN_KF(cann::placed_tensor_kernel, 1, (GM_ADDR)x, (GM_ADDR)out, uint32_t(256));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int i = 0; i < 64; ++i) QCOMPARE(out[i], x[i] + 1.0f);
+        NpuHarness h2;
+        float* x2 = h2.gm<float>(64);
+        float* out2 = h2.gm<float>(64);
+        ICPU_RUN_KF(cann::placed_tensor_kernel, 1, (GM_ADDR)x2, (GM_ADDR)out2, uint32_t(260));
+        QVERIFY2(h2.find("misaligned_address"), h2.describe().c_str());
+    }
+    void interleaveAndDeInterleavePermuteAsDocumented() {
+        NpuHarness h;
+        int32_t* a = h.gm<int32_t>(64);
+        int32_t* b = h.gm<int32_t>(64);
+        for (int i = 0; i < 64; ++i) a[i] = i + 1, b[i] = i + 65;  // the documented example, scaled to 64
+        int32_t* out = h.gm<int32_t>(320);
+        ICPU_RUN_KF(cann::interleave_kernel, 1, (GM_ADDR)a, (GM_ADDR)b, (GM_ADDR)out, int32_t(64));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        std::vector<int32_t> merged, joined(a, a + 64);
+        joined.insert(joined.end(), b, b + 64);
+        for (int i = 0; i < 64; ++i) merged.push_back(a[i]), merged.push_back(b[i]);
+        for (int i = 0; i < 128; ++i) QCOMPARE(out[i], merged[size_t(i)]);              // dst0 then dst1
+        for (int i = 0; i < 64; ++i) {
+            QCOMPARE(out[128 + i], joined[size_t(2 * i)]);
+            QCOMPARE(out[192 + i], joined[size_t(2 * i + 1)]);
+        }
+        for (int i = 0; i < 32; ++i) {
+            QCOMPARE(out[256 + i], a[2 * i]);
+            QCOMPARE(out[288 + i], a[2 * i + 1]);
+        }
+        NpuHarness h2;
+        int32_t* a2 = h2.gm<int32_t>(64);
+        int32_t* b2 = h2.gm<int32_t>(64);
+        int32_t* out2 = h2.gm<int32_t>(320);
+        ICPU_RUN_KF(cann::interleave_kernel, 1, (GM_ADDR)a2, (GM_ADDR)b2, (GM_ADDR)out2, int32_t(63));
+        const auto* d = h2.find("unsupported");
+        QVERIFY2(d && d->message.find("Interleave: count 63 must be even") != std::string::npos, h2.describe().c_str());
     }
     void tilingTemplateKeyPacksArgumentsByWidth() {
         using cann::g_tilingDeclareParams;

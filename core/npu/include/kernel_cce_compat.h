@@ -176,6 +176,8 @@ template <typename T, typename U>
 __aicore__ inline constexpr T Ceil(T a, U b) {
     return b == 0 ? T(0) : static_cast<T>((a + static_cast<T>(b) - 1) / static_cast<T>(b));
 }
+// CeilDivision(a, b): the int32 form of the same rounding-up division (0 when b is 0).
+__aicore__ inline constexpr int32_t CeilDivision(int32_t a, int32_t b) { return Ceil(a, b); }
 // AscendC::printf / PRINTF: formatted output of the kernel, to the run's standard output.
 template <typename... Args> __aicore__ inline void printf(const char* fmt, Args... args) {
     if constexpr (sizeof...(Args) == 0) std::fputs(fmt, stdout);

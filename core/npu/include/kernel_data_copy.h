@@ -156,6 +156,90 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
     DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), loc);
 }
 
+// Loop mode (Ascend 950): SetLoopModePara wraps every following DataCopy / DataCopyPad of one
+// direction (GM -> VECIN/VECOUT or VECOUT -> GM) in two loops, loop2 outer and loop1 inner; each
+// pass moves the copy's source and destination on by the loop's strides (bytes). Loop sizes below
+// 2^21; a size of 0 moves nothing. ResetLoopModePara ends it.
+struct LoopModeParams {
+    uint32_t loop1Size = 0;
+    uint32_t loop2Size = 0;
+    uint64_t loop1SrcStride = 0;
+    uint64_t loop1DstStride = 0;
+    uint64_t loop2SrcStride = 0;
+    uint64_t loop2DstStride = 0;
+};
+enum class DataCopyMVType : uint8_t { UB_TO_OUT = 0, OUT_TO_UB = 1 };
+__aicore__ inline void SetLoopModePara(const LoopModeParams& p, DataCopyMVType type,
+                                       ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::LoopMode m;
+    m.size1 = p.loop1Size;
+    m.size2 = p.loop2Size;
+    m.srcStride1 = p.loop1SrcStride;
+    m.dstStride1 = p.loop1DstStride;
+    m.srcStride2 = p.loop2SrcStride;
+    m.dstStride2 = p.loop2DstStride;
+    ::sage::npu::rt::setLoopMode(type == DataCopyMVType::OUT_TO_UB, m, loc);
+}
+__aicore__ inline void ResetLoopModePara(DataCopyMVType type) {
+    ::sage::npu::rt::resetLoopMode(type == DataCopyMVType::OUT_TO_UB);
+}
+
+// Multi-dimensional GM -> UB copy (Ascend 950, "NdDma"): `dim` nested loops, index 0 the innermost;
+// per loop the element count, source and destination strides (elements) and left/right padding
+// (elements) that fill with `constantValue`, or with the nearest element read when the config's
+// isNearestValueMode is set. A config pad size other than unsetPad applies to every loop.
+template <uint8_t dim> struct MultiCopyLoopInfo {
+    static_assert(dim >= 1 && dim <= 5, "MultiCopyLoopInfo: dim must be in [1, 5]");
+    uint64_t loopSrcStride[dim] = {0};
+    uint32_t loopDstStride[dim] = {0};
+    uint32_t loopSize[dim] = {0};
+    uint8_t loopLpSize[dim] = {0};
+    uint8_t loopRpSize[dim] = {0};
+};
+template <typename T, uint8_t dim> struct MultiCopyParams {
+    MultiCopyLoopInfo<dim> loopInfo;
+    T constantValue{};
+};
+template <uint8_t dim> using NdDmaLoopInfo = MultiCopyLoopInfo<dim>;
+template <typename T, uint8_t dim> using NdDmaParams = MultiCopyParams<T, dim>;
+struct NdDmaConfig {
+    static constexpr uint16_t unsetPad = 0xffff;
+    bool isNearestValueMode = false;
+    uint16_t loopLpSize = unsetPad;
+    uint16_t loopRpSize = unsetPad;
+    bool ascOptimize = false;  // a scheduling hint of the real library; no effect on the data
+};
+using MultiCopyConfig = NdDmaConfig;
+inline constexpr NdDmaConfig kDefaultNdDmaConfig{};
+inline constexpr NdDmaConfig kDefaultMultiCopyConfig{};
+
+template <typename T, uint8_t dim, const NdDmaConfig& config = kDefaultNdDmaConfig>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                                const MultiCopyParams<T, dim>& params,
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    static_assert(config.loopLpSize <= 0xff || config.loopLpSize == NdDmaConfig::unsetPad,
+                  "NdDmaConfig::loopLpSize must be at most 255 or unsetPad");
+    static_assert(config.loopRpSize <= 0xff || config.loopRpSize == NdDmaConfig::unsetPad,
+                  "NdDmaConfig::loopRpSize must be at most 255 or unsetPad");
+    ::sage::npu::rt::NdCopy p;
+    p.dims = dim;
+    for (int i = 0; i < dim; ++i) {
+        p.size[i] = params.loopInfo.loopSize[i];
+        p.srcStride[i] = params.loopInfo.loopSrcStride[i];
+        p.dstStride[i] = params.loopInfo.loopDstStride[i];
+        const bool ownLp = config.loopLpSize == NdDmaConfig::unsetPad;
+        const bool ownRp = config.loopRpSize == NdDmaConfig::unsetPad;
+        p.lp[i] = ownLp ? params.loopInfo.loopLpSize[i] : uint8_t(config.loopLpSize);
+        p.rp[i] = ownRp ? params.loopInfo.loopRpSize[i] : uint8_t(config.loopRpSize);
+    }
+    p.nearest = config.isNearestValueMode;
+    std::memcpy(&p.padBits, &params.constantValue, sizeof(T));
+    ::sage::npu::rt::copyGmToLocalNd(dst.ref(), src.ref(), p, ::sage::npu::dtypeOf<T>, loc);
+}
+// NdDmaDci refreshes the data cache the nd-DMA reads through; the simulated DMA reads GM directly,
+// so the data it sees is always current.
+__aicore__ inline void NdDmaDci() {}
+
 // Atomic accumulation of MTE3 / fixpipe writes into GM.
 template <typename T> __aicore__ inline void SetAtomicAdd() { ::sage::npu::rt::setAtomic(1, ::sage::npu::dtypeOf<T>); }
 template <typename T> __aicore__ inline void SetAtomicMax() { ::sage::npu::rt::setAtomic(2, ::sage::npu::dtypeOf<T>); }

@@ -125,6 +125,10 @@ inline thread_local int g_coreType = AIV;
 // nothing at run time.
 #define REGISTER_TILING_DEFAULT(type) static_assert(sizeof(type) > 0, "the registered tiling struct is complete")
 #define REGISTER_TILING_FOR_TILINGKEY(condition, type) static_assert(sizeof(type) > 0, "the registered tiling struct is complete")
+// The qualifier of a pointer to the tiling struct (GET_TILING_DATA_PTR_WITH_STRUCT): read-only.
+#define __tiling_data_ptr__ const
+// A kernel that reads no tiling struct says so (a statement in its body); nothing to do at run time.
+#define REGISTER_NONE_TILING static_assert(true, "the kernel reads no tiling struct")
 // A pointer to the kernel's own copy of the tiling struct.
 #define GET_TILING_DATA_PTR_WITH_STRUCT(type, var, tiling)                                                 \
     GET_TILING_DATA_WITH_STRUCT(type, var##SageCopy, tiling);                                              \

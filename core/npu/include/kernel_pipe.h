@@ -132,6 +132,16 @@ public:
     __aicore__ bool InitBuffer(TBuf<pos>& buf, uint32_t len, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
         return ::sage::npu::rt::bufInit(buf.bufId(), len, loc);
     }
+    // InitBufPool: carve a TBufPool out of the pipe's memory, or give it the start and length of
+    // `share` (memory reuse between phases).
+    template <class P>
+    __aicore__ bool InitBufPool(P& pool, uint32_t len, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        return ::sage::npu::rt::bufPoolInit(pool.poolId(), -1, len, -1, loc);
+    }
+    template <class P, class S>
+    __aicore__ bool InitBufPool(P& pool, uint32_t len, S& share, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        return ::sage::npu::rt::bufPoolInit(pool.poolId(), -1, len, share.poolId(), loc);
+    }
     __aicore__ void Reset() { ::sage::npu::rt::pipeReset(this); }
     __aicore__ void Destroy() {}
     __aicore__ void Init() {}
@@ -150,6 +160,44 @@ public:
 };
 
 __aicore__ inline TPipe* GetTPipePtr() { return detail::currentPipe(); }
+
+// TBufPool: a sub-region of one memory (from TPipe::InitBufPool or a parent pool's InitBufPool) whose
+// InitBuffer calls take space from the region instead of the pipe; Reset rewinds that space so the
+// next phase can InitBuffer over it (the buffers handed out before stay where they are). bufIDSize
+// (how many buffers the real library tracks) does not limit the simulator.
+template <TPosition pos, uint32_t bufIDSize = 4> class TBufPool {
+public:
+    __aicore__ TBufPool() : id_(::sage::npu::rt::bufPoolCreate(pos)) {}
+    template <TPosition src, TPosition dst, int32_t depth, auto mask>
+    __aicore__ bool InitBuffer(TQueBind<src, dst, depth, mask>& que, uint8_t num, uint32_t len,
+                               ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        return ::sage::npu::rt::queueInit(que.queueId(), num, len, loc, id_);
+    }
+    template <TPosition qpos, int32_t depth, auto mask>
+    __aicore__ bool InitBuffer(TQue<qpos, depth, mask>& que, uint8_t num, uint32_t len,
+                               ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        return ::sage::npu::rt::queueInit(que.queueId(), num, len, loc, id_);
+    }
+    template <TPosition bpos>
+    __aicore__ bool InitBuffer(TBuf<bpos>& buf, uint32_t len, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        return ::sage::npu::rt::bufInit(buf.bufId(), len, loc, id_);
+    }
+    template <class P>
+    __aicore__ bool InitBufPool(P& pool, uint32_t len, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        return ::sage::npu::rt::bufPoolInit(pool.poolId(), id_, len, -1, loc);
+    }
+    template <class P, class S>
+    __aicore__ bool InitBufPool(P& pool, uint32_t len, S& share, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        return ::sage::npu::rt::bufPoolInit(pool.poolId(), id_, len, share.poolId(), loc);
+    }
+    __aicore__ void Reset(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+        ::sage::npu::rt::bufPoolReset(id_, loc);
+    }
+    int poolId() const { return id_; }
+
+private:
+    int id_;
+};
 
 // PopStackBuffer: the memory of `pos` that no InitBuffer has reserved (the stack buffer), as a
 // tensor; false when nothing is left. A later InitBuffer may hand out the same bytes.

@@ -54,6 +54,10 @@ enum class VecOp : uint8_t {
     Copy,
     // GELU approximations of the activation library (composite)
     FasterGelu, FasterGeluV2,
+    // inverse hyperbolic functions of the math library
+    Asinh, Acosh, Atanh,
+    // fused binary: the sum or difference, then Relu
+    AddRelu, SubRelu,
 };
 
 enum class ReduceOp : uint8_t { Sum, Max, Min };
@@ -99,14 +103,20 @@ void pipeCreate(void* pipe);
 void pipeDestroy(void* pipe);
 void pipeReset(void* pipe);
 int queueCreate(Pos src, Pos dst, int depth);
-bool queueInit(int queue, int num, uint32_t len, Loc loc);
+// `pool`: the TBufPool the buffers come from (-1: the pipe's free memory).
+bool queueInit(int queue, int num, uint32_t len, Loc loc, int pool = -1);
 LocalRef queueAlloc(int queue, Loc loc);
 void queueFree(int queue, const LocalRef& ref, Loc loc);
 void queueEnque(int queue, const LocalRef& ref, Loc loc);
 LocalRef queueDeque(int queue, Loc loc);
 bool queueHasData(int queue);
 int bufCreate(Pos pos);
-bool bufInit(int buf, uint32_t len, Loc loc);
+bool bufInit(int buf, uint32_t len, Loc loc, int pool = -1);
+// TBufPool: a region carved from the pipe (parent -1) or from another pool, or sharing the start
+// and length of `share`; Reset rewinds its InitBuffer space to the start.
+int bufPoolCreate(Pos pos);
+bool bufPoolInit(int pool, int parent, uint32_t len, int share, Loc loc);
+void bufPoolReset(int pool, Loc loc);
 LocalRef bufGet(int buf, uint32_t bytes, uint32_t offset, Loc loc);
 int fetchEventId(int hardEvent, Loc loc);
 // The part of `pos`'s memory no InitBuffer has reserved yet (PopStackBuffer); bytes 0 when none.
@@ -129,12 +139,37 @@ void copyLocalToLocal(const LocalRef& dst, const LocalRef& src, const CopyShape&
 void setAtomic(int mode, DType t);  // 0 none, 1 add, 2 max, 3 min
 // SetPadValue: the value (its `bytes` raw bytes) DataCopyPad pads with when its params' isPad is false.
 void setPadValue(const void* bits, uint32_t bytes);
+// SetLoopModePara (Ascend 950): two loops around each following GM -> UB (toUb) or UB -> GM copy;
+// strides in bytes. resetLoopMode ends them.
+struct LoopMode {
+    uint32_t size1 = 0, size2 = 0;
+    uint64_t srcStride1 = 0, dstStride1 = 0, srcStride2 = 0, dstStride2 = 0;
+};
+void setLoopMode(bool toUb, const LoopMode& mode, Loc loc);
+void resetLoopMode(bool toUb);
+// Multi-dimensional GM -> UB copy (Ascend 950 nd-DMA): up to 5 loops, [0] innermost; sizes and
+// strides in elements; lp/rp elements of padding before/after each loop's data, filled with
+// padBits (constant mode) or with the nearest element read (nearest-value mode).
+struct NdCopy {
+    uint8_t dims = 1;
+    uint32_t size[5] = {};
+    uint64_t srcStride[5] = {};
+    uint32_t dstStride[5] = {};
+    uint8_t lp[5] = {}, rp[5] = {};
+    bool nearest = false;
+    uint64_t padBits = 0;
+};
+void copyGmToLocalNd(const LocalRef& dst, const GmRef& src, const NdCopy& p, DType t, Loc loc);
 
 // --- vector --------------------------------------------------------------------------
 void vecCount(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const LocalRef* s1, double scalar,
               uint64_t count, Loc loc);
 void vecRepeat(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const LocalRef* s1, double scalar,
                const RepeatForm& form, bool maskCounter, Loc loc);
+// Interleave (de = false) / DeInterleave of whole tensors; s1 null: DeInterleave of one source of
+// `count` elements into two halves.
+void vecInterleave(bool de, DType t, const LocalRef& dst0, const LocalRef& dst1, const LocalRef& s0,
+                   const LocalRef* s1, uint64_t count, Loc loc);
 void vecCast(DType dt, DType st, const LocalRef& dst, const LocalRef& src, int roundMode, uint64_t count, Loc loc);
 void vecReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, const LocalRef* tmp, uint64_t count,
                bool withIndex, Loc loc);

@@ -82,3 +82,11 @@ using std::tuple_size;
 using std::tuple_element;
 
 } // namespace AscendC::Std
+
+namespace AscendC {
+// Conditional<cond, A, B>::type: A when cond holds, else B (the device headers' own spelling of
+// std::conditional).
+template <bool cond, typename A, typename B> struct Conditional {
+    using type = std::conditional_t<cond, A, B>;
+};
+} // namespace AscendC

@@ -10,6 +10,11 @@ namespace AscendC {
 using TPosition = ::sage::npu::Pos;
 using QuePosition = ::sage::npu::Pos;
 
+// L2 cache hints of a GlobalTensor (SetL2CacheHint). The simulator has no L2 (every GM access pays
+// HBM bandwidth, docs/device-model.md), so a hint changes neither data nor timing.
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1 };
+enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
 template <typename T> class GlobalTensor {
 public:
     __aicore__ GlobalTensor() = default;
@@ -59,6 +64,7 @@ public:
     __aicore__ __gm__ T* GetPhyAddr() const { return address_; }
     __aicore__ __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
     __aicore__ void SetL2CacheHint(int) {}
+    template <CacheRwMode rwMode = CacheRwMode::RW> __aicore__ void SetL2CacheHint(CacheMode) {}
 
     // Runtime view: pointer plus the end SetGlobalBuffer declared (if any).
     ::sage::npu::GmRef ref() const {
@@ -91,6 +97,10 @@ public:
     using PrimType = T;
     __aicore__ LocalTensor() = default;
     __aicore__ LocalTensor(const ::sage::npu::LocalRef& ref) : ref_(ref) {}
+    // Static tensor programming: `tileSize` elements at byte address `addr` of `pos`'s memory. The
+    // 32-byte alignment and the memory's end are checked where the tensor is used.
+    __aicore__ LocalTensor(::sage::npu::Pos pos, uint32_t addr, uint32_t tileSize)
+        : ref_{pos, addr, uint32_t(uint64_t(tileSize) * sizeof(T))} {}
 
     __aicore__ LocalTensor operator[](uint32_t offset) const {
         ::sage::npu::LocalRef r = ref_;

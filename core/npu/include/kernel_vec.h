@@ -149,6 +149,9 @@ SAGE_BINARY(Max, detail::kArith<T>, "half, float, int16_t, int32_t")
 SAGE_BINARY(Min, detail::kArith<T>, "half, float, int16_t, int32_t")
 SAGE_BINARY(And, (detail::isOneOf<T, int16_t, uint16_t>()), "int16_t, uint16_t")
 SAGE_BINARY(Or, (detail::isOneOf<T, int16_t, uint16_t>()), "int16_t, uint16_t")
+// AddRelu / SubRelu: max(src0 + src1, 0) and max(src0 - src1, 0) in one instruction.
+SAGE_BINARY(AddRelu, (detail::isOneOf<T, half, float, int16_t>()), "half, float, int16_t")
+SAGE_BINARY(SubRelu, (detail::isOneOf<T, half, float, int16_t>()), "half, float, int16_t")
 #undef SAGE_BINARY
 
 // ---- tensor-scalar: dst = src op scalar ------------------------------------------------------

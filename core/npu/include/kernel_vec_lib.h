@@ -218,4 +218,29 @@ __aicore__ inline void SetDeqScale(float scale, int16_t offset, bool signMode) {
     ::sage::npu::rt::setDeqScale(scale);
 }
 
+// ---- Interleave / DeInterleave (Ascend 950): alternate merge of two tensors and its inverse ----------
+// Interleave: the stream src0[0] src1[0] src0[1] src1[1] ... split into dst0 (first count
+// elements) and dst1 (the rest). DeInterleave: the even elements of src0 ++ src1 (or of src) to
+// dst0, the odd ones to dst1. Counts must be even.
+template <typename T>
+__aicore__ inline void Interleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const LocalTensor<T>& src0,
+                                  const LocalTensor<T>& src1, const int32_t count,
+                                  ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::vecInterleave(false, ::sage::npu::dtypeOf<T>, dst0.ref(), dst1.ref(), src0.ref(), &src1.ref(),
+                                   count < 0 ? 0 : uint64_t(count), loc);
+}
+template <typename T>
+__aicore__ inline void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const LocalTensor<T>& src0,
+                                    const LocalTensor<T>& src1, const int32_t count,
+                                    ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::vecInterleave(true, ::sage::npu::dtypeOf<T>, dst0.ref(), dst1.ref(), src0.ref(), &src1.ref(),
+                                   count < 0 ? 0 : uint64_t(count), loc);
+}
+template <typename T>
+__aicore__ inline void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const LocalTensor<T>& src,
+                                    const int32_t srcCount, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::vecInterleave(true, ::sage::npu::dtypeOf<T>, dst0.ref(), dst1.ref(), src.ref(), nullptr,
+                                   srcCount < 0 ? 0 : uint64_t(srcCount), loc);
+}
+
 } // namespace AscendC

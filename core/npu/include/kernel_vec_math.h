@@ -1,8 +1,8 @@
 // The math functions of the AscendC high-level library (lib/math/*_intf.h): Sin, Cos, Tan, Asin,
-// Acos, Atan, Sinh, Cosh, Erf, Erfc, Sign, Log2, Log10, Floor, Ceil, Round, Trunc and Power. On
-// the device each is a polynomial sequence of vector instructions working through a shared
-// temporary buffer; the simulator computes the function in float (rounded to T once) and charges
-// the composite cost on PIPE_V. The temporary buffer is accepted and not used.
+// Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Erf, Erfc, Sign, Log2, Log10, Floor, Ceil, Round,
+// Trunc and Power. On the device each is a polynomial sequence of vector instructions working
+// through a shared temporary buffer; the simulator computes the function in float (rounded to T
+// once) and charges the composite cost on PIPE_V. The temporary buffer is accepted and not used.
 #pragma once
 
 #include "kernel_vec.h"
@@ -36,6 +36,9 @@ SAGE_MATH_UNARY(Floor)
 SAGE_MATH_UNARY(Ceil)
 SAGE_MATH_UNARY(Round)
 SAGE_MATH_UNARY(Trunc)
+SAGE_MATH_UNARY(Asinh)
+SAGE_MATH_UNARY(Acosh)
+SAGE_MATH_UNARY(Atanh)
 #undef SAGE_MATH_UNARY
 
 // Power: tensor ^ tensor, tensor ^ scalar and scalar ^ tensor, each with an optional shared

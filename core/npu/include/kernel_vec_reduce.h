@@ -14,6 +14,9 @@ constexpr ReduceOrder ORDER_VALUE_INDEX = ReduceOrder::ORDER_VALUE_INDEX;
 constexpr ReduceOrder ORDER_INDEX_VALUE = ReduceOrder::ORDER_INDEX_VALUE;
 constexpr ReduceOrder ORDER_ONLY_VALUE = ReduceOrder::ORDER_ONLY_VALUE;
 constexpr ReduceOrder ORDER_ONLY_INDEX = ReduceOrder::ORDER_ONLY_INDEX;
+// The operation of the ReduceType-templated reductions (ReduceRepeat, ReduceDataBlock, ReducePairElem
+// and the register-level API).
+enum class ReduceType { NONE = -1, SUM = 0, MAX, MIN };
 
 #define SAGE_REDUCE(Name, Op)                                                                               \
     template <typename T>                                                                                   \

@@ -100,6 +100,68 @@ __aicore__ inline void GetReduceMaxMinCount(T& maxMinValue, ::sage::npu::Loc loc
     maxMinValue = detail::fromRegisterBits<T>(::sage::npu::rt::readReduceRegister(false, nullptr, loc));
 }
 
+// ---- The ReduceType-templated spellings of the repeat-form reductions (AscendC 9.x) ------------
+// ReduceRepeat<type> is WholeReduceSum/Max/Min, ReduceDataBlock<type> BlockReduceSum/Max/Min and
+// ReducePairElem<SUM> PairReduceSum, with (mask, repeatTime, dstRepStride, srcBlkStride,
+// srcRepStride) in that order for all three. Source and destination share one element type here.
+namespace detail {
+template <ReduceType type, typename T, typename U> constexpr void checkReduceTypes() {
+    static_assert(std::is_same_v<T, U>, "ReduceRepeat/ReduceDataBlock/ReducePairElem: the simulator supports the "
+                                        "same element type for source and destination");
+    static_assert(type != ReduceType::NONE, "ReduceRepeat/ReduceDataBlock/ReducePairElem: choose SUM, MAX or MIN");
+}
+// The mask operand: a count of leading elements or the two 64-bit mask words.
+template <typename M>
+concept ReduceMask = std::is_integral_v<M> || std::is_same_v<M, const uint64_t*> || std::is_same_v<M, uint64_t*>;
+} // namespace detail
+template <ReduceType type, typename T, typename U, bool isSetMask = true, detail::ReduceMask M>
+__aicore__ inline void ReduceRepeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, M mask,
+                                    const int32_t repeatTime, const int32_t dstRepStride,
+                                    const int32_t srcBlkStride, const int32_t srcRepStride,
+                                    ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,
+                                    ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::checkReduceTypes<type, T, U>();
+    if constexpr (type == ReduceType::SUM)
+        WholeReduceSum<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, loc);
+    else if constexpr (type == ReduceType::MAX)
+        WholeReduceMax<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, loc);
+    else
+        WholeReduceMin<T, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride, srcRepStride, order, loc);
+}
+template <ReduceType type, typename T, typename U, bool isSetMask = true, detail::ReduceMask M>
+__aicore__ inline void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<U>& src, M mask,
+                                       const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                                       const int32_t srcRepStride, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::checkReduceTypes<type, T, U>();
+    if constexpr (type == ReduceType::SUM)
+        BlockReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
+    else if constexpr (type == ReduceType::MAX)
+        BlockReduceMax<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
+    else
+        BlockReduceMin<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
+}
+template <ReduceType type, typename T, typename U, bool isSetMask = true, detail::ReduceMask M>
+__aicore__ inline void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src, M mask,
+                                      const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride,
+                                      const int32_t srcRepStride, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    detail::checkReduceTypes<type, T, U>();
+    static_assert(type == ReduceType::SUM, "ReducePairElem: only ReduceType::SUM (pairwise sums) is defined");
+    PairReduceSum<T, isSetMask>(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
+}
+// The result registers under their newer names (GetAccVal, GetReduceMaxMinCount).
+template <typename T> __aicore__ inline T GetReduceRepeatSumSpr(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    return GetAccVal<T>(loc);
+}
+template <typename T>
+__aicore__ inline void GetReduceRepeatMaxMinSpr(T& value, T& index,
+                                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    GetReduceMaxMinCount<T>(value, index, loc);
+}
+template <typename T>
+__aicore__ inline void GetReduceRepeatMaxMinSpr(T& value, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    GetReduceMaxMinCount<T>(value, loc);
+}
+
 // ---- Brcb: each of 8 source elements per repeat fills one 32-byte block -----------------------
 struct BrcbRepeatParams {
     uint16_t dstBlkStride = 1, dstRepStride = 8;

@@ -75,7 +75,7 @@ enum class StoreDist {
     DIST_PACK4_B32
 };
 enum class MemType { VEC_STORE, VEC_LOAD, SCALAR_STORE, SCALAR_LOAD, VEC_ALL, SCALAR_ALL };
-enum class ReduceType { SUM, MAX, MIN };
+using ::AscendC::ReduceType;  // one type for both APIs (kernel_vec_reduce.h)
 // How many registers a 64-bit element type spans; one for every type simulated here.
 struct RegTraitNumOne {};
 struct RegTraitNumTwo {};

@@ -34,6 +34,26 @@ uint32_t reserve(Simulation::Impl& s, Pos pos, uint32_t bytes, const std::string
     return uint32_t(top);
 }
 
+// Reserves `bytes` inside TBufPool `pool` (or from the pipe when pool is -1) for a buffer of `pos`.
+uint32_t reserveIn(Simulation::Impl& s, int pool, Pos pos, uint32_t bytes, const std::string& what, const Loc& loc) {
+    if (pool < 0) return reserve(s, pos, bytes, what, loc);
+    CoreContext& c = s.ctx();
+    BufPoolState& p = c.bufPools.at(size_t(pool));
+    if (!p.initialised)
+        s.report("tbuf_not_initialised", "InitBuffer for " + what + " in a TBufPool that InitBufPool has not set up",
+                 loc, true);
+    if (memOf(p.pos) != memOf(pos))
+        s.report("capacity_exceeded", "InitBuffer for " + what + ": the TBufPool is in " + memName(memOf(p.pos)) +
+                 ", the buffer belongs in " + memName(memOf(pos)), loc, true);
+    if (uint64_t(p.top) + bytes > uint64_t(p.base) + p.len)
+        s.report("capacity_exceeded", "InitBuffer for " + what + " needs " + std::to_string(bytes) +
+                 " bytes but its TBufPool has " + std::to_string(p.base + p.len - p.top) + " of its " +
+                 std::to_string(p.len) + " left. Enlarge the pool (InitBufPool) or Reset it first.", loc, true);
+    const uint32_t at = p.top;
+    p.top += bytes;
+    return at;
+}
+
 } // namespace
 
 namespace rt {
@@ -80,7 +100,7 @@ int queueCreate(Pos src, Pos dst, int depth) {
     return int(c.queues.size() - 1);
 }
 
-bool queueInit(int queue, int num, uint32_t len, Loc loc) {
+bool queueInit(int queue, int num, uint32_t len, Loc loc, int pool) {
     auto& s = activeImpl();
     QueueState& q = queueAt(s, queue, loc);
     if (num < 1 || num > 8)
@@ -88,7 +108,7 @@ bool queueInit(int queue, int num, uint32_t len, Loc loc) {
     uint32_t len32 = roundUp32(len);
     std::string what = std::string("TQue<") + posName(q.src) + "> " + std::to_string(num) + " x " +
                        std::to_string(len32) + " B";
-    uint32_t base = reserve(s, q.src, len32 * uint32_t(num), what, loc);
+    uint32_t base = reserveIn(s, pool, q.src, len32 * uint32_t(num), what, loc);
     q.len = len32;
     q.initialised = true;
     q.initLine = loc.line();
@@ -228,12 +248,13 @@ int bufCreate(Pos pos) {
     return int(c.bufs.size() - 1);
 }
 
-bool bufInit(int buf, uint32_t len, Loc loc) {
+bool bufInit(int buf, uint32_t len, Loc loc, int pool) {
     auto& s = activeImpl();
     CoreContext& c = s.ctx();
     BufState& b = c.bufs.at(size_t(buf));
     uint32_t len32 = roundUp32(len);
-    b.addr = reserve(s, b.pos, len32, std::string("TBuf<") + posName(b.pos) + "> " + std::to_string(len32) + " B", loc);
+    b.addr = reserveIn(s, pool, b.pos, len32,
+                       std::string("TBuf<") + posName(b.pos) + "> " + std::to_string(len32) + " B", loc);
     b.len = len32;
     b.initialised = true;
     b.initLine = loc.line();
@@ -308,6 +329,46 @@ void scalarGmStore(const GmRef& gm, uint64_t byteOffset, const void* value, uint
     uint8_t* p = scalarGm(gm, byteOffset, bytes, true, loc);
     std::memcpy(p, value, bytes);
     activeImpl().gmWrites.recordWrite(p, bytes);
+}
+
+int bufPoolCreate(Pos pos) {
+    CoreContext& c = activeImpl().ctx();
+    BufPoolState p;
+    p.pos = pos;
+    c.bufPools.push_back(p);
+    return int(c.bufPools.size() - 1);
+}
+
+bool bufPoolInit(int pool, int parent, uint32_t len, int share, Loc loc) {
+    auto& s = activeImpl();
+    CoreContext& c = s.ctx();
+    BufPoolState& p = c.bufPools.at(size_t(pool));
+    const uint32_t len32 = roundUp32(len);
+    if (share >= 0) {
+        // The documented reuse: the same start, and a length no larger than the shared pool's.
+        const BufPoolState& other = c.bufPools.at(size_t(share));
+        if (!other.initialised || memOf(other.pos) != memOf(p.pos) || len32 > other.len)
+            s.report("capacity_exceeded", "InitBufPool: a pool of " + std::to_string(len32) + " B in " +
+                     memName(memOf(p.pos)) + " cannot share a pool of " + std::to_string(other.len) + " B in " +
+                     memName(memOf(other.pos)) + " (it must be initialised, in the same memory and at least as long)",
+                     loc, true);
+        p.base = other.base;
+    } else {
+        p.base = reserveIn(s, parent, p.pos, len32, std::string("TBufPool<") + posName(p.pos) + "> " +
+                           std::to_string(len32) + " B", loc);
+    }
+    p.len = len32;
+    p.top = p.base;
+    p.initialised = true;
+    s.scalarCost(s.prof.scalarIssueCycles, loc);
+    return true;
+}
+
+void bufPoolReset(int pool, Loc loc) {
+    auto& s = activeImpl();
+    BufPoolState& p = s.ctx().bufPools.at(size_t(pool));
+    p.top = p.base;
+    s.scalarCost(s.prof.scalarIssueCycles, loc);
 }
 
 } // namespace rt

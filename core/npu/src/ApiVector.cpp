@@ -18,7 +18,8 @@ const char* opName(VecOp op) {
                                   "Rsqrt", "Reciprocal", "Not", "Neg", "Sigmoid", "Tanh", "Gelu", "Silu", "Softplus",
                                   "Duplicate", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Erf",
                                   "Erfc", "Sign", "Log2", "Log10", "Floor", "Ceil", "Round", "Trunc", "Power",
-                                  "Power", "Power", "Copy", "FasterGelu", "FasterGeluV2"};
+                                  "Power", "Power", "Copy", "FasterGelu", "FasterGeluV2", "Asinh", "Acosh",
+                                  "Atanh", "AddRelu", "SubRelu"};
     return names[size_t(op)];
 }
 
@@ -34,7 +35,7 @@ double cyclesPerRepeat(const DeviceProfile& p, VecOp op, DType t) {
     // The library's math functions are polynomial sequences of several vector instructions.
     case VecOp::Sin: case VecOp::Cos: case VecOp::Tan: case VecOp::Asin: case VecOp::Acos: case VecOp::Atan:
     case VecOp::Sinh: case VecOp::Cosh: case VecOp::Erf: case VecOp::Erfc: case VecOp::Log2: case VecOp::Log10:
-    case VecOp::Pow: case VecOp::Pows: case VecOp::RPows:
+    case VecOp::Pow: case VecOp::Pows: case VecOp::RPows: case VecOp::Asinh: case VecOp::Acosh: case VecOp::Atanh:
         return p.cyclesPerRepeatComposite;
     default: return p.cyclesPerRepeatSimple;
     }

@@ -73,6 +73,7 @@ void CoreContext::reset(uint32_t b, uint32_t c, double share) {
     outstandingAllocs.fill(0);
     queues.clear();
     bufs.clear();
+    bufPools.clear();
     flags.fill(Flag{});
     nextEventId.fill(0);
     pipes.fill(PipeClock{});
@@ -94,6 +95,8 @@ void CoreContext::reset(uint32_t b, uint32_t c, double share) {
     maskCounter = false;
     vectorMask[0] = vectorMask[1] = ~0ull;
     atomicMode = 0;
+    padValueSet = false;
+    loopMode = {};
     accReg = maxMinReg = ReduceRegister{};
 }
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,13 @@ struct BufState {
     uint32_t initLine = 0;
 };
 
+// A TBufPool: a region [base, base + len) of one memory, handing out InitBuffer space from `top`.
+struct BufPoolState {
+    Pos pos;
+    uint32_t base = 0, len = 0, top = 0;
+    bool initialised = false;
+};
+
 struct Allocation {  // for the capacity report
     std::string what;
     uint32_t bytes;
@@ -109,6 +117,7 @@ public:
     std::array<int, 16> outstandingAllocs{};  // per Pos
     std::vector<QueueState> queues;
     std::vector<BufState> bufs;
+    std::vector<BufPoolState> bufPools;
     std::array<Flag, 64 * 8> flags{};  // [src*8+dst][eventId]
     std::array<int, 64> nextEventId{};
 
@@ -139,6 +148,8 @@ public:
     uint64_t padValueBits = 0;
     uint64_t vectorMask[2] = {~0ull, ~0ull};
     int atomicMode = 0;
+    // SetLoopModePara state per direction: [0] UB -> GM, [1] GM -> UB.
+    std::array<std::optional<rt::LoopMode>, 2> loopMode{};
 
     // The reduction result registers the scalar unit reads back (GetAccVal, GetReduceMaxMinCount):
     // raw bits of the last count-form ReduceSum, and of the last max/min value with its index;

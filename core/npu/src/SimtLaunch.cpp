@@ -18,7 +18,7 @@ namespace sage::npu::rt {
 
 namespace {
 
-// Cost assumptions (no published SIMT issue figures are at hand; docs/kernel-api.md §17.10): a
+// Cost assumptions (no published SIMT issue figures are at hand; docs/kernel-api.md §17.11): a
 // launch costs kLaunchCycles, each warp kWarpCycles plus kOperationCycles per API operation of its
 // busiest lane, and kSchedulers warps issue side by side.
 constexpr uint64_t kLaunchCycles = 32;

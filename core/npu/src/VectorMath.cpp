@@ -86,6 +86,8 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
         switch (op) {
         case VecOp::Add: return map2<T>(d, a, b, n, [](C x, C y) { return x + y; });
         case VecOp::Sub: return map2<T>(d, a, b, n, [](C x, C y) { return x - y; });
+        case VecOp::AddRelu: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x + y, C(0)); });
+        case VecOp::SubRelu: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x - y, C(0)); });
         case VecOp::Mul: return map2<T>(d, a, b, n, [](C x, C y) { return x * y; });
         case VecOp::Div: return map2<T>(d, a, b, n, [](C x, C y) { return y == 0 ? C(0) : x / y; });
         case VecOp::Max: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x, y); });
@@ -110,6 +112,8 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
         switch (op) {
         case VecOp::Add: return map2<T>(d, a, b, n, [](C x, C y) { return x + y; });
         case VecOp::Sub: return map2<T>(d, a, b, n, [](C x, C y) { return x - y; });
+        case VecOp::AddRelu: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x + y, C(0)); });
+        case VecOp::SubRelu: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x - y, C(0)); });
         case VecOp::Mul: return map2<T>(d, a, b, n, [](C x, C y) { return x * y; });
         case VecOp::Div: return map2<T>(d, a, b, n, [](C x, C y) { return x / y; });
         case VecOp::Max: return map2<T>(d, a, b, n, [](C x, C y) { return std::max(x, y); });
@@ -163,6 +167,9 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
         case VecOp::Ceil: return map1<T>(d, a, n, [](C x) { return std::ceil(x); });
         case VecOp::Round: return map1<T>(d, a, n, [](C x) { return std::nearbyint(x); });
         case VecOp::Trunc: return map1<T>(d, a, n, [](C x) { return std::trunc(x); });
+        case VecOp::Asinh: return map1<T>(d, a, n, [](C x) { return std::asinh(x); });
+        case VecOp::Acosh: return map1<T>(d, a, n, [](C x) { return std::acosh(x); });
+        case VecOp::Atanh: return map1<T>(d, a, n, [](C x) { return std::atanh(x); });
         case VecOp::Pow: return map2<T>(d, a, b, n, [](C x, C y) { return std::pow(x, y); });
         case VecOp::Pows: return map1<T>(d, a, n, [s](C x) { return std::pow(x, s); });
         case VecOp::RPows: return map1<T>(d, a, n, [s](C x) { return std::pow(s, x); });

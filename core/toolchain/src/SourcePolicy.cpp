@@ -121,7 +121,11 @@ const std::vector<std::string>& SourcePolicy::shippedAscendHeaders() {
         "atvoss/reduce/reduce_tiling_key_decl.h", "atvoss/reduce/reduce_tiling_key_sel.h",
         "atvoss/reduce/reduce_tiling_key_decl_batch_invariant.h", "atvoss/reduce/reduce_tiling_key_sel_batch_invariant.h",
         "atvoss/reduce/reduce_tiling_key_decl_non_contiguous.h", "atvoss/reduce/reduce_tiling_key_sel_non_contiguous.h",
-        "atvoss/reduce/reduce_sch_aux_util.h"};
+        "atvoss/reduce/reduce_sch_aux_util.h",
+        // Newer spellings of the same headers (AscendC 9.x): adv_api/math/*, lib/math/*, basic_api/*.
+        "adv_api/math/sin.h", "adv_api/math/cos.h", "adv_api/math/asin.h", "adv_api/math/asinh.h",
+        "adv_api/math/sign.h", "lib/math/sin.h", "lib/math/cos.h", "lib/math/trunc.h", "basic_api/kernel_vec_intf.h",
+        "basic_api/kernel_operator_list_tensor_intf.h"};
     return h;
 }
 

@@ -66,6 +66,7 @@ CardNeed needOf(const CardPiece& p, const CardRequest& r) {
     // worked examples out.
     if (has(sub, "register-level") || has(sub, "simt api")) return CardNeed::Omit;
     if (has(sub, "vector operator templates")) return CardNeed::Omit;  // CANN ops' DAG templates, likewise
+    if (has(sub, "ascend 950 data movement")) return CardNeed::Omit;  // same reason, engineers' 950 code
     if (has(sub, "high-level matmul")) return matmul ? CardNeed::Optional : CardNeed::Omit;  // like the cube section
     if (has(sec, "unsupported")) return CardNeed::Optional;
     return CardNeed::Optional;  // sections added later: shown when there is room

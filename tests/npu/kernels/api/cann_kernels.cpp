@@ -276,3 +276,219 @@ extern "C" __global__ __aicore__ void set_pad_value_kernel(GM_ADDR in, GM_ADDR o
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::DataCopy(og, rows, 32);
 }
+
+// Loop mode (SetLoopModePara): x is [2][3][2][10] floats; the first 5 of each row go to UB with
+// two loops around one 2-row DataCopyPad (rows padded to 32 bytes), then back out compact to
+// y [2][3][2][5] with two loops around one DataCopyPad out. After ResetLoopModePara a copy is a
+// single pass again: z gets row 0 only. `ubStride1` is loop1's UB-side stride in bytes (64).
+extern "C" __global__ __aicore__ void loop_mode_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t ubStride1) {
+    AscendC::GlobalTensor<float> xg, yg, zg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 120);
+    yg.SetGlobalBuffer((__gm__ float*)y, 60);
+    zg.SetGlobalBuffer((__gm__ float*)z, 16);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> tile = ub.Alloc<float, 96>();
+    AscendC::LocalTensor<float> single = ub.Alloc<float, 16>();
+    AscendC::DataCopyExtParams rows{2, 5 * sizeof(float), 5 * sizeof(float), 0, 0};
+    AscendC::DataCopyPadExtParams<float> pad{true, 0, 3, 0.0f};
+    AscendC::LoopModeParams in{3, 2, 80, ubStride1, 240, 192};
+    AscendC::SetLoopModePara(in, AscendC::DataCopyMVType::OUT_TO_UB);
+    AscendC::DataCopyPad(tile, xg, rows, pad);
+    AscendC::ResetLoopModePara(AscendC::DataCopyMVType::OUT_TO_UB);
+    AscendC::Duplicate(single, -1.0f, 16);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE2>(EVENT_ID0);
+    AscendC::DataCopyPad(single, xg, rows, pad);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::DataCopyExtParams out{2, 5 * sizeof(float), 0, 0, 0};
+    AscendC::LoopModeParams back{3, 2, 64, 40, 192, 120};
+    AscendC::SetLoopModePara(back, AscendC::DataCopyMVType::UB_TO_OUT);
+    AscendC::DataCopyPad(yg, tile, out);
+    AscendC::ResetLoopModePara(AscendC::DataCopyMVType::UB_TO_OUT);
+    AscendC::DataCopy(zg, single, 16);
+}
+
+// Multi-dimensional copy (MultiCopyParams): x is [3][5] floats. Copy 1 (constant padding -7): each
+// row gets 1 element of left and 2 of right padding (8 per row) and one padding row follows.
+// Copy 2 repeats that twice (a broadcast loop with source stride 0) with nearest-value padding.
+// `rowStride` is loop 1's destination stride in elements (8).
+extern "C" __global__ __aicore__ void nd_copy_kernel(GM_ADDR x, GM_ADDR y, uint32_t rowStride) {
+    AscendC::GlobalTensor<float> xg, yg;
+    xg.SetGlobalBuffer((__gm__ float*)x, 15);
+    yg.SetGlobalBuffer((__gm__ float*)y, 96);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> t = ub.Alloc<float, 96>();
+    AscendC::MultiCopyParams<float, 2> flat;
+    flat.loopInfo.loopSize[0] = 5;
+    flat.loopInfo.loopSrcStride[0] = 1;
+    flat.loopInfo.loopDstStride[0] = 1;
+    flat.loopInfo.loopLpSize[0] = 1;
+    flat.loopInfo.loopRpSize[0] = 2;
+    flat.loopInfo.loopSize[1] = 3;
+    flat.loopInfo.loopSrcStride[1] = 5;
+    flat.loopInfo.loopDstStride[1] = rowStride;
+    flat.loopInfo.loopRpSize[1] = 1;
+    flat.constantValue = -7.0f;
+    AscendC::DataCopy<float, 2>(t, xg, flat);
+    static constexpr AscendC::NdDmaConfig nearest{true, AscendC::NdDmaConfig::unsetPad,
+                                                  AscendC::NdDmaConfig::unsetPad, false};
+    AscendC::NdDmaParams<float, 3> twice;
+    for (int i = 0; i < 2; ++i) {
+        twice.loopInfo.loopSize[i] = flat.loopInfo.loopSize[i];
+        twice.loopInfo.loopSrcStride[i] = flat.loopInfo.loopSrcStride[i];
+        twice.loopInfo.loopDstStride[i] = flat.loopInfo.loopDstStride[i];
+        twice.loopInfo.loopLpSize[i] = flat.loopInfo.loopLpSize[i];
+        twice.loopInfo.loopRpSize[i] = flat.loopInfo.loopRpSize[i];
+    }
+    twice.loopInfo.loopSize[2] = 2;
+    twice.loopInfo.loopDstStride[2] = 32;
+    AscendC::NdDmaDci();
+    AscendC::DataCopy<float, 3, nearest>(t[32], xg, twice);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(yg, t, 96);
+}
+
+// Inverse hyperbolic functions of the math library: out = [asinh(x), acosh(x), atanh(x / 4)].
+extern "C" __global__ __aicore__ void inverse_hyperbolic_kernel(GM_ADDR x, GM_ADDR out) {
+    constexpr uint32_t n = 64;
+    AscendC::GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x, n);
+    og.SetGlobalBuffer((__gm__ float*)out, 3 * n);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> lx = ub.Alloc<float, n>();
+    AscendC::LocalTensor<float> quarter = ub.Alloc<float, n>();
+    AscendC::LocalTensor<float> lo = ub.Alloc<float, 3 * n>();
+    AscendC::DataCopy(lx, xg, n);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Asinh(lo, lx, n);
+    AscendC::Acosh(lo[n], lx, n);
+    AscendC::Muls(quarter, lx, 0.25f, n);
+    AscendC::Atanh(lo[2 * n], quarter, n);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, lo, 3 * n);
+}
+
+// AddRelu (count form) and SubRelu (repeat form, one 64-float repeat): out = [max(x + y, 0),
+// max(x - y, 0)].
+extern "C" __global__ __aicore__ void add_relu_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out) {
+    constexpr uint32_t n = 64;
+    AscendC::GlobalTensor<float> xg, yg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x, n);
+    yg.SetGlobalBuffer((__gm__ float*)y, n);
+    og.SetGlobalBuffer((__gm__ float*)out, 2 * n);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> lx = ub.Alloc<float, n>();
+    AscendC::LocalTensor<float> ly = ub.Alloc<float, n>();
+    AscendC::LocalTensor<float> lo = ub.Alloc<float, 2 * n>();
+    AscendC::DataCopy(lx, xg, n);
+    AscendC::DataCopy(ly, yg, n);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::AddRelu(lo, lx, ly, int32_t(n));
+    AscendC::SubRelu(lo[n], lx, ly, uint64_t(64), 1, AscendC::BinaryRepeatParams{});
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, lo, 2 * n);
+}
+
+// TBufPool: pool2 shares pool1's start; pool1 holds a queue and a TBuf, the data goes through them
+// (out = 2 * x), then pool1 is Reset and pool2 lays a TBuf over the same bytes. out[64..66] are the
+// UB addresses of the queue buffer, the TBuf and pool2's TBuf. `extra` enlarges pool1's TBuf.
+extern "C" __global__ __aicore__ void buf_pool_kernel(GM_ADDR x, GM_ADDR out, uint32_t extra) {
+    AscendC::TPipe pipe;
+    AscendC::TBufPool<AscendC::TPosition::VECCALC> pool1, pool2;
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> qin;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> tmp, later;
+    pipe.InitBufPool(pool1, 1024);
+    pipe.InitBufPool(pool2, 1024, pool1);
+    pool1.InitBuffer(qin, 1, 256);
+    pool1.InitBuffer(tmp, 256 + extra);
+    AscendC::GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    og.SetGlobalBuffer((__gm__ float*)out, 72);
+    AscendC::LocalTensor<float> a = qin.AllocTensor<float>();
+    AscendC::DataCopy(a, xg, 64);
+    qin.EnQue(a);
+    a = qin.DeQue<float>();
+    AscendC::LocalTensor<float> t = tmp.Get<float>();
+    AscendC::Muls(t, a, 2.0f, 64);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, t, 64);
+    qin.FreeTensor(a);
+    pool1.Reset();
+    pool2.InitBuffer(later, 1024);
+    AscendC::LocalTensor<float> l = later.Get<float>();
+    og.SetValue(64, float(a.GetPhyAddr()));
+    og.SetValue(65, float(t.GetPhyAddr()));
+    og.SetValue(66, float(l.GetPhyAddr()));
+}
+
+// The ReduceType-templated reductions over 2 repeats of 64 floats: out[0..1] per-repeat sums
+// (ReduceRepeat<SUM>), out[8..9] per-repeat maxima (ReduceRepeat<MAX>, values only), out[16..31]
+// per-block minima (ReduceDataBlock<MIN>), out[32..95] pair sums (ReducePairElem<SUM>).
+extern "C" __global__ __aicore__ void reduce_type_kernel(GM_ADDR x, GM_ADDR out) {
+    AscendC::GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x, 128);
+    og.SetGlobalBuffer((__gm__ float*)out, 96);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> lx = ub.Alloc<float, 128>();
+    AscendC::LocalTensor<float> lo = ub.Alloc<float, 96>();
+    AscendC::DataCopy(lx, xg, 128);
+    AscendC::Duplicate(lo, 0.0f, 96);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::ReduceRepeat<AscendC::ReduceType::SUM, float>(lo, lx, 64, 2, 1, 1, 8);
+    AscendC::ReduceRepeat<AscendC::ReduceType::MAX, float>(lo[8], lx, 64, 2, 1, 1, 8,
+                                                           AscendC::ReduceOrder::ORDER_ONLY_VALUE);
+    uint64_t all[2] = {~0ull, 0};
+    AscendC::ReduceDataBlock<AscendC::ReduceType::MIN, float>(lo[16], lx, all, 2, 1, 1, 8);
+    AscendC::ReducePairElem<AscendC::ReduceType::SUM, float>(lo[32], lx, 64, 2, 1, 1, 8);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, lo, 96);
+}
+
+// LocalTensor(pos, addr, tileSize): out = x + 1 through two tensors placed by address; `addr` is
+// the second tensor's byte address (256, or a misaligned one).
+extern "C" __global__ __aicore__ void placed_tensor_kernel(GM_ADDR x, GM_ADDR out, uint32_t addr) {
+    AscendC::GlobalTensor<float> xg, og;
+    xg.SetGlobalBuffer((__gm__ float*)x, 64);
+    og.SetGlobalBuffer((__gm__ float*)out, 64);
+    AscendC::LocalTensor<float> in(AscendC::TPosition::VECIN, 0, 64);
+    AscendC::LocalTensor<float> res(AscendC::TPosition::VECOUT, addr, 64);
+    AscendC::DataCopy(in, xg, 64);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Adds(res, in, 1.0f, 64);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, res, 64);
+}
+
+// Interleave and DeInterleave of two 64-element int32 tensors, and DeInterleave of one:
+// out = [I0 | I1 | D0 | D1 | S0 | S1] (64, 64, 64, 64, 32, 32 elements). `count` is the count given.
+extern "C" __global__ __aicore__ void interleave_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR out, int32_t count) {
+    AscendC::GlobalTensor<int32_t> ag, bg, og;
+    ag.SetGlobalBuffer((__gm__ int32_t*)a, 64);
+    bg.SetGlobalBuffer((__gm__ int32_t*)b, 64);
+    og.SetGlobalBuffer((__gm__ int32_t*)out, 320);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<int32_t> la = ub.Alloc<int32_t, 64>();
+    AscendC::LocalTensor<int32_t> lb = ub.Alloc<int32_t, 64>();
+    AscendC::LocalTensor<int32_t> lo = ub.Alloc<int32_t, 320>();
+    AscendC::DataCopy(la, ag, 64);
+    AscendC::DataCopy(lb, bg, 64);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::Interleave(lo, lo[64], la, lb, count);
+    AscendC::DeInterleave(lo[128], lo[192], la, lb, 64);
+    AscendC::DeInterleave(lo[256], lo[288], la, 64);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(og, lo, 320);
+}

@@ -1,0 +1,5 @@
+// Stand-in for the AscendC library header adv_api/math/asinh.h:
+// the Asinh function of the math library (kernel_vec_math.h).
+#pragma once
+
+#include "kernel_operator.h"
