@@ -570,6 +570,16 @@ private slots:
                      "std::memcpy(&f, &f, sizeof f); (void)x; }\n";
         auto withStd = compiler.compile(req);
         QVERIFY2(withStd.ok, withStd.diagnostics.empty() ? "" : withStd.diagnostics[0].message.c_str());
+        // Scalar C math called unqualified, as device code does, next to an entry named like it,
+        // and with the kernel's own <math.h> (whose functions must not make the calls ambiguous;
+        // the entry is not named sin there, since <math.h> itself declares that name).
+        for (auto [extra, entry] : {std::pair{"", "sin"}, std::pair{"#include <math.h>\n", "k"}}) {
+            req.source = std::string("#include \"kernel_operator.h\"\n") + extra + "extern \"C\" __global__ __aicore__ void " +
+                         entry + "(GM_ADDR x) { float f = expf(1.0f) + sqrt(2.0f) + "
+                         "fmaxf(1.0f, 0.5f) + float(pow(2.0, 3)); (void)f; (void)x; }\n";
+            auto scalarMath = compiler.compile(req);
+            QVERIFY2(scalarMath.ok, scalarMath.diagnostics.empty() ? extra : scalarMath.diagnostics[0].message.c_str());
+        }
     }
 };
 

@@ -22,6 +22,7 @@
 #include "kernel_vec_reg_math.h"
 #include "kernel_vec_reg_layout.h"
 #include "kernel_std.h"
+#include "kernel_scalar_math.h"
 #include "kernel_local_mem.h"
 #include "kernel_compat.h"
 #include "kernel_cce_compat.h"
