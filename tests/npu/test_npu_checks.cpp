@@ -178,6 +178,19 @@ extern "C" __global__ __aicore__ void k_race_fixed(GM_ADDR x) {
     DataCopy(g, t, N);
 }
 
+// k_race_raw with a data synchronisation barrier between the copy and its reader.
+extern "C" __global__ __aicore__ void k_race_dsb(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, N * sizeof(half));
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer((__gm__ half*)x, N);
+    LocalTensor<half> t = buf.Get<half>();
+    DataCopy(t, g, N);
+    DataSyncBarrier<MemDsbT::UB>();
+    Adds(t, t, half(1.0f), N);
+}
+
 extern "C" __global__ __aicore__ void k_race_war(GM_ADDR x) {
     TPipe pipe;
     TBuf<TPosition::VECCALC> buf, out;
@@ -335,6 +348,11 @@ private slots:
     void flagsRemoveTheRace() {
         NpuHarness h;
         ICPU_RUN_KF(k_race_fixed, 1, (GM_ADDR)h.gm<half>(N));
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+    }
+    void dataSyncBarrierRemovesTheRace() {
+        NpuHarness h;
+        ICPU_RUN_KF(k_race_dsb, 1, (GM_ADDR)h.gm<half>(N));
         QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
     }
     void warRace() {

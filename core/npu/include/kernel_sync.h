@@ -48,6 +48,14 @@ template <pipe_t pipe> __aicore__ inline void PipeBarrier(::sage::npu::Loc loc =
 __aicore__ inline void SyncAll(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     ::sage::npu::rt::syncAll(loc);
 }
+// The memory a data synchronisation barrier waits for.
+enum class MemDsbT { ALL = 0, DDR, UB };
+// DataSyncBarrier<mem>: the core goes on only when the memory accesses issued before it (to `mem`)
+// have completed. Modelled as PipeBarrier<PIPE_ALL>, which waits for every pipe's earlier work:
+// at least as long as the barrier, and the same values afterwards.
+template <MemDsbT mem> __aicore__ inline void DataSyncBarrier(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    ::sage::npu::rt::pipeBarrier(static_cast<::sage::npu::PipeId>(PIPE_ALL), loc);
+}
 template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll(::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     ::sage::npu::rt::syncAll(loc);

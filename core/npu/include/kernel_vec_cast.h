@@ -11,6 +11,7 @@ template <typename T> constexpr bool kCastType =
 } // namespace detail
 
 enum class RoundMode : int {
+    UNKNOWN = -1,   // not given (a CastTrait's default): as CAST_NONE
     CAST_NONE = 0,  // the conversion's natural mode: RINT where precision is lost, exact otherwise
     CAST_RINT = 1,  // round to nearest, ties to even
     CAST_FLOOR = 2,

@@ -30,8 +30,9 @@
 
 namespace AscendC {
 
-// Bytes in one vector register.
+// Bytes in one vector register (also spelled as the constant VECTOR_REG_WIDTH).
 __aicore__ constexpr uint32_t GetVecLen() { return 256; }
+constexpr uint32_t VECTOR_REG_WIDTH = GetVecLen();
 
 enum class DivAlgo {
     INTRINSIC,

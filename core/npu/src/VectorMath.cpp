@@ -271,6 +271,7 @@ void elementwise(VecOp op, DType t, uint8_t* dst, const uint8_t* a, const uint8_
 }
 
 void cast(DType dt, DType st, uint8_t* dst, const uint8_t* src, int mode, size_t n) {
+    if (mode < 0) mode = 0;  // RoundMode::UNKNOWN (no mode given): the conversion's natural one, as CAST_NONE
     std::vector<double> tmp(n);  // src and dst may overlap (in-place widening/narrowing)
     dispatch(st, [&](auto s) {
         for (size_t i = 0; i < n; ++i) tmp[i] = loadAsDouble<decltype(s)>(src, i);

@@ -173,8 +173,10 @@ extern "C" __global__ __aicore__ void reg_index_ops_kernel(GM_ADDR in, GM_ADDR o
 //             (UNPACK_B16 load + Cast ZERO);
 //   224..287  floor(x) as int32;  288..319  int16(10000 * x) saturated;  320..351 the same wrapped;
 //   352..415  elements 64..127 copied through an address register with DataCopy.
+// UNKNOWN (no rounding mode given, as CANN's ops write a trait's default): the natural one, to
+// nearest even.
 constexpr Reg::CastTrait kToHalf = {Reg::RegLayout::ZERO, Reg::SatMode::UNKNOWN, Reg::MaskMergeMode::ZEROING,
-                                    RoundMode::CAST_RINT};
+                                    RoundMode::UNKNOWN};
 constexpr Reg::CastTrait kFromHalf = {Reg::RegLayout::ZERO, Reg::SatMode::UNKNOWN, Reg::MaskMergeMode::ZEROING,
                                       RoundMode::CAST_NONE};
 constexpr Reg::CastTrait kFloor = {Reg::RegLayout::UNKNOWN, Reg::SatMode::UNKNOWN, Reg::MaskMergeMode::ZEROING,
@@ -191,9 +193,10 @@ __simd_vf__ inline void CastVF(__ubuf__ float* ub) {
     Reg::RegTensor<int16_t> i16;
     Reg::LoadAlign(x, ub);
     Reg::Cast<half, float, kToHalf>(h, x, all);
-    Reg::StoreAlign<half, Reg::StoreDist::DIST_PACK_B32>(reinterpret_cast<__ubuf__ half*>(ub + 128), h, all);
+    constexpr uint32_t halvesAt = 2 * VECTOR_REG_WIDTH / sizeof(float);  // element 128: after two registers of input
+    Reg::StoreAlign<half, Reg::StoreDist::DIST_PACK_B32>(reinterpret_cast<__ubuf__ half*>(ub + halvesAt), h, all);
     Reg::LocalMemBar<Reg::MemType::VEC_STORE, Reg::MemType::VEC_LOAD>();
-    Reg::LoadAlign<half, Reg::LoadDist::DIST_UNPACK_B16>(h2, reinterpret_cast<__ubuf__ half*>(ub + 128));
+    Reg::LoadAlign<half, Reg::LoadDist::DIST_UNPACK_B16>(h2, reinterpret_cast<__ubuf__ half*>(ub + halvesAt));
     Reg::Cast<float, half, kFromHalf>(back, h2, all);
     Reg::StoreAlign(ub + 160, back, all);
     Reg::Cast<int32_t, float, kFloor>(i32, x, all);
