@@ -88,13 +88,17 @@ private slots:
         // stream>>>, passed wrapped so that a template's arguments are deduced from the call.
         const std::string text = "template <typename T> __global__ __launch_bounds__(64) void g(T* x) {}\n"
                                  "__global__ __aicore__ void v(float* x) {}\n"
+                                 "template <int N>\n__vector__ __global__ void w(float* x) {}\n"
                                  "int main() {\n"
                                  "    g<<<4, 64, 0, stream>>>(p);\n"
                                  "    v<<<4, 0, stream>>>(p);\n"
+                                 "    w<8><<<4, 0, stream>>>(p);\n"
                                  "    return 0;\n}\n";
         const auto p = eval::programSourceOf(text);
         QVERIFY2(p.error.empty(), p.error.c_str());
-        QCOMPARE(p.launches, 2);
+        QCOMPARE(p.launches, 3);
+        // A core qualifier before __global__ (as AscendC's add example writes it) is a SIMD kernel too.
+        QVERIFY2(p.source.find("::sage::asc::launcher(w<8>, \"w\"") != std::string::npos, p.source.c_str());
         QVERIFY2(p.source.find("::sage::asc::simtLauncher([](auto... a) { g(a...); }, \"g\", "
                                "::std::source_location::current(), 4, 64, 0, stream)(p)") != std::string::npos,
                  p.source.c_str());

@@ -184,14 +184,15 @@ size_t kernelExpressionStart(const std::string& code, size_t end) {
 }
 
 // True when `code` defines `name` as a SIMT kernel: `__global__` without a core qualifier
-// (`__aicore__`, `__vector__`, `__cube__`, `__mix__`). Such a launch reads
-// <<<grid, threads, ubuf, stream>>> and runs every thread.
+// (`__aicore__`, `__vector__`, `__cube__`, `__mix__`) before or after it (`__vector__ __global__
+// void add(...)` is a SIMD kernel). Such a launch reads <<<grid, threads, ubuf, stream>>> and runs
+// every thread.
 bool definesSimtKernel(const std::string& code, const std::string& name) {
-    const std::regex head(R"(\b__global__\b((?:[^;{}()]|\([^()]*\))*)\b)" + name + R"(\s*\()");
+    const std::regex head(R"(((?:\b__\w+__\s+)*)\b__global__\b((?:[^;{}()]|\([^()]*\))*)\b)" + name + R"(\s*\()");
     std::smatch m;
     if (!std::regex_search(code, m, head)) return false;
     static const std::regex core(R"(\b(?:__aicore__|__vector__|__cube__|__mix__)\b)");
-    return !std::regex_search(m[1].first, m[1].second, core);
+    return !std::regex_search(m[1].first, m[1].second, core) && !std::regex_search(m[2].first, m[2].second, core);
 }
 
 // The `<<<cfg>>>(` launches of `code` as edits that call the simulator's launch instead; false
