@@ -1,22 +1,24 @@
 #include "sage_toolchain/Diagnostic.h"
 
+#include "sage_toolchain/NameTable.h"
+
+#include <array>
+#include <cstddef>
+
 #include <nlohmann/json.hpp>
 
 namespace sage::toolchain {
 
-std::string_view toString(Severity severity) {
-    switch (severity) {
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
-    case Severity::Error: break;
-    }
-    return "error";
-}
+namespace {
+// Indexed by Severity; the order is the enum's.
+constexpr std::array<std::string_view, 3> kSeverityNames{"error", "warning", "note"};
+static_assert(kSeverityNames.size() == std::size_t(Severity::Note) + 1, "one name per Severity");
+} // namespace
+
+std::string_view toString(Severity severity) { return kSeverityNames[std::size_t(severity)]; }
 
 Severity severityFrom(std::string_view text) {
-    if (text == "warning") return Severity::Warning;
-    if (text == "note") return Severity::Note;
-    return Severity::Error;
+    return Severity(indexOfName(kSeverityNames, text).value_or(std::size_t(Severity::Error)));
 }
 
 nlohmann::json toJson(const Diagnostic& d) {

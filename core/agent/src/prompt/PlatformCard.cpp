@@ -61,12 +61,11 @@ CardNeed needOf(const CardPiece& p, const CardRequest& r) {
         if (matmul) return has(sub, "matmul") || has(sub, "cube") ? CardNeed::Example : CardNeed::Omit;
         return rowExample == rowWise(r.category) ? CardNeed::Example : CardNeed::Omit;
     }
-    // The register-level vector API and the SIMT API are there for engineers' Ascend 950 code; the
-    // agent writes for the device's queue-and-buffer API, and the long sections would crowd the
-    // worked examples out.
-    if (has(sub, "register-level") || has(sub, "simt api")) return CardNeed::Omit;
-    if (has(sub, "vector operator templates")) return CardNeed::Omit;  // CANN ops' DAG templates, likewise
-    if (has(sub, "ascend 950 data movement")) return CardNeed::Omit;  // same reason, engineers' 950 code
+    // Facilities for engineers' Ascend 950 and CANN op code (the register-level vector API, the SIMT
+    // API, CANN's operator templates, the 950 data movement); the agent writes for the device's
+    // queue-and-buffer API, and the long sections would crowd the worked examples out.
+    for (const char* engineersOnly : {"register-level", "simt api", "vector operator templates", "ascend 950 data movement"})
+        if (has(sub, engineersOnly)) return CardNeed::Omit;
     if (has(sub, "high-level matmul")) return matmul ? CardNeed::Optional : CardNeed::Omit;  // like the cube section
     if (has(sec, "unsupported")) return CardNeed::Optional;
     return CardNeed::Optional;  // sections added later: shown when there is room

@@ -8,7 +8,5 @@ __aicore__ inline float __bfloat162float(bfloat16_t b) { return float(b); }
 __aicore__ inline bfloat16_t __float2bfloat16(float f) { return bfloat16_t(f); }
 __aicore__ inline bfloat16_t __float2bfloat16_rn(float f) { return bfloat16_t(f); }
 __aicore__ inline bfloat16_t __float2bfloat16_rn_sat(float f) {
-    constexpr float kBf16Max = 3.38953139e38f;
-    if (f != f) return bfloat16_t(f);
-    return bfloat16_t(f > kBf16Max ? kBf16Max : f < -kBf16Max ? -kBf16Max : f);
+    return ::sage::simt::saturatingNarrow<bfloat16_t>(f, 3.38953139e38f);  // bfloat16's largest finite value
 }

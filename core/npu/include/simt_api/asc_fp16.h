@@ -8,11 +8,7 @@
 __aicore__ inline float __half2float(half h) { return float(h); }
 __aicore__ inline half __float2half(float f) { return half(f); }
 __aicore__ inline half __float2half_rn(float f) { return half(f); }
-__aicore__ inline half __float2half_rn_sat(float f) {
-    constexpr float kHalfMax = 65504.0f;
-    if (f != f) return half(f);
-    return half(f > kHalfMax ? kHalfMax : f < -kHalfMax ? -kHalfMax : f);
-}
+__aicore__ inline half __float2half_rn_sat(float f) { return ::sage::simt::saturatingNarrow<half>(f, 65504.0f); }
 __aicore__ inline half __int2half_rn(int32_t i) { return half(float(i)); }
 __aicore__ inline int32_t __half2int_rz(half h) { return int32_t(float(h)); }
 

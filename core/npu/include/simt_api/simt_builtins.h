@@ -151,3 +151,12 @@ template <int dim = 0> __aicore__ inline uint32_t GetBlockNum() {
                              dim);
 }
 } // namespace AscendC::Simt
+
+namespace sage::simt {
+// `f` narrowed to the 16-bit float type T, clamped to ±maxFinite instead of overflowing to
+// infinity (NaN stays NaN): the `_rn_sat` conversions of asc_fp16.h and asc_bf16.h.
+template <typename T> __aicore__ inline T saturatingNarrow(float f, float maxFinite) {
+    if (f != f) return T(f);
+    return T(f > maxFinite ? maxFinite : f < -maxFinite ? -maxFinite : f);
+}
+} // namespace sage::simt
