@@ -148,6 +148,31 @@ private slots:
                  chain.c_str());
         QVERIFY(chain.find("struct Tiling { int n; };") != std::string::npos);
         QVERIFY(chain.find("quad(int v) { return twice(twice(v)); }") != std::string::npos);
+        // Host types and variables go too: a struct of host buffers (a runtime stream, host
+        // vectors), a global string, and the function that only takes that struct; a device class
+        // and a device struct whose member shares a host function's name are kept.
+        const std::string types = eval::deviceSourceOf(
+            "struct Buffers { float* x = nullptr; aclrtStream stream = nullptr; };\n"
+            "struct Golden {\n std::vector<float> values;\n};\n"
+            "static std::string g_name = \"case\";\n"
+            "static const uint32_t kTile = 64;\n"
+            "void Release(Buffers& b) { b.x = nullptr; }\n"
+            "int Fill(const ge::Shape& shape) { return 0; }\n"
+            "template <typename T> class KernelX { public: __aicore__ void Fill() { n = kTile; } int n; };\n"
+            "struct Params { int Fill; };\n");
+        for (const char* gone : {"aclrtStream", "Buffers", "std::vector", "Golden", "g_name", "Release", "ge::Shape"})
+            QVERIFY2(types.find(gone) == std::string::npos, (std::string(gone) + " kept in:\n" + types).c_str());
+        QVERIFY2(types.find("static const uint32_t kTile = 64;") != std::string::npos, types.c_str());
+        QVERIFY2(types.find("class KernelX { public: __aicore__ void Fill() { n = kTile; } int n; };") != std::string::npos,
+                 types.c_str());
+        QVERIFY2(types.find("struct Params { int Fill; };") != std::string::npos, types.c_str());
+        // A kernel whose head is chosen by #if/#else keeps its body when a host function follows.
+        const std::string split = eval::deviceSourceOf(
+            "#if MODE == 2\nextern \"C\" __global__ __cube__ void k(GM_ADDR a)\n#else\n"
+            "extern \"C\" __global__ __aicore__ void k(GM_ADDR a)\n#endif\n{\n    Run(a);\n}\n"
+            "int Host() { std::vector<int> v; return 0; }\n");
+        QVERIFY2(split.find("Run(a);") != std::string::npos, split.c_str());
+        QVERIFY2(split.find("Host") == std::string::npos, split.c_str());
         // Unbalanced braces and empty text neither crash nor loop.
         QVERIFY(eval::deviceSourceOf("int main() { aclInit(nullptr);").find("aclInit") == std::string::npos);
         QCOMPARE(eval::deviceSourceOf(""), std::string());

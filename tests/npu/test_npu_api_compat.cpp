@@ -73,6 +73,30 @@ private slots:
             for (int b = 0; b < 4; ++b) QCOMPARE(out[b], b * 10 + (aicOnly ? 1 : 2));
         }
     }
+    void scalarGmAtomicsBypassAndUbSize() {
+        NpuHarness h;
+        uint32_t* counter = h.gm<uint32_t>(8);
+        uint32_t* out = h.gm<uint32_t>(8);
+        ICPU_RUN_KF(compat::scalar_gm_kernel, 4, (GM_ADDR)counter, (GM_ADDR)out);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        QCOMPARE(counter[0], 4u);                        // every block added one
+        QVERIFY(counter[1] >= 100u && counter[1] < 104u);  // one block's swap won, the others saw it taken
+        QCOMPARE(out[0], uint32_t(AscendC::TOTAL_UB_SIZE));
+        QCOMPARE(out[1], uint32_t(AscendC::TOTAL_UB_SIZE));
+        for (uint32_t b = 0; b < 4; ++b) QCOMPARE(out[2 + b], 7 * (b + 1));
+        // A plain pointer past its allocation is caught by the GM check, not read.
+        ICPU_RUN_KF(compat::scalar_gm_kernel, 1, (GM_ADDR)(counter + 1000000), (GM_ADDR)out);
+        QVERIFY2(!h.last().diagnostics.empty(), "an atomic on an address outside every GM buffer was not reported");
+    }
+    void broadcastRow() {
+        NpuHarness h;
+        float* src = h.gmRandom<float>(16, -2, 2, 21);
+        float* dst = h.gm<float>(64);
+        ICPU_RUN_KF(compat::broadcast_row_kernel, 1, (GM_ADDR)src, (GM_ADDR)dst);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 16; ++c) QCOMPARE(dst[r * 16 + c], src[c]);
+    }
     void scalarSqrt() { QCOMPARE(compat::scalarSqrtTwice(9.0f), 6.0f); }
     void tilingAccessorsRoundTrip() { QCOMPARE(compat::tilingRoundTrip(), 45u); }
     void elementAccessQueueFormsAndAssert() {

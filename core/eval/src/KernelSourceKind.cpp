@@ -71,17 +71,33 @@ bool atLineStart(const std::string& code, size_t i) {
     return i == 0 || code[i - 1] == '\n';
 }
 
+// Names no device code can use: the host standard library's containers, strings, streams and
+// random engines, the ACL runtime's types and calls, and GE's shapes. A top-level declaration
+// that mentions one is host code.
+bool mentionsHostOnlyName(const std::string& code) {
+    static const std::regex hostName(
+        R"(\bstd::(?:string|vector|map|unordered_map|unordered_set|set|random_device|mt19937(?:_64)?|\w+_distribution|ifstream|ofstream|stringstream|ostringstream|cout|cerr|thread|chrono)\b|\bacl(?:rt|op|nn)?[A-Z]\w*|\bge::)");
+    return std::regex_search(code, hostName);
+}
+
 // A function body that only the host part runs: a launch or ACL call (hostMarkerIn), the host
 // tiling APIs, console output or the samples' file helpers.
 bool hostOnlyBody(const std::string& body) {
     static const std::regex hostApi(
-        R"(\b(?:matmul_tiling|platform_ascendc|optiling|std)::(?:\w+::)*(?:cout|cerr|MultiCoreMatmulTiling|MatmulApiTiling|BatchMatmulTiling|PlatformAscendC\w*|vector|ifstream|ofstream)\b|\b(?:ReadFile|WriteFile|GetAscendCPlatform)\s*\()");
-    return !hostMarkerIn(body, body).empty() || std::regex_search(body, hostApi);
+        R"(\b(?:matmul_tiling|platform_ascendc|optiling)::(?:\w+::)*(?:MultiCoreMatmulTiling|MatmulApiTiling|BatchMatmulTiling|PlatformAscendC\w*)\b|\b(?:ReadFile|WriteFile|GetAscendCPlatform)\s*\()");
+    return !hostMarkerIn(body, body).empty() || mentionsHostOnlyName(body) || std::regex_search(body, hostApi);
 }
 
 // The name a function head declares: the identifier before its parameter list.
 std::string functionNameOf(const std::string& head) {
     static const std::regex name(R"(([A-Za-z_]\w*)\s*\()");
+    std::smatch m;
+    return std::regex_search(head, m, name) ? m[1].str() : std::string();
+}
+
+// The name a struct, class or union head declares (`template <...> struct Name : Base`), or empty.
+std::string typeNameOf(const std::string& head) {
+    static const std::regex name(R"(\b(?:struct|class|union)\s+(?:__\w+__\s+)*([A-Za-z_]\w*)[^()]*$)");
     std::smatch m;
     return std::regex_search(head, m, name) ? m[1].str() : std::string();
 }
@@ -93,12 +109,27 @@ bool callsAny(const std::string& body, const std::set<std::string>& names) {
     return false;
 }
 
-// One pass over the top-level functions (namespaces and extern "C" blocks are looked into):
-// blanks, in `out`, those that are `main`, hold host code, or call a function already known as
-// host code, and adds their names to `hostNames`. True when it found a new one.
-bool blankHostFunctionsOnce(const std::string& code, std::string& out, std::set<std::string>& hostNames) {
+bool namesAny(const std::string& code, const std::set<std::string>& names) {
+    for (const auto& n : names)
+        if (std::regex_search(code, std::regex("\\b" + n + "\\b")))
+            return true;
+    return false;
+}
+
+// The host part found so far: functions (known by their calls) and types (by any use).
+struct HostNames {
+    std::set<std::string> functions, types;
+};
+
+// One pass over the top-level declarations (namespaces and extern "C" blocks are looked into):
+// blanks, in `out`, the functions that are `main`, hold host code or call a host function, and
+// the types and variables that use a host-only name or a host type, and records their names in
+// `host`. A function's use of a host type counts from its head (a parameter) too. True when it
+// found a new name.
+bool blankHostDeclarationsOnce(const std::string& code, std::string& out, HostNames& host) {
     static const std::regex opensScope(R"((?:\bnamespace\b[^;{}()]*|\bextern\s*"\s*"\s*)$)");
     static const std::regex isMain(R"(\bmain\s*\()");
+    static const std::regex enumHead(R"(\benum\b)");
     bool found = false;
     int scopes = 0;  // open namespace / extern "C" braces
     size_t segment = 0;
@@ -108,6 +139,9 @@ bool blankHostFunctionsOnce(const std::string& code, std::string& out, std::set<
             i = pastDirective(code, i);
             segment = i;
         } else if (c == ';') {
+            // A variable, alias or prototype: host code when it names host-only things.
+            const std::string declaration = code.substr(segment, i + 1 - segment);
+            if (mentionsHostOnlyName(declaration) || namesAny(declaration, host.types)) blank(out, segment, i + 1);
             segment = i + 1;
         } else if (c == '}' && scopes > 0) {
             --scopes;
@@ -121,11 +155,22 @@ bool blankHostFunctionsOnce(const std::string& code, std::string& out, std::set<
             }
             const size_t end = pastMatchingBrace(code, i);
             const std::string body = code.substr(i, end - i);
-            if (head.find(')') != std::string::npos &&
-                (std::regex_search(head, isMain) || hostOnlyBody(body) || callsAny(body, hostNames))) {
-                blank(out, segment, end);
-                const std::string name = functionNameOf(head);
-                if (!name.empty() && hostNames.insert(name).second) found = true;
+            const std::string typeName = typeNameOf(head);
+            if (!typeName.empty()) {
+                if (mentionsHostOnlyName(head + body) || namesAny(head + body, host.types)) {
+                    blank(out, segment, end);
+                    if (host.types.insert(typeName).second) found = true;
+                }
+            } else if (head.find(')') != std::string::npos) {
+                if (std::regex_search(head, isMain) || hostOnlyBody(body) || mentionsHostOnlyName(head) ||
+                    callsAny(body, host.functions) || namesAny(head + body, host.types)) {
+                    blank(out, segment, end);
+                    const std::string name = functionNameOf(head);
+                    if (!name.empty() && host.functions.insert(name).second) found = true;
+                }
+            } else if (head.find('=') != std::string::npos || std::regex_search(head, enumHead)) {
+                i = end - 1;  // an initializer or enum: the declaration ends at its `;`
+                continue;
             }
             i = end - 1;
             segment = end;
@@ -134,12 +179,12 @@ bool blankHostFunctionsOnce(const std::string& code, std::string& out, std::set<
     return found;
 }
 
-// Blanks the host functions, and then the functions that call them (a helper the launch calls
-// through another helper), until no new one turns up.
-void blankHostFunctions(const std::string& code, std::string& out) {
-    std::set<std::string> hostNames;
-    constexpr int kMaxCallDepth = 8;
-    for (int pass = 0; pass < kMaxCallDepth && blankHostFunctionsOnce(code, out, hostNames); ++pass) {
+// Blanks the host declarations, and then those that use them (a helper the launch calls through
+// another helper, a struct of host buffers and the function taking it), until no new one turns up.
+void blankHostDeclarations(const std::string& code, std::string& out) {
+    HostNames host;
+    constexpr int kMaxUseDepth = 8;
+    for (int pass = 0; pass < kMaxUseDepth && blankHostDeclarationsOnce(code, out, host); ++pass) {
     }
 }
 
@@ -315,7 +360,7 @@ std::string deviceSourceOf(const std::string& text) {
         const size_t at = size_t(it->position(0));
         if (code[at + it->str(0).find('#')] == '#' && isHostHeader((*it)[1].str())) blank(out, at, at + it->length(0));
     }
-    blankHostFunctions(code, out);
+    blankHostDeclarations(code, out);
     return out;
 }
 

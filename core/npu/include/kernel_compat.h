@@ -126,6 +126,13 @@ struct AscendCUtils {
     __aicore__ static constexpr uint32_t GetBitSize(uint32_t bytes) { return bytes * 8; }
     __aicore__ static constexpr uint32_t GetC0Size() { return 32; }
     __aicore__ static constexpr uint32_t GetC0Count(uint32_t dtypeBytes) { return dtypeBytes ? 32 / dtypeBytes : 0; }
+    // The vector unit's overflow mode (saturate results that overflow, or keep inf and NaN). The
+    // simulator keeps the IEEE result in either mode (docs/kernel-api.md); the setting costs a
+    // scalar issue slot.
+    __aicore__ static void SetOverflow(uint64_t ctrlValue) {
+        (void)ctrlValue;
+        ::sage::npu::rt::scalarWork(1);
+    }
 };
 
 // Data-cache maintenance of GM lines. The simulator's GM is coherent (scalar and DMA accesses
@@ -173,6 +180,15 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src
                   "Axpy supports half, float, and half source into a float destination");
     ::sage::npu::rt::vecAxpy(::sage::npu::dtypeOf<T>, ::sage::npu::dtypeOf<U>, dst.ref(), src.ref(),
                              static_cast<double>(static_cast<float>(scalar)), uint64_t(count < 0 ? 0 : count), loc);
+}
+
+// The library form with a shared temporary buffer (accepted and not used).
+template <typename T, typename U>
+__aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalar,
+                            const LocalTensor<uint8_t>& sharedTmpBuffer, const int32_t count,
+                            ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)sharedTmpBuffer;
+    Axpy(dst, src, scalar, count, loc);
 }
 
 // dst[i] = src element at byte offset srcBaseAddr + srcOffset[i].

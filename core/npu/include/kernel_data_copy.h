@@ -245,5 +245,7 @@ template <typename T> __aicore__ inline void SetAtomicAdd() { ::sage::npu::rt::s
 template <typename T> __aicore__ inline void SetAtomicMax() { ::sage::npu::rt::setAtomic(2, ::sage::npu::dtypeOf<T>); }
 template <typename T> __aicore__ inline void SetAtomicMin() { ::sage::npu::rt::setAtomic(3, ::sage::npu::dtypeOf<T>); }
 __aicore__ inline void SetAtomicNone() { ::sage::npu::rt::setAtomic(0, ::sage::npu::DType::F32); }
+// The newer spelling of SetAtomicNone.
+__aicore__ inline void DisableDmaAtomic() { SetAtomicNone(); }
 
 } // namespace AscendC

@@ -16,6 +16,7 @@
 #include "kernel_vec_reduce_regs.h"
 #include "kernel_cube.h"
 #include "kernel_vec_math.h"
+#include "kernel_vec_math_mixed.h"
 #include "kernel_vec_lib.h"
 #include "kernel_vec_sort.h"
 #include "kernel_vec_reg.h"
@@ -26,6 +27,7 @@
 #include "kernel_local_mem.h"
 #include "kernel_compat.h"
 #include "kernel_cce_compat.h"
+#include "kernel_scalar_gm.h"
 #include "kernel_launch.h"
 
 #include <array>

@@ -62,6 +62,18 @@ enum class VecOp : uint8_t {
 
 enum class ReduceOp : uint8_t { Sum, Max, Min };
 
+// The library's element-wise functions over up to three operands of their own types (vecLibrary):
+// Fma a*b+c, Clamp min(max(a, b), c), Where c ? a : b, Fmod, Frac a - trunc(a), Rint (ties to
+// even), IsFinite (1 or 0), Swish a*sigmoid(beta*a), SwiGLU a*b*sigmoid(beta*b), GeGLU a*gelu(b),
+// BitwiseAnd, BitwiseXor and LogicalAnd (1 or 0).
+enum class LibOp : uint8_t { Fma, Clamp, Where, Fmod, Frac, Rint, IsFinite, Swish, SwiGLU, GeGLU, BitwiseAnd, BitwiseXor, LogicalAnd };
+// One operand of a library function: a tensor of type `type`, or (tensor null) the scalar `value`.
+struct LibOperand {
+    const LocalRef* tensor = nullptr;
+    DType type = DType::F32;
+    double value = 0;
+};
+
 // One vector instruction in "repeat" form: `repeat` iterations of up to 8 32-byte blocks,
 // a mask selecting elements per repeat, strides in 32-byte blocks.
 struct RepeatForm {
@@ -180,6 +192,11 @@ void vecCompare(DType t, const LocalRef& dstMask, const LocalRef& s0, const Loca
                 uint64_t count, Loc loc);
 void vecSelect(DType t, const LocalRef& dst, const LocalRef& mask, const LocalRef& s0, const LocalRef* s1,
                double scalar, int selMode, uint64_t count, Loc loc);
+// dst[i] = op(operands[0][i], operands[1][i], operands[2][i]) for `count` elements, each operand a
+// tensor or a scalar, computed in double and rounded once to dst's type `dt`; `beta` is Swish's
+// and SwiGLU's factor. One composite instruction sequence on PIPE_V.
+void vecLibrary(LibOp op, DType dt, const LocalRef& dst, const LibOperand* operands, int operandCount, double beta,
+                uint64_t count, Loc loc);
 // dst[i] = src[i] * scalar + dst[i] (Axpy; dst may be wider than src: half -> float).
 void vecAxpy(DType dt, DType st, const LocalRef& dst, const LocalRef& src, double scalar, uint64_t count, Loc loc);
 // dst[i] = the element at byte offset base + offsets[i] of src (Gather; offsets are uint32 bytes).

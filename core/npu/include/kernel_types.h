@@ -99,6 +99,8 @@ template <> struct DTypeOf<uint16_t> { static constexpr DType value = DType::U16
 template <> struct DTypeOf<uint32_t> { static constexpr DType value = DType::U32; };
 template <> struct DTypeOf<int64_t> { static constexpr DType value = DType::I64; };
 template <> struct DTypeOf<uint64_t> { static constexpr DType value = DType::U64; };
+// bool tensors (LogicalAnd, Where conditions) are one byte, 0 or 1.
+template <> struct DTypeOf<bool> { static constexpr DType value = DType::U8; };
 template <typename T> inline constexpr DType dtypeOf = DTypeOf<T>::value;
 
 const char* dtypeName(DType t);

@@ -288,6 +288,18 @@ SAGE_UNARY(Neg, (detail::isOneOf<T, half, float, int16_t, int32_t>()), "half, fl
                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
         (void)sharedTmpBuffer;                                                                              \
         Name<T, isReuseSource>(dst, src, count, loc);                                                       \
+    }                                                                                                       \
+    template <typename T, bool isReuseSource = false>                                                       \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
+                                const LocalTensor<uint8_t>& sharedTmpBuffer,                                 \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        (void)sharedTmpBuffer;                                                                              \
+        Name<T, isReuseSource>(dst, src, src.GetSize(), loc);                                               \
+    }                                                                                                       \
+    template <typename T, bool isReuseSource = false>                                                       \
+    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
+                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
+        Name<T, isReuseSource>(dst, src, src.GetSize(), loc);                                               \
     }
 SAGE_LIBRARY_UNARY(Sigmoid)
 SAGE_LIBRARY_UNARY(Tanh)
@@ -316,21 +328,50 @@ SAGE_FAST_GELU(FasterGelu)
 SAGE_FAST_GELU(FasterGeluV2)
 #undef SAGE_FAST_GELU
 
-// Log (advanced API) is Ln.
-template <typename T>
+// Log (advanced API) is Ln; the shared temporary buffer is accepted and not used.
+template <typename T, bool isReuseSource = false>
 __aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
                            ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     Ln(dst, src, int32_t(count), loc);
 }
-template <typename T>
+template <typename T, bool isReuseSource = false>
 __aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Ln(dst, src, int32_t(src.GetSize()), loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)sharedTmpBuffer;
+    Ln(dst, src, int32_t(count), loc);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LocalTensor<uint8_t>& sharedTmpBuffer,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)sharedTmpBuffer;
     Ln(dst, src, int32_t(src.GetSize()), loc);
 }
 template <typename T, typename... D>
 __aicore__ inline void Log(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
                            D...) SAGE_PTR_FORM {
     Ln(dst, src, int32_t(count), ::sage::npu::Loc::current());
+}
+
+// Exp of the math library: the Taylor expansion level is the device's precision switch; the
+// simulator computes exp exactly, so it does not change the result.
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+__aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    Exp(dst, src, int32_t(count), loc);
+}
+template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
+__aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,
+                           ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)sharedTmpBuffer;
+    Exp(dst, src, int32_t(count), loc);
 }
 
 // ---- Duplicate: fill with a scalar ----------------------------------------------------------

@@ -107,6 +107,18 @@ __aicore__ inline void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>
     (void)sharedTmpBuffer;
     BroadCast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, loc);
 }
+// Broadcast: the newer spelling of BroadCast, same forms.
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+                                 const uint32_t srcShape[dim], ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    BroadCast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, loc);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+                                 const uint32_t srcShape[dim], const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                 ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    BroadCast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, sharedTmpBuffer, loc);
+}
 
 // ---- Sum and Mean over the last axis: `outter` rows of `inner` (padded) elements, n valid ------
 struct SumParams {

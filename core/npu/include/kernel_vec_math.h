@@ -11,14 +11,8 @@
 
 namespace AscendC {
 
-// The library's three forms (kernel_vec.h), plus the whole-tensor form without a count.
-#define SAGE_MATH_UNARY(Name)                                                                               \
-    SAGE_LIBRARY_UNARY(Name)                                                                                \
-    template <typename T, bool isReuseSource = false>                                                       \
-    __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
-                                ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {                       \
-        Name<T, isReuseSource>(dst, src, src.GetSize(), loc);                                               \
-    }
+// The library's forms (kernel_vec.h).
+#define SAGE_MATH_UNARY(Name) SAGE_LIBRARY_UNARY(Name)
 SAGE_MATH_UNARY(Sin)
 SAGE_MATH_UNARY(Cos)
 SAGE_MATH_UNARY(Tan)
@@ -42,39 +36,52 @@ SAGE_MATH_UNARY(Atanh)
 #undef SAGE_MATH_UNARY
 
 // Power: tensor ^ tensor, tensor ^ scalar and scalar ^ tensor, each with an optional shared
-// temporary buffer.
-template <typename T, bool isReuseSource = false>
+// temporary buffer and an optional count. The configuration chooses the device's algorithm (the
+// intrinsic, or a double-float technique for precision); the simulator computes pow exactly, so
+// it does not change the result.
+enum class PowerAlgo { INTRINSIC = 0, DOUBLE_FLOAT_TECH = 1 };
+struct PowerConfig {
+    PowerAlgo algo = PowerAlgo::INTRINSIC;
+};
+template <typename T, bool isReuseSource = false, PowerConfig config = PowerConfig{}>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& base, const LocalTensor<T>& exponent,
                              const uint32_t count, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     SAGE_TYPE_CHECK(detail::kFloat<T>, "Power", "half, float");
     ::sage::npu::rt::vecCount(::sage::npu::VecOp::Pow, ::sage::npu::dtypeOf<T>, dst.ref(), base.ref(),
                               &exponent.ref(), 0.0, count, loc);
 }
-template <typename T, bool isReuseSource = false>
+template <typename T, bool isReuseSource = false, PowerConfig config = PowerConfig{}>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const LocalTensor<T>& base, const std::type_identity_t<T>& exponent,
                              const uint32_t count, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     SAGE_TYPE_CHECK(detail::kFloat<T>, "Power", "half, float");
     ::sage::npu::rt::vecCount(::sage::npu::VecOp::Pows, ::sage::npu::dtypeOf<T>, dst.ref(), base.ref(), nullptr,
                               detail::scalarArg<T>(exponent), count, loc);
 }
-template <typename T, bool isReuseSource = false>
+template <typename T, bool isReuseSource = false, PowerConfig config = PowerConfig{}>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const std::type_identity_t<T>& base, const LocalTensor<T>& exponent,
                              const uint32_t count, ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     SAGE_TYPE_CHECK(detail::kFloat<T>, "Power", "half, float");
     ::sage::npu::rt::vecCount(::sage::npu::VecOp::RPows, ::sage::npu::dtypeOf<T>, dst.ref(), exponent.ref(),
                               nullptr, detail::scalarArg<T>(base), count, loc);
 }
-template <typename T, bool isReuseSource = false, typename B, typename E>
+template <typename T, bool isReuseSource = false, PowerConfig config = PowerConfig{}, typename B, typename E>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const B& base, const E& exponent,
                              const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count,
                              ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
     (void)sharedTmpBuffer;
-    Power<T, isReuseSource>(dst, base, exponent, count, loc);
+    Power<T, isReuseSource, config>(dst, base, exponent, count, loc);
 }
-template <typename T, bool isReuseSource = false, typename B, typename E>
+template <typename T, bool isReuseSource = false, PowerConfig config = PowerConfig{}, typename B, typename E>
+__aicore__ inline void Power(const LocalTensor<T>& dst, const B& base, const E& exponent,
+                             const LocalTensor<uint8_t>& sharedTmpBuffer,
+                             ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
+    (void)sharedTmpBuffer;
+    Power<T, isReuseSource, config>(dst, base, exponent, dst.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false, PowerConfig config = PowerConfig{}, typename B, typename E>
 __aicore__ inline void Power(const LocalTensor<T>& dst, const B& base, const E& exponent,
                              ::sage::npu::Loc loc = ::sage::npu::Loc::current()) {
-    Power<T, isReuseSource>(dst, base, exponent, dst.GetSize(), loc);
+    Power<T, isReuseSource, config>(dst, base, exponent, dst.GetSize(), loc);
 }
 
 } // namespace AscendC

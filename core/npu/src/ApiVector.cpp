@@ -41,8 +41,6 @@ double cyclesPerRepeat(const DeviceProfile& p, VecOp op, DType t) {
     }
 }
 
-namespace {
-
 void checkOverlap(Simulation::Impl& s, const LocalRef& dst, const LocalRef& src, uint64_t bytes, const char* api,
                   const Loc& loc) {
     if (memOf(dst.pos) != memOf(src.pos) || dst.addr == src.addr) return;
@@ -54,8 +52,6 @@ void checkOverlap(Simulation::Impl& s, const LocalRef& dst, const LocalRef& src,
                      "them to overlap completely or not at all; use a separate buffer.",
                  loc, true);
 }
-
-} // namespace
 
 RepeatLayout layoutFor(const CoreContext& c, uint32_t esDst, uint32_t esS0, uint32_t esS1, uint32_t perRepeat,
                        const RepeatForm& f, bool counter) {

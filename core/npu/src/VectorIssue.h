@@ -11,6 +11,10 @@ namespace sage::npu {
 IssueResult issueVector(Simulation::Impl& s, const char* name, uint64_t repeats, double cpr, uint64_t bytes,
                         const Loc& loc);
 uint64_t repeatsFor(uint64_t bytes, const DeviceProfile& p);
+// Reports an address_overlap when dst and src share some but not all of their `bytes` (the
+// hardware allows an exact alias, never a partial one).
+void checkOverlap(Simulation::Impl& s, const LocalRef& dst, const LocalRef& src, uint64_t bytes, const char* api,
+                  const Loc& loc);
 // Cycles one repeat of the element-wise vector op `op` on type `t` occupies PIPE_V.
 double cyclesPerRepeat(const DeviceProfile& p, VecOp op, DType t);
 

@@ -62,9 +62,11 @@ CardNeed needOf(const CardPiece& p, const CardRequest& r) {
         return rowExample == rowWise(r.category) ? CardNeed::Example : CardNeed::Omit;
     }
     // Facilities for engineers' Ascend 950 and CANN op code (the register-level vector API, the SIMT
-    // API, CANN's operator templates, the 950 data movement); the agent writes for the device's
-    // queue-and-buffer API, and the long sections would crowd the worked examples out.
-    for (const char* engineersOnly : {"register-level", "simt api", "vector operator templates", "ascend 950 data movement"})
+    // API, CANN's operator templates, the 950 data movement, the library's other spellings); the
+    // agent writes for the device's queue-and-buffer API, and the long sections would crowd the
+    // worked examples out.
+    for (const char* engineersOnly :
+         {"register-level", "simt api", "vector operator templates", "ascend 950 data movement", "mixed operands"})
         if (has(sub, engineersOnly)) return CardNeed::Omit;
     if (has(sub, "high-level matmul")) return matmul ? CardNeed::Optional : CardNeed::Omit;  // like the cube section
     if (has(sec, "unsupported")) return CardNeed::Optional;

@@ -151,3 +151,41 @@ extern "C" __global__ __aicore__ void cross_core_kernel(GM_ADDR out)
 
 // The scalar unit's sqrt, called unqualified as kernels do under `using namespace AscendC`.
 inline float scalarSqrtTwice(float v) { return sqrt(v) * 2.0f; }
+
+// Scalar GM helpers through plain pointers: counter[0] += 1 per block (AtomicAdd), counter[1] set
+// once from 0 to the first block's index + 100 (AtomicCas), a flag written and read back without
+// the data cache, and the UB size read both ways into out[0..1].
+extern "C" __global__ __aicore__ void scalar_gm_kernel(GM_ADDR counter, GM_ADDR out)
+{
+    __gm__ uint32_t* c = reinterpret_cast<__gm__ uint32_t*>(counter);
+    __gm__ uint32_t* o = reinterpret_cast<__gm__ uint32_t*>(out);
+    AtomicAdd(c, 1u);
+    AtomicCas(c + 1, 0u, uint32_t(GetBlockIdx()) + 100u);
+    WriteGmByPassDCache(o + 2 + GetBlockIdx(), uint32_t(7 * (GetBlockIdx() + 1)));
+    if (GetBlockIdx() == 0) {
+        WriteGmByPassDCache(o, ReadGmByPassDCache(o) + GetUBSizeInBytes());
+        WriteGmByPassDCache(o + 1, GetRuntimeUBSize());
+    }
+}
+
+// Broadcast (the newer spelling of BroadCast): a [1, 16] row to [4, 16].
+extern "C" __global__ __aicore__ void broadcast_row_kernel(GM_ADDR src, GM_ADDR dst)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bs, bd;
+    pipe.InitBuffer(bs, 16 * sizeof(float));
+    pipe.InitBuffer(bd, 64 * sizeof(float));
+    GlobalTensor<float> sg, dg;
+    sg.SetGlobalBuffer((__gm__ float*)src, 16);
+    dg.SetGlobalBuffer((__gm__ float*)dst, 64);
+    LocalTensor<float> ls = bs.Get<float>(), ld = bd.Get<float>();
+    DataCopy(ls, sg, 16);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    const uint32_t dstShape[2] = {4, 16}, srcShape[2] = {1, 16};
+    Broadcast<float, 2, 0>(ld, ls, dstShape, srcShape);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DisableDmaAtomic();
+    DataCopy(dg, ld, 64);
+}
