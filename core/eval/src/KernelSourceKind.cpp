@@ -102,19 +102,16 @@ std::string typeNameOf(const std::string& head) {
     return std::regex_search(head, m, name) ? m[1].str() : std::string();
 }
 
-bool callsAny(const std::string& body, const std::set<std::string>& names) {
+// True when `code` has one of `names` as a whole word followed by `after` (a regex: a call is
+// `\s*\(`, any use `\b`).
+bool usesAny(const std::string& code, const std::set<std::string>& names, const char* after) {
     for (const auto& n : names)
-        if (std::regex_search(body, std::regex("\\b" + n + "\\s*\\(")))
+        if (std::regex_search(code, std::regex("\\b" + n + after)))
             return true;
     return false;
 }
-
-bool namesAny(const std::string& code, const std::set<std::string>& names) {
-    for (const auto& n : names)
-        if (std::regex_search(code, std::regex("\\b" + n + "\\b")))
-            return true;
-    return false;
-}
+bool callsAny(const std::string& code, const std::set<std::string>& names) { return usesAny(code, names, "\\s*\\("); }
+bool namesAny(const std::string& code, const std::set<std::string>& names) { return usesAny(code, names, "\\b"); }
 
 // The host part found so far: functions (known by their calls) and types (by any use).
 struct HostNames {

@@ -16,13 +16,10 @@ namespace detail {
 template <typename T> ::sage::npu::LibOperand libOperand(const LocalTensor<T>& t) {
     return {&t.ref(), ::sage::npu::dtypeOf<T>, 0.0};
 }
-// A scalar operand takes the type of the tensor it stands next to (`Like`).
-template <typename Like, typename V> ::sage::npu::LibOperand libScalar(const V& v) {
-    return {nullptr, ::sage::npu::dtypeOf<Like>, scalarArg<Like>(v)};
-}
+// A tensor, or a scalar taking the type of the tensor it stands next to (`Like`).
 template <typename Like, typename V> ::sage::npu::LibOperand libOperandLike(const V& v) {
     if constexpr (requires { v.ref(); }) return libOperand(v);
-    else return libScalar<Like>(v);
+    else return {nullptr, ::sage::npu::dtypeOf<Like>, scalarArg<Like>(v)};
 }
 template <typename D>
 void libCall(::sage::npu::LibOp op, const LocalTensor<D>& dst, std::initializer_list<::sage::npu::LibOperand> ops,

@@ -41,8 +41,6 @@ double cyclesPerRepeatOf(const DeviceProfile& p, LibOp op) {
     }
 }
 
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-
 double valueOf(LibOp op, const double* x, double beta) {
     switch (op) {
     case LibOp::Fma: return x[0] * x[1] + x[2];
@@ -52,12 +50,9 @@ double valueOf(LibOp op, const double* x, double beta) {
     case LibOp::Frac: return x[0] - std::trunc(x[0]);
     case LibOp::Rint: return std::nearbyint(x[0]);
     case LibOp::IsFinite: return std::isfinite(x[0]) ? 1 : 0;
-    case LibOp::Swish: return x[0] * sigmoid(beta * x[0]);
-    case LibOp::SwiGLU: return x[0] * x[1] * sigmoid(beta * x[1]);
-    case LibOp::GeGLU: {
-        const double k = 0.7978845608028654;  // sqrt(2/pi): the tanh form of GELU
-        return x[0] * 0.5 * x[1] * (1 + std::tanh(k * (x[1] + 0.044715 * x[1] * x[1] * x[1])));
-    }
+    case LibOp::Swish: return x[0] * vecmath::sigmoid(beta * x[0]);
+    case LibOp::SwiGLU: return x[0] * x[1] * vecmath::sigmoid(beta * x[1]);
+    case LibOp::GeGLU: return x[0] * vecmath::geluTanh(x[1]);
     case LibOp::BitwiseAnd: return double(int64_t(x[0]) & int64_t(x[1]));
     case LibOp::BitwiseXor: return double(int64_t(x[0]) ^ int64_t(x[1]));
     case LibOp::LogicalAnd: return x[0] != 0 && x[1] != 0 ? 1 : 0;

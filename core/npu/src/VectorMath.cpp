@@ -76,7 +76,6 @@ template <typename T, typename Fn> void map2(uint8_t* dst, const uint8_t* a, con
     for (size_t i = 0; i < n; ++i) N::store(dst, i, fn(N::load(a, i), N::load(b, i)));
 }
 
-template <typename C> C sigmoid(C x) { return C(1) / (C(1) + std::exp(-x)); }
 
 template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, const uint8_t* b, double sc, size_t n) {
     using C = typename Num<T>::Calc;
@@ -133,11 +132,7 @@ template <typename T> void elementwiseT(VecOp op, uint8_t* d, const uint8_t* a, 
         case VecOp::Neg: return map1<T>(d, a, n, [](C x) { return -x; });
         case VecOp::Sigmoid: return map1<T>(d, a, n, [](C x) { return sigmoid(x); });
         case VecOp::Tanh: return map1<T>(d, a, n, [](C x) { return std::tanh(x); });
-        case VecOp::Gelu:
-            return map1<T>(d, a, n, [](C x) {
-                const C k = C(0.7978845608028654);  // sqrt(2/pi)
-                return C(0.5) * x * (C(1) + std::tanh(k * (x + C(0.044715) * x * x * x)));
-            });
+        case VecOp::Gelu: return map1<T>(d, a, n, [](C x) { return geluTanh(x); });
         case VecOp::Silu: return map1<T>(d, a, n, [](C x) { return x * sigmoid(x); });
         // The documented approximations: FastGelu simplified to x / (1 + e^(-1.702 x)), and
         // FastGeluV2 x * (sgn(x) * [-0.1444 (min(|0.7071 x|, 1.769) - 1.769)^2 + 0.5] + 0.5).

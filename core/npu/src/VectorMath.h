@@ -5,10 +5,20 @@
 
 #include "kernel_runtime.h"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
 namespace sage::npu::vecmath {
+
+// The activation formulas the vector instructions and the library functions share, in the
+// computation type C (float for the vector ops, double for the mixed-operand library).
+template <typename C> C sigmoid(C x) { return C(1) / (C(1) + std::exp(-x)); }
+// GELU in its tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+template <typename C> C geluTanh(C x) {
+    const C k = C(0.7978845608028654);  // sqrt(2/pi)
+    return C(0.5) * x * (C(1) + std::tanh(k * (x + C(0.044715) * x * x * x)));
+}
 
 // dst[i] = op(a[i], b[i] or scalar) for n contiguous elements. `b` is null for unary and
 // tensor-scalar ops. Buffers may alias exactly (dst == a).
