@@ -11,6 +11,9 @@ PACKAGES=(
   libseccomp-dev xvfb xauth imagemagick x11-apps
   # bubblewrap: the namespaces (user, pid, mount, net, IPC) the compiler and runner run in (docs/security.md)
   bubblewrap
+  # CANN Bench (docs/cann-bench.md): its proto.yaml/cases.yaml read by yaml-cpp, its golden.py run by
+  # Debian's PyTorch (with PyYAML) in a confined child process
+  libyaml-cpp-dev python3-torch python3-yaml
   libxxhash-dev  # XXH3-128 content hashes for the compile, input, reference and run caches
   # a shared memory for a team or a cluster (docs/scale-out.md): libpq to build against, and the
   # server that the memory tests start as a throw-away cluster

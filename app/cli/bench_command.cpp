@@ -22,7 +22,9 @@
 
 #include "sage_agent/AgentLoop.h"
 #include "sage_agent/FaultInjector.h"
+#include "sage_eval/CannScore.h"
 #include "sage_eval/Evaluator.h"
+#include "cli/cann_bench_cli.h"
 #include "sage_memory/AdoptionLedger.h"
 #include "sage_toolchain/ToolPaths.h"
 
@@ -154,6 +156,30 @@ uint64_t evaluateOnce(const eval::Evaluator& evaluator, const eval::Task& task, 
     return ev.success() ? ev.profile.totalCycles : 0;
 }
 
+// A CANN Bench task's score as CANN Bench computes it, of the kernel the agent hands back: its best
+// verified iteration, else the evaluated iteration with the most accurate cases (CANN Bench scores
+// every accurate case of a kernel that does not pass them all).
+json benchScore(const eval::Task& task, const std::vector<agent::IterationRecord>& its) {
+    const agent::IterationRecord* pick = nullptr;
+    auto accurate = [](const agent::IterationRecord& it) {
+        int n = 0;
+        for (const auto& c : it.evaluation->verify.cases) n += c.pass;
+        return n;
+    };
+    for (const auto& it : its) {
+        if (!it.evaluation) continue;
+        if (it.correct && (!pick || !pick->correct || it.cycles < pick->cycles)) pick = &it;
+        else if (!pick || (!pick->correct && accurate(it) > accurate(*pick))) pick = &it;
+    }
+    if (!pick) {
+        eval::Evaluation none;
+        return eval::scoreBenchEvaluation(task, none);
+    }
+    json score = eval::scoreBenchEvaluation(task, *pick->evaluation);
+    score["iteration"] = pick->index;
+    return score;
+}
+
 // One measured run: the loop, then the metrics from what it stored (RunStore), so nothing depends
 // on counters the loop may or may not keep.
 json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::RunStore& runs,
@@ -224,7 +250,7 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
     }
     const bool correct = sum.firstCorrectIteration >= 0;
     const double bestCycles = double(sum.bestCycles);
-    return {{"task", task.name},
+    json row = {{"task", task.name},
             {"category", task.category},
             {"split", task.split},
             {"seed", s.seed},
@@ -256,6 +282,8 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
             {"injected_fault", fault ? json(fault->name) : json(nullptr)},
             {"fault_kind", fault ? json(fault->expectedKind) : json(nullptr)},
             {"fault_repaired", fault && correct && sum.firstCorrectIteration > 0}};
+    if (task.bench) row["cann"] = benchScore(task, its);
+    return row;
 }
 
 void printRows(const json& rows) {
@@ -336,6 +364,7 @@ void summarise(json& report) {
 
 void printReport(const json& report) {
     printRows(report["tasks"]);
+    printBenchScores(report["tasks"]);
     for (auto& [m, a] : report["modes"].items()) BenchReport::printAggregateLine(m, a);
     const json allGaps = report.value("q_gap_after_learning", json::object());
     for (const auto& [m, gaps] : allGaps.items())
@@ -435,6 +464,7 @@ public:
         const auto onlyList = splitList(o.only);
         only_.insert(onlyList.begin(), onlyList.end());
         for (const auto& name : only_) o.tasks.find(set_, name);  // an unknown name is an error listing the known ones
+        requireGoldenPython(set_);  // CANN Bench's goldens need PyTorch: say so before any work
     }
 
     void runAll() {
@@ -449,6 +479,7 @@ public:
                        {"seed_pack", plan_.pack}, {"shard", o_.shard}, {"device", o_.device}, {"inject_faults", o_.injectFaults}, {"tasks", rows_},
                        {"q_gap_after_learning", qGaps_}};
         summarise(report);
+        if (json cann = summariseBenchScores(rows_); !cann.is_null()) report["cann_bench"] = cann;
         return report;
     }
 

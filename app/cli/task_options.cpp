@@ -1,6 +1,9 @@
 #include "cli/task_options.h"
 
+#include "sage_eval/CannBench.h"
 #include "sage_toolchain/ToolPaths.h"
+
+#include <algorithm>
 
 #include <iostream>
 
@@ -12,7 +15,10 @@ eval::TaskSet TaskOptions::load() const {
         throw CLI::RuntimeError(2);
     }
     std::vector<std::string> dirs;
-    if (!extraOnly) dirs.push_back(toolchain::ToolPaths::fromEnvironment().tasksDir());
+    // A CANN Bench folder is a suite of its own: its operators share names with our tasks (gelu,
+    // softmax), so it is read without the built-in suite.
+    const bool bench = std::any_of(extraDirs.begin(), extraDirs.end(), [](const std::string& d) { return eval::cannbench::holdsOperators(d); });
+    if (!extraOnly && !bench) dirs.push_back(toolchain::ToolPaths::fromEnvironment().tasksDir());
     dirs.insert(dirs.end(), extraDirs.begin(), extraDirs.end());
     auto set = eval::TaskSet::load(dirs);
     for (const auto& e : set.errors) std::cerr << "sage: warning: skipped task: " << e << "\n";

@@ -1,10 +1,13 @@
 // `sage tasks [--tasks DIR] [--tasks-only] [--json]`: list the task suite.
 // `sage tasks --check`: run every task's reference on its own (ReferenceCheck); exit 1 if one fails.
+// A CANN Bench folder (`--tasks <checkout>/tasks`): its operators, whether the agent drafts each,
+// and with --check every golden on every case that fits (docs/cann-bench.md).
 // `sage tasks --report [--out FILE] [--device ID] [--seeds N] [--jobs N]`: evaluate every baseline and
 // tuned kernel and write the suite report (default docs/tasks.md, relative to the working directory).
 // Exit code of --report: 0 when every kernel verifies, 1 otherwise (the report is written either way).
 // Both forms exit 1 when a broken task folder was skipped (after listing or reporting the rest).
 #include "cli/output_file.h"
+#include "cli/cann_bench_cli.h"
 #include "cli/command_registry.h"
 #include "cli/task_options.h"
 #include "cli/tasks_report.h"
@@ -131,7 +134,15 @@ void registerTasksCommand(CLI::App& app) {
     cmd->add_option("--jobs", o->jobs, "Evaluations run at the same time for --report (default: up to 2)");
     cmd->callback([o] {
         auto set = o->tasks.load();
-        if (o->report) report(set, *o);
+        if (hasBenchTasks(set)) {  // a CANN Bench folder: its goldens are its references
+            if (o->report) {
+                std::cerr << "sage: error: --report evaluates our tasks' baseline and tuned kernels; CANN Bench has none. "
+                             "Use `sage bench --tasks DIR` to run the agent on its operators\n";
+                throw CLI::RuntimeError(2);
+            }
+            if (o->check) checkBenchGoldens(set);
+            else listBenchTasks(set, o->json);
+        } else if (o->report) report(set, *o);
         else if (o->check) check(set, *o);
         else list(set, o->json);
         if (!set.errors.empty()) {  // the warnings above name each folder and what is wrong

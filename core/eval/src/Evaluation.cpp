@@ -82,7 +82,7 @@ json Evaluation::toJson() const {
     json runs = json::array();
     for (const auto& r : run.runs)
         runs.push_back({{"case", r.caseName}, {"seed", r.seed}, {"status", toString(r.status)}, {"message", r.message},
-                        {"seconds", r.seconds}});
+                        {"seconds", r.seconds}, {"device_us", r.deviceUs}});
     json errors = json::array();
     for (const auto& d : run.diagnostics)
         if (d.severity == toolchain::Severity::Error) errors.push_back(toolchain::toJson(d));
@@ -103,6 +103,12 @@ json Evaluation::toJson() const {
                        {"max_rel_error", num(o.maxRelError)}, {"mismatches", o.mismatches},
                        {"checked", o.checked}, {"atol", o.atol}, {"rtol", o.rtol},
                        {"first_mismatches", mism}, {"histogram", o.histogram}, {"case", c.caseName}, {"seed", c.seed}};
+            if (!o.criterion.empty()) {
+                oj["criterion"] = o.criterion;
+                oj["mere"] = num(o.mere);
+                oj["mare"] = num(o.mare);
+                oj["threshold"] = o.threshold;
+            }
             auto it = worst.find(o.name);
             if (it == worst.end() || (!o.pass && it->second["pass"].get<bool>()) ||
                 (o.pass == it->second["pass"].get<bool>() && o.mismatches > it->second["mismatches"].get<uint64_t>()))
@@ -157,7 +163,8 @@ Evaluation Evaluation::fromJson(const json& j) {
         ev.run.networkIsolated = get<bool>(*r, "network_isolated");
         for (const auto& cr : r->value("runs", json::array())) {
             auto [status, message] = statusAndMessage(cr);
-            ev.run.runs.push_back({get<std::string>(cr, "case"), get<uint64_t>(cr, "seed"), status, message, get<double>(cr, "seconds")});
+            ev.run.runs.push_back({get<std::string>(cr, "case"), get<uint64_t>(cr, "seed"), status, message,
+                                   get<double>(cr, "seconds"), get<double>(cr, "device_us")});
         }
     }
     if (auto v = j.find("verify"); v != j.end() && v->is_object()) {
@@ -179,6 +186,10 @@ Evaluation Evaluation::fromJson(const json& j) {
                 o.checked = get<uint64_t>(oj, "checked");
                 o.atol = get<double>(oj, "atol");
                 o.rtol = get<double>(oj, "rtol");
+                o.criterion = get<std::string>(oj, "criterion");
+                o.mere = number(oj, "mere");
+                o.mare = number(oj, "mare");
+                o.threshold = get<double>(oj, "threshold");
                 o.histogram = get<std::vector<uint64_t>>(oj, "histogram");
                 for (const auto& mj : oj.value("first_mismatches", json::array()))
                     o.firstMismatches.push_back({get<std::vector<int64_t>>(mj, "index"), number(mj, "expected"),

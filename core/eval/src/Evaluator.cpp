@@ -3,6 +3,7 @@
 #include "sage_eval/ProfileAnalyzer.h"
 #include "sage_eval/RunCache.h"
 #include "sage_eval/RunPool.h"
+#include "RunSummary.h"
 #include "sage_eval/TensorData.h"
 #include "sage_eval/Verifier.h"
 #include "sage_toolchain/Files.h"
@@ -29,31 +30,6 @@ namespace {
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-nlohmann::json deviceJson(const toolchain::ToolPaths& paths, const std::string& id) {
-    std::ifstream in(paths.devicesDir() + "/" + id + ".json");
-    return nlohmann::json::parse(in);
-}
-
-int statusRank(RunStatus s) {  // which failure describes an evaluation best
-    switch (s) {
-    case RunStatus::Ok: return 0;
-    case RunStatus::Race: return 1;
-    case RunStatus::SimError: return 2;
-    case RunStatus::Oom: return 4;
-    case RunStatus::Crash: return 5;
-    case RunStatus::Timeout: return 6;
-    case RunStatus::Cancelled: return 7;
-    case RunStatus::SandboxViolation: return 8;
-    case RunStatus::UnaccountedOutput:
-    case RunStatus::ImpossibleResult: return 9;
-    case RunStatus::Error:
-    case RunStatus::NotRun:  // the rest: what a sandbox run never ends with
-    case RunStatus::Rejected:
-    case RunStatus::CompileError:
-    case RunStatus::BadInput: break;
-    }
-    return 3;
-}
 
 // A run whose kernel tried to leave the sandbox or whose result did not come from the device.
 bool isViolationOrAnomaly(RunStatus status) {
@@ -92,25 +68,6 @@ std::vector<toolchain::SandboxInput> sandboxInputs(
         inputs.push_back(std::move(in));
     }
     return inputs;
-}
-
-// Every run with its case and seed; the evaluation's status is the run status that describes it
-// best, and the simulator's diagnostics are kept once per (kind, line, severity).
-void summariseRuns(RunSection& run, const toolchain::SandboxReport& report, const std::vector<CaseSeed>& keys) {
-    run.networkIsolated = report.networkIsolated;
-    run.status = RunStatus::Ok;
-    std::set<std::tuple<std::string, int, std::string>> seen;
-    for (size_t i = 0; i < report.runs.size(); ++i) {
-        const auto& r = report.runs[i];
-        run.runs.push_back({keys[i].first, keys[i].second, r.status, r.message, r.seconds});
-        if (statusRank(r.status) > statusRank(run.status)) {
-            run.status = r.status;
-            run.message = r.message;
-        }
-        for (const auto& l : r.launches)
-            for (const auto& d : l.diagnostics)
-                if (seen.insert({std::string(d.kind.name()), d.line, std::string(toString(d.severity))}).second) run.diagnostics.push_back(d);
-    }
 }
 
 // Every output of the first `runs` runs against the reference outputs of its case and seed.
@@ -159,6 +116,11 @@ struct Evaluator::Lazy {
 
 Evaluator::Evaluator(toolchain::ToolPaths paths, toolchain::DeviceCatalog devices)
     : paths_(paths), devices_(std::move(devices)), compiler_(paths), sandbox_(paths), lazy_(std::make_shared<Lazy>()) {}
+
+nlohmann::json Evaluator::deviceJson(const std::string& id) const {
+    std::ifstream in(paths_.devicesDir() + "/" + id + ".json");
+    return nlohmann::json::parse(in);
+}
 
 const std::string& Evaluator::runtimeDigest() const {
     std::call_once(lazy_->once, [this] {
@@ -269,7 +231,7 @@ std::map<Evaluator::RefKey, Evaluator::Tensors> Evaluator::references(const Task
     toolchain::RunJob job;
     job.mode = "reference";
     job.sharedObject = compiled.sharedObject;
-    job.device = deviceJson(paths_, req.deviceId);
+    job.device = deviceJson(req.deviceId);
     toolchain::SandboxOptions opts;
     opts.timeoutSeconds = std::max(120.0, req.timeoutSeconds);
     opts.cancel = req.cancel;
@@ -409,6 +371,7 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
         ev.seconds = since(t0);
         return ev;
     }
+    if (task.bench) return evaluateWithGolden(task, req, std::move(ev));
     // The case x seed list, then, on a second thread while the kernel compiles and runs: the
     // inputs (generated once, then cached) and the reference outputs (cached after the first time).
     const std::vector<RefKey> keys = caseSeeds(task, req);
@@ -465,12 +428,12 @@ Evaluation Evaluator::evaluate(const Task& task, const EvalRequest& req) const {
     toolchain::RunJob job;
     job.mode = "kernel";
     job.sharedObject = compiled.sharedObject;
-    job.device = deviceJson(paths_, req.deviceId);
+    job.device = deviceJson(req.deviceId);
     job.launch = task.launch;
     job.maxEvents = req.maxEvents;
     std::vector<Tensors> outputs;
     const auto report = runKernel(compiled, job, inputs, req, outputs);
-    summariseRuns(ev.run, report, keys);
+    summariseRuns(ev.run, report, keys, device.clockMhz);
     ev.run.seconds = since(tRun);
     lap("run");
 

@@ -1,4 +1,5 @@
 #include "sage_eval/Task.h"
+#include "sage_eval/CannBench.h"
 
 #include "sage_json/BoundedJson.h"
 #include "sage_toolchain/Expression.h"
@@ -338,6 +339,25 @@ std::string Task::preludeFor(const std::string& source) const {
     return p;
 }
 
+namespace {
+// A folder in CANN Bench's layout (an operator folder, levelN/ or tasks/ of a checkout) holding no
+// task of ours: its operators are the tasks. Returns false for any other folder.
+bool loadBenchOperators(const std::string& dir, TaskSet& set) {
+    if (!cannbench::holdsOperators(dir)) return false;
+    for (const auto& f : cannbench::operatorFoldersUnder(dir)) try {
+            auto op = std::make_shared<cannbench::Operator>(cannbench::loadOperator(f));
+            if (set.find(op->folder)) {
+                set.errors.push_back(f + ": task name '" + op->folder + "' is already used by another folder");
+                continue;
+            }
+            set.tasks.push_back(cannbench::toTask(std::move(op)));
+        } catch (const std::exception& e) {
+            set.errors.push_back(e.what());
+        }
+    return true;
+}
+} // namespace
+
 TaskSet TaskSet::load(const std::vector<std::string>& dirs) {
     TaskSet set;
     for (const auto& d : dirs) {
@@ -346,6 +366,7 @@ TaskSet TaskSet::load(const std::vector<std::string>& dirs) {
             set.errors.push_back(d + ": task directory not found");
             continue;
         }
+        if (loadBenchOperators(d, set)) continue;
         std::vector<fs::path> folders;
         for (const auto& e : fs::directory_iterator(d))
             if (e.is_directory()) folders.push_back(e.path());

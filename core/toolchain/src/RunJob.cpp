@@ -8,7 +8,7 @@ using nlohmann::json;
 uint32_t dtypeBytes(const std::string& d) {
     if (d == "float16" || d == "bfloat16" || d == "int16") return 2;
     if (d == "float32" || d == "int32") return 4;
-    if (d == "int8" || d == "uint8") return 1;
+    if (d == "int8" || d == "uint8" || d == "bool") return 1;
     if (d == "int64") return 8;
     return 0;
 }

@@ -25,6 +25,9 @@ struct CaseRun {
     toolchain::RunStatus status = toolchain::RunStatus::NotRun;
     std::string message;
     double seconds = 0;
+    // Simulated device time of the run's launches (their cycles at the device clock), in microseconds:
+    // what a benchmark's per-case score (CANN Bench's HAP) compares against its measured times.
+    double deviceUs = 0;
 };
 
 struct RunSection {
@@ -49,6 +52,10 @@ struct OutputCheck {
     double maxAbsError = 0, maxRelError = 0;
     uint64_t checked = 0, mismatches = 0;
     double atol = 0, rtol = 0;
+    // "cann" when CANN Bench's criterion judged the output (CannCriterion.h): its MERE/MARE and the
+    // threshold T (MERE < T, MARE < 10 T); "cann_index" for its index check; "" for atol/rtol.
+    std::string criterion;
+    double mere = 0, mare = 0, threshold = 0;
     std::vector<Mismatch> firstMismatches;  // at most 32
     std::vector<uint64_t> histogram;        // abs-error decades, see kHistogramEdges
     std::vector<double> errorSample;        // abs error at up to 2048 evenly spaced elements (for plots)

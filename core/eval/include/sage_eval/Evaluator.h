@@ -74,6 +74,10 @@ private:
                                        const std::vector<toolchain::SandboxInput>& inputs, const EvalRequest& req,
                                        std::vector<Tensors>& outputs) const;
     const std::string& runtimeDigest() const;  // libsage_npu.so + sage-runner, hashed once
+    nlohmann::json deviceJson(const std::string& id) const;  // the device profile's JSON file
+    // A CANN Bench task (Task::bench): its golden, one binary per case variant, its criterion
+    // (EvaluatorGolden.cpp). `ev` holds what evaluate() filled before it branched.
+    Evaluation evaluateWithGolden(const Task& task, const EvalRequest& req, Evaluation ev) const;
     toolchain::CompileRequest compileRequest(const Task& task, const EvalRequest& req) const;
 
     // Inputs are generated once per (task, case, seed, tensor) and kept in the cache directory.

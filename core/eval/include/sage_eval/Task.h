@@ -6,12 +6,17 @@
 #include "sage_toolchain/RunJob.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace sage::eval {
+
+namespace cannbench {
+struct Operator;
+}
 
 struct TaskError : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -33,6 +38,7 @@ struct TaskCase {
     std::string name;
     std::map<std::string, int64_t> dims;
     bool perf = false;
+    int benchCase = -1;  // a CANN Bench task: the index of this case in bench->cases
 };
 
 struct Tolerance {
@@ -56,6 +62,9 @@ struct Task {
     std::string computeGap;
     std::string referenceSource, baselineSource, tunedSource;  // baseline and tuned may be empty
     std::string taskJsonText;  // for cache keys
+    // A CANN Bench operator read in its own layout (CannBench.h): its golden.py is the oracle, each
+    // case has its own shapes, dtypes and attributes, and its criterion and scores are CANN Bench's.
+    std::shared_ptr<const cannbench::Operator> bench;
 
     static Task loadDirectory(const std::string& dir);  // throws TaskError "<file>: field '<f>': ..."
     const TaskCase& perfCase() const;

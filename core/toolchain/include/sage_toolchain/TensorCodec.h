@@ -23,8 +23,8 @@ template <typename F> void withStorageType(const std::string& dtype, F&& f) {
     else if (dtype == "int64") f(int64_t{});
     else if (dtype == "int16") f(int16_t{});
     else if (dtype == "int8") f(int8_t{});
-    else if (dtype == "uint8") f(uint8_t{});
-    else throw std::invalid_argument("unknown dtype '" + dtype + "' (float16, bfloat16, float32, int32, int64, int16, int8, uint8)");
+    else if (dtype == "uint8" || dtype == "bool") f(uint8_t{});  // bool: one byte, 0 or 1, as PyTorch stores it
+    else throw std::invalid_argument("unknown dtype '" + dtype + "' (float16, bfloat16, float32, int32, int64, int16, int8, uint8, bool)");
 }
 
 // One stored element as double, exactly as decodeTensor converts it.
