@@ -14,6 +14,14 @@ QString number(double v) {
     if (std::isinf(v)) return QStringLiteral("inf");
     return QString::number(v, 'g', 4);
 }
+
+// CANN Bench's figures of one output: "MERE 1.2e-05 · MARE 0.0003 (T 0.0001221)"; the index check
+// and atol/rtol outputs have none.
+QString criterionText(const eval::OutputCheck& o) {
+    if (o.criterion == "cann_index") return VerificationModel::tr("index check");
+    if (o.criterion != "cann") return {};
+    return VerificationModel::tr("MERE %1 · MARE %2 (T %3)").arg(number(o.mere), number(o.mare), number(o.threshold));
+}
 } // namespace
 
 VerificationModel::VerificationModel(QObject* parent) : QAbstractItemModel(parent) {}
@@ -103,6 +111,10 @@ QVariant VerificationModel::data(const QModelIndex& index, int role) const {
         case MaxAbsColumn: return number(maxAbs);
         case MaxRelColumn: return number(maxRel);
         case MismatchColumn: return QStringLiteral("%1 / %2").arg(mism).arg(checked);
+        case CriterionColumn: {  // the output that decides the case: the first failing one, else the first
+            const eval::OutputCheck* shown = outputAt(index);
+            return shown ? criterionText(*shown) : QString();
+        }
         case ReasonColumn: {
             for (const auto& out : c->outputs)
                 if (!out.pass) return QString::fromStdString(out.reason);
@@ -117,6 +129,7 @@ QVariant VerificationModel::data(const QModelIndex& index, int role) const {
     case MaxAbsColumn: return number(o->maxAbsError);
     case MaxRelColumn: return number(o->maxRelError);
     case MismatchColumn: return QStringLiteral("%1 / %2").arg(o->mismatches).arg(o->checked);
+    case CriterionColumn: return criterionText(*o);
     case ReasonColumn: return QString::fromStdString(o->reason);
     }
     return {};
@@ -124,7 +137,7 @@ QVariant VerificationModel::data(const QModelIndex& index, int role) const {
 
 QVariant VerificationModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[] = {"Case / output", "Result", "Max abs err", "Max rel err", "Mismatches", "Reason"};
+    static const char* names[] = {"Case / output", "Result", "Max abs err", "Max rel err", "Mismatches", "MERE / MARE (T)", "Reason"};
     static_assert(sizeof(names) / sizeof(*names) == ColumnCount, "one header a column");
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }

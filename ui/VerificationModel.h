@@ -1,5 +1,6 @@
 // Verification as a tree: one row per (case, seed) with pass/fail, and under it one row per
-// output with max abs/rel error, mismatch count and why it failed.
+// output with max abs/rel error, mismatch count and why it failed. An output judged by CANN
+// Bench's criterion also shows its MERE, MARE and threshold T (pass: MERE < T and MARE < 10 T).
 #pragma once
 
 #include "sage_eval/Evaluation.h"
@@ -11,7 +12,7 @@ namespace sage::ui {
 class VerificationModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, ResultColumn, MaxAbsColumn, MaxRelColumn, MismatchColumn, ReasonColumn, ColumnCount };
+    enum Column { NameColumn, ResultColumn, MaxAbsColumn, MaxRelColumn, MismatchColumn, CriterionColumn, ReasonColumn, ColumnCount };
     enum Role { PassRole = Qt::UserRole + 1, CaseRole, OutputRole };  // CaseRole/OutputRole: indexes, -1 for none
 
     explicit VerificationModel(QObject* parent = nullptr);

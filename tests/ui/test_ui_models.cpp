@@ -110,8 +110,39 @@ private slots:
         QCOMPARE(m.outputAt(z)->name, std::string("z"));
         QCOMPARE(m.firstFailure(), z);
         QCOMPARE(m.index(0, VerificationModel::MismatchColumn, tail).data().toString(), QString("2 / 1001"));
+        QVERIFY(m.index(0, VerificationModel::CriterionColumn, tail).data().toString().isEmpty());  // atol/rtol output
         m.clear();
         QCOMPARE(m.rowCount(), 0);
+    }
+
+    // A CANN Bench task's output shows the criterion's own figures (MERE, MARE, threshold T).
+    void verificationShowsCannBenchFigures() {
+        VerificationModel m;
+        Tester t(&m, Tester::FailureReportingMode::Fatal);
+        eval::VerifySection v;
+        v.ran = true;
+        eval::CaseCheck c;
+        c.caseName = "case3";
+        eval::OutputCheck y;
+        y.name = "y";
+        y.dtype = "float16";
+        y.criterion = "cann";
+        y.mere = 0.00125;
+        y.mare = 0.02;
+        y.threshold = 0.0009765625;
+        y.reason = "12 elements have a relative error above 10 T";
+        eval::OutputCheck idx;
+        idx.name = "indices";
+        idx.criterion = "cann_index";
+        idx.pass = true;
+        c.outputs = {y, idx};
+        v.cases.push_back(c);
+        m.setVerification(v);
+        const QModelIndex row = m.index(0, 0);
+        QCOMPARE(m.index(0, VerificationModel::CriterionColumn, row).data().toString(), QString("MERE 0.00125 · MARE 0.02 (T 0.0009766)"));
+        QCOMPARE(m.index(1, VerificationModel::CriterionColumn, row).data().toString(), QString("index check"));
+        QCOMPARE(m.index(0, VerificationModel::CriterionColumn).data().toString(), QString("MERE 0.00125 · MARE 0.02 (T 0.0009766)"));
+        QCOMPARE(m.headerData(VerificationModel::CriterionColumn, Qt::Horizontal).toString(), QString("MERE / MARE (T)"));
     }
 
     void mismatches() {

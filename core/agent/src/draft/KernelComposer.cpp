@@ -190,8 +190,11 @@ std::string structName(const std::string& task) {
 DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& device,
                          const std::vector<memory::ScoredExperience>& retrieved) {
     DraftResult r;
-    const std::string file = task.dir.empty() ? task.name + "/task.json" : task.dir + "/task.json";
+    const std::string file = task.bench ? task.dir : task.dir.empty() ? task.name + "/task.json" : task.dir + "/task.json";
     try {
+        if (!task.compute.present && task.bench)  // a CANN Bench operator: what it needs, not a task.json field
+            throw draft::DraftError("the built-in draft cannot write " + task.name + " yet: " + task.computeGap +
+                                    " (docs/cann-bench.md); start from your own kernel with --kernel");
         if (!task.compute.present)
             throw draft::DraftError("field 'compute': missing; the built-in draft composes the kernel from the task's "
                                     "compute spec (docs/tasks.md, \"How to add a task\")");
