@@ -46,6 +46,7 @@ struct BenchOptions {
     TaskOptions tasks;
     std::string split = "test", policy = "builtin", modes = "adoption", learnOn, shard, db, out, seedPack;
     std::string device = "ascend910b1-sim", only;
+    std::string kernelsDir;  // --kernels: start each task from DIR/<task>.cpp when present
     std::string arm;  // the name the report groups and pairs these runs under (default: the memory mode)
     std::string phase = "all";  // all | learn | measure (a shared --db: learning once, shards measure)
     int repeats = 1, budget = 12;
@@ -184,7 +185,7 @@ json benchScore(const eval::Task& task, const std::vector<agent::IterationRecord
 // on counters the loop may or may not keep.
 json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::RunStore& runs,
              memory::ExperienceStore* mem, const agent::AgentSettings& s, ReferenceCycles& refs, const TrapMap& traps,
-             const std::optional<agent::InjectedFault>& fault) {
+             const std::optional<agent::InjectedFault>& fault, const std::string& startKernel = {}) {
     // The baseline's and the expert's cycles do not depend on the agent: they are measured on a
     // second thread while the loop runs, filling the core its compile phases leave idle.
     std::future<std::pair<uint64_t, uint64_t>> referenceRuns;
@@ -195,6 +196,7 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
         });
     agent::AgentLoop loop(evaluator, agent::makePolicy(s), s);
     if (fault) loop.setStartCandidate(fault->source, "the draft with fault " + fault->name);
+    else if (!startKernel.empty()) loop.setStartCandidate(startKernel, "the engineer's kernel (--kernels)");
     auto sum = loop.run(task, runs, mem);
     auto its = runs.iterations(sum.runId);
     if (referenceRuns.valid()) std::tie(refs.baseline[task.name], refs.expert[task.name]) = referenceRuns.get();
@@ -281,7 +283,8 @@ json measure(const eval::Task& task, const eval::Evaluator& evaluator, agent::Ru
             {"stop_reason", sum.stopReason},
             {"injected_fault", fault ? json(fault->name) : json(nullptr)},
             {"fault_kind", fault ? json(fault->expectedKind) : json(nullptr)},
-            {"fault_repaired", fault && correct && sum.firstCorrectIteration > 0}};
+            {"fault_repaired", fault && correct && sum.firstCorrectIteration > 0},
+            {"started_from_kernel", !startKernel.empty()}};
     if (task.bench) row["cann"] = benchScore(task, its);
     return row;
 }
@@ -415,6 +418,9 @@ void addRunOptions(CLI::App* cmd, BenchOptions& o) {
     cmd->add_option("--device", o.device, "Device profile id");
     cmd->add_option("--out", o.out, "Also write the JSON report to this file");
     o.llm.add(cmd);
+    cmd->add_option("--kernels", o.kernelsDir,
+                    "Start each task from DIR/<task>.cpp when it exists (your own kernels; the policy drafts the others)")
+        ->check(CLI::ExistingDirectory);
     cmd->add_flag("--inject-faults", o.injectFaults,
                   "Start each measured run from the built-in draft with one injected fault (measures the repair stage)");
     cmd->add_flag("--no-speculate", o.noSpeculate,
@@ -554,9 +560,19 @@ private:
             const auto fault = o_.injectFaults ? agent::faultyDraft(t, evaluator_.devices().get(s.device),
                                                                      size_t(index - 1) + size_t(s.seed))
                                                : std::nullopt;
-            rows_.push_back(measure(t, evaluator_, runs, mem, s, refs_, traps, fault));
+            rows_.push_back(measure(t, evaluator_, runs, mem, s, refs_, traps, fault, startKernelFor(t)));
             rows_.back()["arm"] = o_.arm.empty() ? modeName : o_.arm;
         }
+    }
+
+    // `--kernels DIR`: the task starts from DIR/<task>.cpp when there is one (an engineer's or another
+    // tool's kernel), as `sage run --kernel` does; otherwise the policy drafts.
+    std::string startKernelFor(const eval::Task& t) const {
+        if (o_.kernelsDir.empty()) return {};
+        const std::filesystem::path file = std::filesystem::path(o_.kernelsDir) / (t.name + ".cpp");
+        if (!std::filesystem::exists(file)) return {};
+        std::ifstream in(file);
+        return {std::istreambuf_iterator<char>(in), {}};
     }
 
     void runSeed(memory::MemoryMode mode, uint64_t seed) {

@@ -36,6 +36,7 @@ constexpr CacheFolder kFolders[] = {
     {"pch", "precompiled kernel API headers", "SAGE_CACHE_MB", toolchain::cacheFolderBudget, plainUsage, plainTrim},
     {"inputs", "generated task inputs", "SAGE_CACHE_MB", toolchain::cacheFolderBudget, plainUsage, plainTrim},
     {"reference", "reference outputs", "SAGE_CACHE_MB", toolchain::cacheFolderBudget, plainUsage, plainTrim},
+    {"golden", "CANN Bench golden inputs and outputs", "SAGE_CACHE_MB", toolchain::cacheFolderBudget, plainUsage, plainTrim},
     {"runs", "run results (outputs in runs/blobs)", "SAGE_RUN_CACHE_MB", eval::RunCache::budgetBytes, runUsage, runTrim},
 };
 

@@ -143,23 +143,25 @@ std::vector<GoldenCase> GoldenRunner::prepare(const cannbench::Operator& op,
         for (size_t i : missing) out[i].error = problem;
         return out;
     }
-    // One process for every missing case: PyTorch's import costs seconds.
-    const fs::path work = root / ("job-" + toolchain::ContentHash().add(op.contentHash).add(std::to_string(::getpid())).add(dirs[missing[0]].string()).hex());
+    // One process for every missing case: PyTorch's import costs seconds. It writes into one private
+    // work folder ("*.tmp.*": cache trimming leaves it alone however long the goldens take); each case
+    // that finished is renamed into the cache afterwards, so a reader never sees half a case.
+    const fs::path work = root / ("job-" + toolchain::ContentHash().add(op.contentHash).add(dirs[missing[0]].string()).hex() +
+                                  ".tmp." + std::to_string(::getpid()));
+    std::error_code ec;
+    fs::remove_all(work, ec);
     fs::create_directories(work);
     json job = {{"golden", op.goldenFile}, {"function", op.proto.function}, {"operator", op.proto.name},
                 {"inputs", json::array()}, {"outputs", json::array()}, {"cases", json::array()}};
     for (const auto& t : op.proto.inputs) job["inputs"].push_back(t.name);
     for (const auto& t : op.proto.outputs) job["outputs"].push_back(t.name);
-    toolchain::ProcessSpec ps;
-    for (size_t i : missing) {
-        // Written under a private name and renamed by the runner: a reader never sees half a case.
-        fs::create_directories(dirs[i]);
-        json c = caseJson(*runs[i].first, runs[i].second);
-        c["out"] = dirs[i].string();
+    for (size_t k = 0; k < missing.size(); ++k) {
+        json c = caseJson(*runs[missing[k]].first, runs[missing[k]].second);
+        c["out"] = (work / ("case" + std::to_string(k))).string();
         job["cases"].push_back(c);
-        ps.confine.writable.push_back(dirs[i].string());
     }
     toolchain::writeFile((work / "job.json").string(), job.dump());
+    toolchain::ProcessSpec ps;
     ps.argv = {pythonPath(), runnerDir(paths_) + "/golden_runner.py", (work / "job.json").string()};
     ps.workDir = work.string();
     ps.timeoutSeconds = options.timeoutSeconds;
@@ -173,18 +175,21 @@ std::vector<GoldenCase> GoldenRunner::prepare(const cannbench::Operator& op,
     ps.confine.tmpBytes = 1ull << 30;
     // /etc/alternatives: Debian resolves libblas.so.3, which torch links, through it.
     ps.confine.readOnly = {op.dir, runnerDir(paths_), "/etc/alternatives"};
-    ps.confine.writable.push_back(work.string());
+    ps.confine.writable = {work.string()};
     ps.env = {"HOME=/tmp", "PYTHONDONTWRITEBYTECODE=1", "OMP_NUM_THREADS=2", "SAGE_GOLDEN_THREADS=2"};
     const auto r = toolchain::runProcess(ps);
-    for (size_t i : missing) {
-        if (fs::exists(dirs[i] / "manifest.json")) out[i] = readManifest(dirs[i]);
-        else {
+    for (size_t k = 0; k < missing.size(); ++k) {
+        const size_t i = missing[k];
+        const fs::path done = work / ("case" + std::to_string(k));
+        if (!fs::exists(done / "manifest.json")) {
             out[i].error = "the golden process of " + op.folder + " ended before case " + std::to_string(runs[i].first->id) + ": " + endedHow(r);
-            std::error_code ec;
-            fs::remove_all(dirs[i], ec);
+            continue;
         }
+        fs::rename(done, dirs[i], ec);  // another process may have stored the same case first: keep either
+        if (fs::exists(dirs[i] / "manifest.json")) out[i] = readManifest(dirs[i]);
+        else out[i].error = "could not store the golden's results of case " + std::to_string(runs[i].first->id) + " in " +
+                            dirs[i].string() + ": " + ec.message() + " (is the cache folder writable?)";
     }
-    std::error_code ec;
     fs::remove_all(work, ec);
     toolchain::trimCacheFolderSometimes(root);
     return out;
