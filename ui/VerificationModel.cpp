@@ -15,12 +15,14 @@ QString number(double v) {
     return QString::number(v, 'g', 4);
 }
 
-// CANN Bench's figures of one output: "MERE 1.2e-05 · MARE 0.0003 (T 0.0001221)"; the index check
-// and atol/rtol outputs have none.
+// CANN Bench's figures of one output, under the header "MERE / MARE (T)": "1.2e-05 / 0.0003 (T 0.0001221)";
+// "– (T …)" when the output failed before they were computed (NaN positions, an infinity's sign, its
+// size); the index check and atol/rtol outputs have none.
 QString criterionText(const eval::OutputCheck& o) {
     if (o.criterion == "cann_index") return VerificationModel::tr("index check");
     if (o.criterion != "cann") return {};
-    return VerificationModel::tr("MERE %1 · MARE %2 (T %3)").arg(number(o.mere), number(o.mare), number(o.threshold));
+    if (std::isnan(o.mere)) return VerificationModel::tr("– (T %1)").arg(number(o.threshold));
+    return VerificationModel::tr("%1 / %2 (T %3)").arg(number(o.mere), number(o.mare), number(o.threshold));
 }
 } // namespace
 

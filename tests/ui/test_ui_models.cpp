@@ -139,10 +139,14 @@ private slots:
         v.cases.push_back(c);
         m.setVerification(v);
         const QModelIndex row = m.index(0, 0);
-        QCOMPARE(m.index(0, VerificationModel::CriterionColumn, row).data().toString(), QString("MERE 0.00125 · MARE 0.02 (T 0.0009766)"));
+        QCOMPARE(m.index(0, VerificationModel::CriterionColumn, row).data().toString(), QString("0.00125 / 0.02 (T 0.0009766)"));
         QCOMPARE(m.index(1, VerificationModel::CriterionColumn, row).data().toString(), QString("index check"));
-        QCOMPARE(m.index(0, VerificationModel::CriterionColumn).data().toString(), QString("MERE 0.00125 · MARE 0.02 (T 0.0009766)"));
+        QCOMPARE(m.index(0, VerificationModel::CriterionColumn).data().toString(), QString("0.00125 / 0.02 (T 0.0009766)"));
         QCOMPARE(m.headerData(VerificationModel::CriterionColumn, Qt::Horizontal).toString(), QString("MERE / MARE (T)"));
+        c.outputs[0].mere = c.outputs[0].mare = std::nan("");  // failed before they were computed (NaN positions)
+        v.cases = {c};
+        m.setVerification(v);
+        QCOMPARE(m.index(0, VerificationModel::CriterionColumn, m.index(0, 0)).data().toString(), QString("– (T 0.0009766)"));
     }
 
     void mismatches() {

@@ -187,8 +187,10 @@ Evaluation Evaluation::fromJson(const json& j) {
                 o.atol = get<double>(oj, "atol");
                 o.rtol = get<double>(oj, "rtol");
                 o.criterion = get<std::string>(oj, "criterion");
-                o.mere = number(oj, "mere");
-                o.mare = number(oj, "mare");
+                // null: not computed (the output failed before them), not an infinite error
+                const double none = std::numeric_limits<double>::quiet_NaN();
+                o.mere = oj.contains("mere") && oj["mere"].is_number() ? oj["mere"].get<double>() : none;
+                o.mare = oj.contains("mare") && oj["mare"].is_number() ? oj["mare"].get<double>() : none;
                 o.threshold = get<double>(oj, "threshold");
                 o.histogram = get<std::vector<uint64_t>>(oj, "histogram");
                 for (const auto& mj : oj.value("first_mismatches", json::array()))
