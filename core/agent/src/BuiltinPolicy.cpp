@@ -1,4 +1,6 @@
 #include "sage_agent/BuiltinPolicy.h"
+
+#include "CaseVariants.h"
 #include "sage_agent/KernelComposer.h"
 
 #include "repair/RepairPlanner.h"
@@ -155,6 +157,15 @@ json BuiltinPolicy::settings() const {
                                 "tile/buffer steps down, align_tail"}};
 }
 
+// Moves that read only the kernel's structure (no diagnostic line), which a kernel with a variant
+// per case variant takes in each variant alike.
+static bool appliesPerVariant(const json& action) {
+    static const std::set<std::string> structural = {"multi_core", "double_buffer", "tile_from_ub", "precise_sync", "align_tail",
+                                                     "replace_datacopy_pad"};
+    const std::string type = action.value("type", "");
+    return type != "transform" || structural.count(action.value("name", ""));
+}
+
 std::optional<BuiltinPolicy::Move> BuiltinPolicy::apply(const std::string& source, const json& action,
                                                        const eval::Evaluation* parent, const npu::DeviceProfile* device,
                                                        std::string* why, bool checkFeasible) {
@@ -165,6 +176,27 @@ std::optional<BuiltinPolicy::Move> BuiltinPolicy::apply(const std::string& sourc
     if (!action.is_object() || !action.contains("type") || !action["type"].is_string()) return fail("not an action object");
     const std::string type = action.value("type", "");
     const std::string name = action.contains("name") && action["name"].is_string() ? action["name"].get<std::string>() : "";
+    if (appliesPerVariant(action))
+        if (auto variants = CaseVariants::split(source)) {
+            // A kernel with a variant per case variant: the move applies to each as to a file of its own.
+            CaseVariants out = *variants;
+            std::optional<Move> first;
+            for (size_t i = 0; i < variants->blocks.size(); ++i) {
+                auto m = apply(variants->file(i), action, parent, device, why, checkFeasible);
+                if (!m) return std::nullopt;
+                const size_t end = m->source.find(CaseVariants::kMarker);
+                const size_t cut = end == std::string::npos ? end : m->source.find('\n', end);
+                if (cut == std::string::npos) return fail(name + " refused: it moved the variants' marker line");
+                const std::string head = m->source.substr(0, cut + 1);
+                if (i > 0 && head != out.head) return fail(name + " refused: it changes the shared part differently per variant");
+                out.head = head;
+                out.blocks[i].second = m->source.substr(cut + 1);
+                if (!first) first = std::move(m);
+            }
+            first->source = out.join();
+            first->description += " (every case variant)";
+            return first;
+        }
     if (type == "transform") {
         if (name == "insert_barrier" || name == "add_sync") {
             const auto* race = firstRaceError(parent);

@@ -5,6 +5,7 @@
 #include "sage_toolchain/Files.h"
 #include "sage_toolchain/Hash.h"
 #include "sage_toolchain/RunJob.h"
+#include "sage_toolchain/ToolPaths.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -304,6 +305,16 @@ Operator loadOperator(const std::string& dirPath, const std::string& hardware) {
                          .add(toolchain::readTextFile(op.goldenFile))
                          .hex();
     if (fs::path meta = findMetadata(dir, hardware); !meta.empty()) attachTimings(op, meta);
+    const fs::path spec = fs::path(toolchain::ToolPaths::fromEnvironment().resources) / "cann-bench" / "specs" / (op.folder + ".json");
+    if (fs::exists(spec)) {
+        op.draftSpecFile = spec.string();
+        try {
+            std::ifstream in(spec);
+            op.draftSpec = json::parse(in);
+        } catch (const std::exception& e) {
+            throw TaskError(spec.string() + ": not valid JSON: " + e.what());
+        }
+    }
     return op;
 }
 

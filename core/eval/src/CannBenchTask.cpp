@@ -35,9 +35,64 @@ std::string categoryConstruct(const std::string& category) {
     return "";
 }
 
+// The names a draft spec's expressions may use: the inputs, outputs, numeric and bool attributes,
+// and the flat view's element count n.
+ComputeSpec::Names specNames(const Operator& op) {
+    ComputeSpec::Names names;
+    for (const auto& t : op.proto.inputs) names.inputs.push_back(t.name);
+    for (const auto& t : op.proto.outputs) names.outputs.push_back(t.name);
+    for (const auto& a : op.proto.attrs)
+        if (a.type != "str" && a.type.find("list") == std::string::npos && a.type.find('[') == std::string::npos)
+            names.attrs.push_back(a.name);
+    names.dims = {"n"};
+    return names;
+}
+
+// Every compute spec of the operator's draft spec, parsed; throws std::invalid_argument naming the field.
+std::vector<ComputeSpec> parseDraftSpecs(const Operator& op) {
+    const json& spec = op.draftSpec;
+    if (!spec.is_object()) throw std::invalid_argument("must be a JSON object");
+    if (spec.value("view", "flat") != "flat")
+        throw std::invalid_argument("field 'view': only \"flat\" (every tensor as n elements) is drafted so far");
+    std::vector<ComputeSpec> out;
+    const ComputeSpec::Names names = specNames(op);
+    if (spec.contains("by_attr")) {
+        const json& values = spec.value("compute_by_value", json::object());
+        if (!spec["by_attr"].is_string() || !values.is_object() || values.empty())
+            throw std::invalid_argument("field 'by_attr' needs 'compute_by_value': {value: compute spec, ...}");
+        for (const auto& [value, c] : values.items()) out.push_back(ComputeSpec::parse(c, names));
+    } else {
+        out.push_back(ComputeSpec::parse(spec.value("compute", json()), names));
+    }
+    for (const auto& c : out)
+        if (c.kind != "elementwise") throw std::invalid_argument("field 'compute.kind': the flat view drafts elementwise specs only");
+    return out;
+}
+
+std::string draftSpecProblem(const Operator& op) {
+    try {
+        parseDraftSpecs(op);
+        return "";
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+}
+
 } // namespace
 
+const json& computeFor(const json& draftSpec, const std::string& attrValue) {
+    static const json none;
+    if (!draftSpec.is_object()) return none;
+    if (!draftSpec.contains("by_attr")) return draftSpec.contains("compute") ? draftSpec["compute"] : none;
+    const json& values = draftSpec.value("compute_by_value", none);
+    return values.is_object() && values.contains(attrValue) ? values[attrValue] : none;
+}
+
 std::string draftGap(const Operator& op) {
+    if (!op.draftSpec.is_null()) {
+        const std::string problem = draftSpecProblem(op);
+        return problem.empty() ? "" : "its compute spec " + op.draftSpecFile + " cannot be drafted: " + problem;
+    }
     std::vector<std::string> needs;
     std::set<std::string> odd;
     bool lists = false, mixed = false;
@@ -97,6 +152,21 @@ Task toTask(std::shared_ptr<const Operator> op) {
     }
     t.seeds = {0};
     t.computeGap = draftGap(*op);
+    if (!op->draftSpec.is_null() && t.computeGap.empty()) {
+        // The flat view: every tensor is n elements, n the case's element count.
+        t.compute = parseDraftSpecs(*op).front();
+        for (auto* list : {&t.inputs, &t.outputs})
+            for (auto& d : *list) d.shape = {"n"};
+        for (const auto& a : op->proto.attrs)
+            if (a.type != "str" && a.type.find("list") == std::string::npos && a.type.find('[') == std::string::npos)
+                t.attrs[a.name] = a.defaultValue.is_number() ? a.defaultValue.get<double>() : a.defaultValue.is_boolean() ? double(a.defaultValue.get<bool>()) : 0.0;
+        for (auto& c : t.cases) {
+            int64_t n = 1;
+            const json& first = op->cases[size_t(c.benchCase)].inputShapes.empty() ? json() : op->cases[size_t(c.benchCase)].inputShapes[0];
+            for (const auto& d : first.is_array() ? first : json::array()) n *= d.is_number_integer() ? d.get<int64_t>() : 1;
+            c.dims["n"] = n;
+        }
+    }
     t.taskJsonText = op->contentHash;
     t.bench = std::move(op);
     return t;

@@ -337,6 +337,7 @@ toolchain::CompileRequest Evaluator::compileRequest(const Task& task, const Eval
 }
 
 bool Evaluator::precompile(const Task& task, const EvalRequest& req) const {
+    if (task.bench) return false;  // its binaries are per case variant, known once the goldens ran
     if (!toolchain::SourcePolicy::check(req.source, req.kernelName, req.localHeaders).empty()) return false;
     try {
         toolchain::CompileRequest cr = compileRequest(task, req);

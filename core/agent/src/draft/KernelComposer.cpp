@@ -1,4 +1,5 @@
 #include "sage_agent/KernelComposer.h"
+#include "draft/BenchVariants.h"
 
 #include "draft/Skeletons.h"
 #include "sage_npu/DeviceProfile.h"
@@ -189,6 +190,10 @@ std::string structName(const std::string& task) {
 
 DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& device,
                          const std::vector<memory::ScoredExperience>& retrieved) {
+    if (task.bench && task.compute.present)  // a CANN Bench operator: a variant per case variant
+        return draft::composeBenchDraft(task, device, retrieved, [&](const eval::Task& variant) {
+            return composeDraft(variant, device, retrieved);
+        });
     DraftResult r;
     const std::string file = task.bench ? task.dir : task.dir.empty() ? task.name + "/task.json" : task.dir + "/task.json";
     try {

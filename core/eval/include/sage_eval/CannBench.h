@@ -67,6 +67,10 @@ struct Operator {
     Proto proto;
     std::vector<BenchCase> cases;
     std::string metadataFile;  // where the timings came from ("" when none was found)
+    // SAGE's compute spec for the operator (resources/cann-bench/specs/<folder>.json, docs/cann-bench.md
+    // "Compute specs"): what the built-in policy drafts from; null when there is none.
+    nlohmann::json draftSpec;
+    std::string draftSpecFile;
     double thresholdFor(const std::string& dtype) const;
 };
 
@@ -99,5 +103,9 @@ Task toTask(std::shared_ptr<const Operator> op);
 // Why the built-in policy cannot draft this operator: the constructs it needs that the compute
 // spec cannot state, each named; "" when it drafts.
 std::string draftGap(const Operator& op);
+
+// One compute spec of an operator's draft spec: the one for `attrValue` of its `by_attr` string
+// attribute, or its plain "compute" (attrValue ignored). Null when the spec has none for it.
+const nlohmann::json& computeFor(const nlohmann::json& draftSpec, const std::string& attrValue);
 
 } // namespace sage::eval::cannbench
