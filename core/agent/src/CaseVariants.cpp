@@ -26,8 +26,7 @@ std::optional<CaseVariants> CaseVariants::split(const std::string& source) {
             continue;
         }
         const bool opens = directive(line, "#if");  // #if, #ifdef, #ifndef
-        if (depth == 0 && (opens || directive(line, "#elif"))) {
-            if (opens && !v.blocks.empty()) return std::nullopt;  // a second top-level #if: not our layout
+        if (depth == 0 && ((opens && v.blocks.empty()) || (!v.blocks.empty() && directive(line, "#elif")))) {
             v.blocks.push_back({line, ""});
             continue;
         }

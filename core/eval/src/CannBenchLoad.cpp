@@ -305,7 +305,9 @@ Operator loadOperator(const std::string& dirPath, const std::string& hardware) {
                          .add(toolchain::readTextFile(op.goldenFile))
                          .hex();
     if (fs::path meta = findMetadata(dir, hardware); !meta.empty()) attachTimings(op, meta);
-    const fs::path spec = fs::path(toolchain::ToolPaths::fromEnvironment().resources) / "cann-bench" / "specs" / (op.folder + ".json");
+    // The compute spec: one beside the operator's files (sage_spec.json, an engineer's own), else SAGE's.
+    fs::path spec = dir / "sage_spec.json";
+    if (!fs::exists(spec)) spec = fs::path(toolchain::ToolPaths::fromEnvironment().resources) / "cann-bench" / "specs" / (op.folder + ".json");
     if (fs::exists(spec)) {
         op.draftSpecFile = spec.string();
         try {

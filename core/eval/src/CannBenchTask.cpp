@@ -84,8 +84,10 @@ const json& computeFor(const json& draftSpec, const std::string& attrValue) {
     static const json none;
     if (!draftSpec.is_object()) return none;
     if (!draftSpec.contains("by_attr")) return draftSpec.contains("compute") ? draftSpec["compute"] : none;
-    const json& values = draftSpec.value("compute_by_value", none);
-    return values.is_object() && values.contains(attrValue) ? values[attrValue] : none;
+    const auto values = draftSpec.find("compute_by_value");  // a reference into draftSpec, never a copy
+    if (values == draftSpec.end() || !values->is_object()) return none;
+    const auto it = values->find(attrValue);
+    return it == values->end() ? none : *it;
 }
 
 std::string draftGap(const Operator& op) {

@@ -67,8 +67,9 @@ struct Operator {
     Proto proto;
     std::vector<BenchCase> cases;
     std::string metadataFile;  // where the timings came from ("" when none was found)
-    // SAGE's compute spec for the operator (resources/cann-bench/specs/<folder>.json, docs/cann-bench.md
-    // "Compute specs"): what the built-in policy drafts from; null when there is none.
+    // The operator's compute spec: sage_spec.json beside its files, else SAGE's own
+    // (resources/cann-bench/specs/<folder>.json; docs/cann-bench.md "Compute specs"): what the
+    // built-in policy drafts from; null when there is none.
     nlohmann::json draftSpec;
     std::string draftSpecFile;
     double thresholdFor(const std::string& dtype) const;

@@ -1,0 +1,121 @@
+// The built-in policy on a CANN Bench operator with a compute spec (tests/eval/data/cann_bench_mini/
+// level1/scaled_relu: a string attribute choosing the formula, float32 and float16 cases): one draft
+// source with a variant per case variant that verifies on every case, and optimiser moves that
+// change every variant alike. Also the variant layout's own parser (CaseVariants).
+#include "CaseVariants.h"
+#include "sage_agent/BuiltinPolicy.h"
+#include "sage_agent/KernelComposer.h"
+#include "sage_eval/CannBench.h"
+#include "sage_eval/Evaluator.h"
+#include "sage_eval/GoldenRunner.h"
+
+#include <QtTest>
+
+using namespace sage;
+using nlohmann::json;
+
+namespace {
+size_t count(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+} // namespace
+
+class TestBenchDrafts : public QObject {
+    Q_OBJECT
+    QTemporaryDir cache_;
+    std::unique_ptr<eval::Evaluator> evaluator_;
+    eval::TaskSet set_;
+    std::string pythonProblem_;
+
+    const eval::Task& relu() { return *set_.find("scaled_relu"); }
+    const npu::DeviceProfile& device() { return evaluator_->devices().get("ascend910b1-sim"); }
+    eval::Evaluation evaluate(const std::string& source) {
+        eval::EvalRequest req;
+        req.source = source;
+        return evaluator_->evaluate(relu(), req);
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(cache_.isValid());
+        auto paths = toolchain::ToolPaths::fromEnvironment();
+        paths.binDir = SAGE_TEST_BIN_DIR;
+        paths.cacheDir = cache_.path().toStdString();
+        evaluator_ = std::make_unique<eval::Evaluator>(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
+        set_ = eval::TaskSet::load({SAGE_CANN_BENCH_MINI});
+        QVERIFY(set_.find("scaled_relu"));
+        pythonProblem_ = eval::GoldenRunner(paths).pythonProblem();
+    }
+
+    void variantLayoutSplitsAndJoins() {
+        const std::string source = std::string("// head\nconstexpr int K = 1;  // shared\n") + agent::CaseVariants::kMarker +
+                                   "\n#if defined(A)\nint a;\n#ifdef INNER\nint inner;\n#endif\n#elif defined(B)\nint b;\n#else\n#error none\n#endif\n";
+        const auto v = agent::CaseVariants::split(source);
+        QVERIFY(v);
+        QCOMPARE(v->blocks.size(), size_t(2));
+        QCOMPARE(v->blocks[0].second, std::string("int a;\n#ifdef INNER\nint inner;\n#endif\n"));  // a nested #if stays in its body
+        QCOMPARE(v->blocks[1].first, std::string("#elif defined(B)\n"));
+        QCOMPARE(v->tail, std::string("#else\n#error none\n#endif\n"));
+        QCOMPARE(v->join(), source);
+        QCOMPARE(v->file(1), std::string("// head\nconstexpr int K = 1;  // shared\n") + agent::CaseVariants::kMarker + "\nint b;\n");
+        QVERIFY(!agent::CaseVariants::split("int plain;\n"));
+        QVERIFY(!agent::CaseVariants::split(std::string(agent::CaseVariants::kMarker) + "\nint no_block;\n"));
+    }
+
+    // One source, a variant per (dtype, mode): float32 relu and float16 negate for the three cases.
+    void draftsOneSourceForEveryCase() {
+        const auto d = agent::composeDraft(relu(), device(), {});
+        QVERIFY2(d.ok, d.error.c_str());
+        QVERIFY2(d.source.find("defined(DTYPE_X_IS_FLOAT32) && defined(DTYPE_Y_IS_FLOAT32) && defined(ATTR_MODE_RELU)") != std::string::npos,
+                 d.source.substr(0, 2000).c_str());
+        QVERIFY(d.source.find("defined(DTYPE_X_IS_FLOAT16) && defined(DTYPE_Y_IS_FLOAT16) && defined(ATTR_MODE_NEGATE)") != std::string::npos);
+        QVERIFY(d.source.find("defined(DTYPE_X_IS_FLOAT32) && defined(DTYPE_Y_IS_FLOAT32) && defined(ATTR_MODE_NEGATE)") != std::string::npos);
+        QCOMPARE(count(d.source, "@tunable buffer_num"), size_t(1));  // declared once, shared
+        const auto v = agent::CaseVariants::split(d.source);
+        QVERIFY(v);
+        QCOMPARE(v->blocks.size(), size_t(3));
+        if (!pythonProblem_.empty()) QSKIP(pythonProblem_.c_str());
+        const auto ev = evaluate(d.source);
+        QVERIFY2(ev.success(), (ev.run.message + " " + ev.toJson().dump().substr(0, 1500)).c_str());
+        QCOMPARE(ev.verify.cases.size(), size_t(3));
+    }
+
+    // A structural move (multi-core split) and a knob move change every variant alike, and verify.
+    void movesApplyToEveryVariant() {
+        const auto d = agent::composeDraft(relu(), device(), {});
+        QVERIFY2(d.ok, d.error.c_str());
+        std::string why;
+        const auto multi = agent::BuiltinPolicy::apply(d.source, {{"type", "transform"}, {"name", "multi_core"}}, nullptr, &device(), &why);
+        QVERIFY2(multi, why.c_str());
+        const auto v = agent::CaseVariants::split(multi->source);
+        QVERIFY(v);
+        for (const auto& [guard, body] : v->blocks) QVERIFY2(body.find("GetBlockIdx()") != std::string::npos, guard.c_str());
+        QVERIFY(multi->description.find("every case variant") != std::string::npos);
+        const auto knob = agent::BuiltinPolicy::apply(multi->source, {{"type", "set_tunable"}, {"name", "buffer_num"}, {"value", 2}},
+                                                      nullptr, &device(), &why);
+        QVERIFY2(knob, why.c_str());
+        QCOMPARE(count(knob->source, "BUFFER_NUM = 2;"), size_t(1));
+        const auto after = agent::CaseVariants::split(knob->source);
+        for (size_t i = 0; i < v->blocks.size(); ++i) QCOMPARE(after->blocks[i].second, v->blocks[i].second);  // bodies unchanged
+        if (!pythonProblem_.empty()) QSKIP(pythonProblem_.c_str());
+        const auto ev = evaluate(knob->source);
+        QVERIFY2(ev.success(), (ev.run.message + " " + ev.toJson().dump().substr(0, 1500)).c_str());
+        QVERIFY(ev.profile.blockDim > 1);
+    }
+
+    // A case variant the spec does not cover is named, not drafted wrong.
+    void aMissingVariantIsNamed() {
+        auto op = std::make_shared<eval::cannbench::Operator>(*relu().bench);
+        op->draftSpec["compute_by_value"].erase("negate");
+        eval::Task t = eval::cannbench::toTask(op);
+        t.compute = relu().compute;  // as if it had loaded
+        const auto d = agent::composeDraft(t, device(), {});
+        QVERIFY(!d.ok);
+        QVERIFY2(d.error.find("no entry for mode = \"negate\"") != std::string::npos, d.error.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBenchDrafts)
+#include "test_bench_drafts.moc"
