@@ -3,6 +3,7 @@
 #include "sage_eval/Task.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace sage::eval::cannbench {
@@ -35,6 +36,39 @@ std::string categoryConstruct(const std::string& category) {
     return "";
 }
 
+// One dim of a case from a "dims" rule: "<input>.last", "<input>.lead" (all axes but the last,
+// multiplied), "<input>.numel" or "<input>.<axis>" (negative from the end).
+int64_t dimValue(const Operator& op, const BenchCase& c, const std::string& dim, const json& rule) {
+    const std::string r = rule.is_string() ? rule.get<std::string>() : "";
+    const size_t dot = r.find('.');
+    auto bad = [&](const std::string& why) { return std::invalid_argument("field 'dims." + dim + "': " + why); };
+    if (dot == std::string::npos) throw bad("must be \"<input>.last\", \"<input>.lead\", \"<input>.numel\" or \"<input>.<axis>\"");
+    const std::string tensor = r.substr(0, dot), what = r.substr(dot + 1);
+    size_t index = op.proto.inputs.size();
+    for (size_t i = 0; i < op.proto.inputs.size(); ++i)
+        if (op.proto.inputs[i].name == tensor) index = i;
+    if (index == op.proto.inputs.size()) throw bad("'" + tensor + "' is not an input");
+    const json shape = index < c.inputShapes.size() ? c.inputShapes[index] : json();
+    if (!shape.is_array() || shape.empty() || !shape[0].is_number_integer()) throw bad("case " + std::to_string(c.id) + " gives '" + tensor + "' no shape");
+    std::vector<int64_t> s;
+    for (const auto& d : shape) s.push_back(d.get<int64_t>());
+    int64_t lead = 1, all = 1;
+    for (size_t i = 0; i < s.size(); ++i) {
+        all *= s[i];
+        if (i + 1 < s.size()) lead *= s[i];
+    }
+    if (what == "last") return s.back();
+    if (what == "lead") return lead;
+    if (what == "numel") return all;
+    try {
+        const long axis = std::stol(what);
+        const long at = axis < 0 ? long(s.size()) + axis : axis;
+        if (at >= 0 && at < long(s.size())) return s[size_t(at)];
+    } catch (const std::exception&) {
+    }
+    throw bad("'" + what + "' is not last, lead, numel or an axis of '" + tensor + "'");
+}
+
 // The names a draft spec's expressions may use: the inputs, outputs, numeric and bool attributes,
 // and the flat view's element count n.
 ComputeSpec::Names specNames(const Operator& op) {
@@ -44,7 +78,7 @@ ComputeSpec::Names specNames(const Operator& op) {
     for (const auto& a : op.proto.attrs)
         if (a.type != "str" && a.type.find("list") == std::string::npos && a.type.find('[') == std::string::npos)
             names.attrs.push_back(a.name);
-    names.dims = {"n"};
+    names.dims = draftDims(op.draftSpec);
     return names;
 }
 
@@ -52,8 +86,17 @@ ComputeSpec::Names specNames(const Operator& op) {
 std::vector<ComputeSpec> parseDraftSpecs(const Operator& op) {
     const json& spec = op.draftSpec;
     if (!spec.is_object()) throw std::invalid_argument("must be a JSON object");
-    if (spec.value("view", "flat") != "flat")
-        throw std::invalid_argument("field 'view': only \"flat\" (every tensor as n elements) is drafted so far");
+    const std::string view = spec.value("view", "flat");
+    if (view != "flat" && view != "shapes")
+        throw std::invalid_argument("field 'view': \"flat\" (every tensor as n elements) or \"shapes\" (\"shapes\" and \"dims\" given)");
+    if (view == "shapes") {
+        if (!spec.contains("shapes") || !spec["shapes"].is_object() || !spec.contains("dims") || !spec["dims"].is_object())
+            throw std::invalid_argument("field 'view': \"shapes\" needs 'shapes' ({tensor: [dim, ...]}) and 'dims' ({dim: \"tensor.last\"|...})");
+        for (const auto* list : {&op.proto.inputs, &op.proto.outputs})
+            for (const auto& t : *list)
+                if (!spec["shapes"].contains(t.name)) throw std::invalid_argument("field 'shapes': no shape for tensor '" + t.name + "'");
+        for (const auto& [dim, rule] : spec["dims"].items()) dimValue(op, op.cases.front(), dim, rule);  // throws for a bad rule
+    }
     std::vector<ComputeSpec> out;
     const ComputeSpec::Names names = specNames(op);
     if (spec.contains("by_attr")) {
@@ -65,7 +108,7 @@ std::vector<ComputeSpec> parseDraftSpecs(const Operator& op) {
         out.push_back(ComputeSpec::parse(spec.value("compute", json()), names));
     }
     for (const auto& c : out)
-        if (c.kind != "elementwise") throw std::invalid_argument("field 'compute.kind': the flat view drafts elementwise specs only");
+        if (view == "flat" && c.kind != "elementwise") throw std::invalid_argument("field 'compute.kind': the flat view drafts elementwise specs only");
     return out;
 }
 
@@ -79,6 +122,36 @@ std::string draftSpecProblem(const Operator& op) {
 }
 
 } // namespace
+
+std::vector<std::string> draftDims(const json& draftSpec) {
+    if (draftSpec.value("view", "flat") != "shapes") return {"n"};
+    std::vector<std::string> dims;
+    const json& rules = draftSpec.contains("dims") ? draftSpec["dims"] : json::object();  // not .value(): items() of a temporary dangles
+    if (rules.is_object())
+        for (const auto& [d, rule] : rules.items()) dims.push_back(d);
+    return dims;
+}
+
+std::vector<std::string> draftShapeOf(const json& draftSpec, const std::string& tensor) {
+    if (draftSpec.value("view", "flat") != "shapes") return {"n"};
+    std::vector<std::string> shape;
+    for (const auto& d : draftSpec["shapes"].value(tensor, json::array()))
+        if (d.is_string()) shape.push_back(d);
+    return shape;
+}
+
+std::map<std::string, int64_t> draftDimsOf(const Operator& op, const BenchCase& c) {
+    std::map<std::string, int64_t> dims;
+    if (op.draftSpec.value("view", "flat") != "shapes") {  // flat: n, the first input's element count
+        int64_t n = 1;
+        const json first = c.inputShapes.empty() ? json() : c.inputShapes[0];
+        for (const auto& d : first.is_array() ? first : json::array()) n *= d.is_number_integer() ? d.get<int64_t>() : 1;
+        dims["n"] = n;
+        return dims;
+    }
+    for (const auto& [d, rule] : op.draftSpec["dims"].items()) dims[d] = dimValue(op, c, d, rule);
+    return dims;
+}
 
 const json& computeFor(const json& draftSpec, const std::string& attrValue) {
     static const json none;
@@ -155,19 +228,14 @@ Task toTask(std::shared_ptr<const Operator> op) {
     t.seeds = {0};
     t.computeGap = draftGap(*op);
     if (!op->draftSpec.is_null() && t.computeGap.empty()) {
-        // The flat view: every tensor is n elements, n the case's element count.
+        // The view: every tensor as n elements (flat), or the spec's shapes over its dims.
         t.compute = parseDraftSpecs(*op).front();
         for (auto* list : {&t.inputs, &t.outputs})
-            for (auto& d : *list) d.shape = {"n"};
+            for (auto& d : *list) d.shape = draftShapeOf(op->draftSpec, d.name);
         for (const auto& a : op->proto.attrs)
             if (a.type != "str" && a.type.find("list") == std::string::npos && a.type.find('[') == std::string::npos)
                 t.attrs[a.name] = a.defaultValue.is_number() ? a.defaultValue.get<double>() : a.defaultValue.is_boolean() ? double(a.defaultValue.get<bool>()) : 0.0;
-        for (auto& c : t.cases) {
-            int64_t n = 1;
-            const json& first = op->cases[size_t(c.benchCase)].inputShapes.empty() ? json() : op->cases[size_t(c.benchCase)].inputShapes[0];
-            for (const auto& d : first.is_array() ? first : json::array()) n *= d.is_number_integer() ? d.get<int64_t>() : 1;
-            c.dims["n"] = n;
-        }
+        for (auto& c : t.cases) c.dims = draftDimsOf(*op, op->cases[size_t(c.benchCase)]);
     }
     t.taskJsonText = op->contentHash;
     t.bench = std::move(op);

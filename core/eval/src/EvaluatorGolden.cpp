@@ -64,9 +64,11 @@ void caseScalars(const cannbench::BenchCase& c, const GoldenCase& g, toolchain::
         }
 }
 
-toolchain::SandboxInput caseInput(const std::string& id, const GoldenCase& g, const cannbench::BenchCase& c) {
+toolchain::SandboxInput caseInput(const std::string& id, const GoldenCase& g, const cannbench::BenchCase& c,
+                                  const std::map<std::string, int64_t>& taskDims) {
     toolchain::SandboxInput in;
     in.spec.id = id;
+    in.spec.dims = taskDims;  // the compute spec's view (n, or its own dims), for a drafted kernel's ctx.dim
     for (const auto& t : g.inputs) {
         in.spec.tensors.push_back({t.name, t.dtype, t.shape, false, ""});
         in.inputFiles[t.name] = t.file;
@@ -212,7 +214,7 @@ Evaluation Evaluator::evaluateWithGolden(const Task& task, const EvalRequest& re
         job.maxEvents = req.maxEvents;
         std::vector<toolchain::SandboxInput> inputs;
         for (size_t i : members) {
-            inputs.push_back(caseInput(cases[i]->name + "/seed" + std::to_string(runs[i].second), goldens[i], *runs[i].first));
+            inputs.push_back(caseInput(cases[i]->name + "/seed" + std::to_string(runs[i].second), goldens[i], *runs[i].first, cases[i]->dims));
             inputs.back().spec.timeline = req.profile && cases[i]->perf;
         }
         std::vector<Tensors> got;

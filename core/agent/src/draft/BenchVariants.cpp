@@ -96,7 +96,7 @@ DraftResult composeBenchDraft(const eval::Task& task, const npu::DeviceProfile& 
     for (const auto& t : task.inputs) names.inputs.push_back(t.name);
     for (const auto& t : task.outputs) names.outputs.push_back(t.name);
     for (const auto& [a, value] : task.attrs) names.attrs.push_back(a);
-    names.dims = {"n"};
+    names.dims = eval::cannbench::draftDims(spec);
     std::map<std::string, std::pair<std::string, long long>> knobs;
     std::vector<std::string> adopted;
     std::string body, firstMove, firstRationale;
@@ -106,7 +106,7 @@ DraftResult composeBenchDraft(const eval::Task& task, const npu::DeviceProfile& 
         eval::Task vt = task;
         vt.bench = nullptr;  // the composer drafts this variant as a plain task
         for (size_t i = 0; i < vt.inputs.size(); ++i) vt.inputs[i].dtype = v.inputDtypes[i];
-        // An elementwise output takes its first input's dtype, as the golden's do.
+        // An output takes its first input's dtype, as the goldens of these operators do.
         for (auto& o : vt.outputs) o.dtype = v.inputDtypes.empty() ? o.dtype : v.inputDtypes.front();
         const json& c = eval::cannbench::computeFor(spec, v.attrValue);
         if (c.is_null()) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -104,6 +105,13 @@ Task toTask(std::shared_ptr<const Operator> op);
 // Why the built-in policy cannot draft this operator: the constructs it needs that the compute
 // spec cannot state, each named; "" when it drafts.
 std::string draftGap(const Operator& op);
+
+// The draft spec's view of the tensors: its dims (flat: n), a tensor's shape over them (flat: [n]),
+// and the dims' values in one case (from its input shapes; throws std::invalid_argument for a rule
+// the case cannot satisfy).
+std::vector<std::string> draftDims(const nlohmann::json& draftSpec);
+std::vector<std::string> draftShapeOf(const nlohmann::json& draftSpec, const std::string& tensor);
+std::map<std::string, int64_t> draftDimsOf(const Operator& op, const BenchCase& c);
 
 // One compute spec of an operator's draft spec: the one for `attrValue` of its `by_attr` string
 // attribute, or its plain "compute" (attrValue ignored). Null when the spec has none for it.
