@@ -6,7 +6,9 @@ so a lambda counts towards the function that holds it.
 Usage: scripts/longest-functions.py [--top N] [--limit L] [DIR ...]
   --limit L  exit 1 (and say which) when a function is longer than L lines, for CI and reviews.
 
-Function extents come from Universal Ctags (Debian `universal-ctags`, its `end:` field)."""
+Function extents come from Universal Ctags (Debian `universal-ctags`, its `end:` field). Ctags names
+every unnamed scope `__anon<hash>`, lambdas and anonymous namespaces alike; only the lambdas (and
+what lies inside them) are left out, so a function in an anonymous namespace is listed."""
 import argparse
 import os
 import subprocess
@@ -18,21 +20,34 @@ SOURCE_SUFFIXES = (".cpp", ".cc", ".h", ".hpp")
 
 def functions(dirs):
     """Yields (length, path, line, qualified name) for every function definition under `dirs`."""
-    cmd = ["ctags", "-R", "--languages=C++", "--map-C++=+.h", "--kinds-C++=f", "--fields=+neS",
-           "-x", "--_xformat=%{input}\t%{line}\t%{end}\t%{scope}\t%{name}", *dirs]
+    cmd = ["ctags", "-R", "--languages=C++", "--map-C++=+.h", "--kinds-C++=fn", "--fields=+neKS",
+           "-x", "--_xformat=%{input}\t%{line}\t%{end}\t%{kind}\t%{scope}\t%{name}", *dirs]
     try:
         out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
     except FileNotFoundError:
         sys.exit("longest-functions: ctags not found; install Debian's universal-ctags")
-    for row in out.splitlines():
-        path, line, end, scope, name = row.split("\t")
-        # Lambdas are anonymous and lie inside the function that holds them: counted there.
-        if name.startswith("__anon") or not end.isdigit() or not path.endswith(SOURCE_SUFFIXES):
+    rows = [row.split("\t") for row in out.splitlines()]
+    # An `__anon` scope is an anonymous namespace when ctags tagged it as a namespace; any other is
+    # a lambda. Skipping every `__anon` scope (as this script once did) also dropped every function
+    # in an anonymous namespace, Task.cpp's loadTaskFolder and CompatScan.cpp's opPrelude among them.
+    anonymous_namespaces = {(path, qualified(scope, name)) for path, _, _, kind, scope, name in rows
+                            if kind == "namespace" and name.startswith("__anon")}
+    for path, line, end, kind, scope, name in rows:
+        if kind != "function" or not end.isdigit() or not path.endswith(SOURCE_SUFFIXES):
             continue
-        if "__anon" in scope:
-            continue
-        scope = "" if scope in ("-", "") else scope + "::"
-        yield int(end) - int(line) + 1, path, int(line), scope + name
+        shown, inside = [], ""
+        for part in ([] if scope in ("-", "") else scope.split("::")) + [name]:
+            inside = qualified(inside, part)
+            if not part.startswith("__anon"):
+                shown.append(part)
+            elif (path, inside) not in anonymous_namespaces:
+                break  # a lambda, or something inside one: counted towards the function holding it
+        else:
+            yield int(end) - int(line) + 1, path, int(line), "::".join(shown)
+
+
+def qualified(scope, name):
+    return name if scope in ("-", "") else scope + "::" + name
 
 
 def main():

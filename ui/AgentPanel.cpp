@@ -321,6 +321,7 @@ void AgentPanel::showRecord(const IterationRecordPtr& r) {
     QString notes = tr("Move: %1\nOrigin: %2\n").arg(QString::fromStdString(r->move), QString::fromStdString(r->origin));
     if (!r->rationale.empty()) notes += tr("Rationale: %1\n").arg(QString::fromStdString(r->rationale));
     if (!r->error.empty()) notes += tr("Error: %1\n").arg(QString::fromStdString(r->error));
+    for (const auto& n : r->notes) notes += tr("Note: %1\n").arg(QString::fromStdString(n));
     for (const auto& p : r->proposed)
         notes += tr("Proposed experience #%1: %2\n").arg(p.id).arg(QString::fromStdString(p.title));
     notes += QStringLiteral("\n") + QString::fromStdString(r->diff);

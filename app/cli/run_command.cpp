@@ -196,6 +196,7 @@ void registerRunCommand(CLI::App& app) {
             std::cout << "  reward " << std::setprecision(3) << it.reward;
             if (const std::string adopted = adoptionText(it.adoptions); !adopted.empty()) std::cout << "  " << adopted;
             std::cout << "\n";
+            for (const auto& note : it.notes) std::cout << "      note: " << note << "\n";
         }
     });
 }

@@ -304,6 +304,28 @@ private slots:
         QCOMPARE(std::string(toString(its[1].status)), std::string(toString(agent::IterationStatus::Ok)));
     }
 
+    // `ADOPTED: E9999, E31337` names only ids the prompt never showed (issue 47, item 6): nothing
+    // is credited, and the stored iteration says so in its notes, where replay and the GUI show it.
+    void adoptedIdsNeverShownAreNotedInTheStoredIteration() {
+        auto db = std::make_shared<memory::Database>(
+            (dir_.path() + "/unshown.db").toStdString(),
+            std::vector<memory::SchemaModule>{memory::MemorySchema::module(), agent::AgentSchema::module()});
+        agent::RunStore runs(db);
+        ScriptedLlmServer server;
+        server.script({ScriptedLlmServer::sse(reply(task_.baselineSource, "E9999, E31337", "The baseline."))});
+        agent::AgentSettings s = llmSettings(server, 1);
+        agent::AgentLoop loop(*evaluator_, agent::makePolicy(s), s);
+        auto sum = loop.run(task_, runs, nullptr);
+        auto its = runs.iterations(sum.runId);
+        QCOMPARE(its.size(), size_t(1));
+        QVERIFY2(its[0].correct, its[0].error.c_str());
+        QVERIFY(its[0].adoptions.empty());
+        QCOMPARE(its[0].notes.size(), size_t(1));
+        CHECK_CONTAINS(its[0].notes[0], "E9999, E31337");
+        CHECK_CONTAINS(its[0].notes[0], "not shown in this prompt; not counted as adopted");
+        QVERIFY(agent::toJson(its[0])["notes"] == nlohmann::json(its[0].notes));
+    }
+
     void aBrokenReplyIsMarkedAndTheRunContinues() {
         auto db = std::make_shared<memory::Database>(
             (dir_.path() + "/broken.db").toStdString(),

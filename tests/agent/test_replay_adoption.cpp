@@ -1,6 +1,7 @@
 // `sage replay` tells declared and code-matched adoption apart (issue 30, point 5): a reply that
 // said `ADOPTED: none` whose code matched two entries shows them as code-matched, never as
 // adopted; declared ids are listed as declared, with a mark when the code shows no sign of them.
+// Ids declared but never shown are no adoption: the iteration's note under its line says so.
 // The stored run is written through RunStore and read back by the real CLI.
 #include "sage_agent/RunStore.h"
 #include "sage_memory/MemorySchema.h"
@@ -55,13 +56,23 @@ private slots:
             declared.index = 1;
             declared.adoptions = {{12, true, true, 1.0, 1.0, 0.0, 0.3}, {7, true, false, 0.3, 0.3, 0.0, 0.1}};
             runs.addIteration(declared);
+            agent::IterationRecord unshown = none;  // ADOPTED: E9999, E31337, neither shown (issue 47)
+            unshown.index = 2;
+            unshown.adoptions = {};
+            unshown.notes = {"the reply declared E9999, E31337, which were not shown in this prompt; not counted as adopted"};
+            runs.addIteration(unshown);
         }
         const QString out = replay(path, runId);
         const QStringList lines = out.split('\n');
-        QString first, second;
-        for (const auto& l : lines) {
+        QString first, second, third, thirdNote;
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            const QString& l = lines[i];
             if (l.startsWith("  0 ")) first = l;
             if (l.startsWith("  1 ")) second = l;
+            if (l.startsWith("  2 ")) {
+                third = l;
+                if (i + 1 < lines.size()) thirdNote = lines[i + 1];
+            }
         }
         QVERIFY2(!first.isEmpty() && !second.isEmpty(), qPrintable(out));
         QVERIFY2(first.contains("code-matched, not declared #8 #5"), qPrintable(first));
@@ -69,6 +80,11 @@ private slots:
         QVERIFY2(!first.contains("#44"), qPrintable(first));
         QVERIFY2(second.contains("declared #12 #7 (not in the code)"), qPrintable(second));
         QVERIFY2(!second.contains("code-matched"), qPrintable(second));
+        // Ids the reply declared but was never shown are not adoptions; the note under the line says so.
+        QVERIFY2(!third.isEmpty() && !third.contains("declared"), qPrintable(out));
+        QVERIFY2(thirdNote.trimmed().startsWith("note: the reply declared E9999, E31337") &&
+                     thirdNote.contains("not counted as adopted"),
+                 qPrintable(out));
     }
 };
 

@@ -33,6 +33,9 @@ CREATE TABLE agent_iteration (
              {2, "owner process of a run (interrupted runs), duplicate iterations", R"SQL(
 ALTER TABLE agent_run ADD COLUMN owner_pid INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE agent_iteration ADD COLUMN duplicate_of INTEGER NOT NULL DEFAULT -1;
+)SQL"},
+             {3, "the policy's notes per iteration (e.g. adopted ids that were never shown)", R"SQL(
+ALTER TABLE agent_iteration ADD COLUMN notes TEXT NOT NULL DEFAULT '[]';
 )SQL"}}};
 }
 
@@ -90,8 +93,8 @@ void RunStore::updateRun(const RunRecord& r) {
 void RunStore::addIteration(const IterationRecord& it) {
     auto st = db_->prepare(
         "INSERT INTO agent_iteration(run_id, idx, parent, stage, origin, move, source, diff, evaluation, status, correct, "
-        "cycles, roofline, reward, retrievals, adoptions, proposed, prompt, response, rationale, error, timings, duplicate_of) "
-        "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        "cycles, roofline, reward, retrievals, adoptions, proposed, prompt, response, rationale, error, timings, duplicate_of, "
+        "notes) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     auto array = [](const auto& items) {
         json a = json::array();
         for (const auto& x : items) a.push_back(toJson(x));
@@ -102,6 +105,7 @@ void RunStore::addIteration(const IterationRecord& it) {
     st.bind(12, static_cast<std::int64_t>(it.cycles)).bind(13, it.rooflineFraction).bind(14, it.reward).bind(15, array(it.retrievals));
     st.bind(16, array(it.adoptions)).bind(17, array(it.proposed)).bind(18, it.prompt).bind(19, it.response);
     st.bind(20, it.rationale).bind(21, it.error).bind(22, it.timings.dump()).bind(23, it.duplicateOf);
+    st.bind(24, json(it.notes).dump());
     st.run();
 }
 
@@ -150,7 +154,7 @@ std::vector<RunRecord> RunStore::runs(const std::string& task) {
 std::vector<IterationRecord> RunStore::iterations(int64_t runId) {
     auto st = db_->prepare(
         "SELECT run_id, idx, parent, stage, origin, move, source, diff, evaluation, status, correct, cycles, roofline, "
-        "reward, retrievals, adoptions, proposed, prompt, response, rationale, error, timings, created_at, duplicate_of "
+        "reward, retrievals, adoptions, proposed, prompt, response, rationale, error, timings, created_at, duplicate_of, notes "
         "FROM agent_iteration WHERE run_id=? ORDER BY idx");
     st.bind(1, static_cast<std::int64_t>(runId));
     std::vector<IterationRecord> out;
@@ -186,6 +190,10 @@ std::vector<IterationRecord> RunStore::iterations(int64_t runId) {
         it.timings = json::parse(st.text(21));
         it.createdAt = st.text(22);
         it.duplicateOf = int(st.int64(23));
+        // Unreadable notes (a damaged row) read as none rather than failing the run's listing.
+        if (const json notes = json::parse(st.text(24), nullptr, false); notes.is_array())
+            for (const auto& n : notes)
+                if (n.is_string()) it.notes.push_back(n.get<std::string>());
         out.push_back(std::move(it));
     }
     return out;
@@ -269,7 +277,8 @@ json toJson(const IterationRecord& it) {
             {"retrievals", array(it.retrievals)}, {"adoptions", array(it.adoptions)}, {"proposed", array(it.proposed)},
             {"duplicate_of", it.duplicateOf},
             {"prompt", it.prompt},      {"response", it.response},   {"rationale", it.rationale},
-            {"error", it.error},        {"timings", it.timings},     {"created_at", it.createdAt}};
+            {"error", it.error},        {"notes", it.notes},         {"timings", it.timings},
+            {"created_at", it.createdAt}};
 }
 
 } // namespace sage::agent

@@ -144,6 +144,156 @@ std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& t
     return out;
 }
 
+// What the op_host tiling headers give the prelude: the registered tiling class, the headers to
+// force-include and the optiling names the kernel may see.
+struct TilingHeaders {
+    std::string cls, includes;
+    bool ns = false;  // some header declares its structs in namespace optiling
+    // The optiling names the kernel may see, each named by a using-declaration rather than `using
+    // namespace optiling`: the tiling structs (what the generated header declares globally) and,
+    // for a family's shared tiling header, its constants too (MAX_TENSOR_CONT, which the family's
+    // kernels use). An op's own host constants (BLOCK_SIZE, NCHW_CONV_ADDR_LIST_SIZE) stay out:
+    // they clash with the kernel's and AscendC's names of the same spelling.
+    std::set<std::string> exported;
+
+    void collectNames(const std::string& text, bool withConstants) {
+        static const std::regex def(R"(BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\))");
+        // Namespace-level constants only (unindented, as those headers write them): a function's
+        // local `const` is not a member of optiling.
+        static const std::regex constant(R"(^(?:static\s+)?(?:constexpr|const)\s+[\w:<>]+(?:\s+[\w:<>]+)*?\s+(\w+)\s*(?:=|\{|\[))",
+                                         std::regex::ECMAScript | std::regex::multiline);
+        if (text.find("namespace optiling") == std::string::npos) return;  // already global
+        ns = true;
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), def); it != std::sregex_iterator(); ++it)
+            exported.insert((*it)[1].str());
+        if (!withConstants) return;
+        const std::string inside = text.substr(text.find("namespace optiling"));  // not the globals above it
+        for (auto it = std::sregex_iterator(inside.begin(), inside.end(), constant); it != std::sregex_iterator(); ++it)
+            exported.insert((*it)[1].str());
+    }
+};
+
+TilingHeaders tilingHeaders(const fs::path& opRoot, const std::vector<fs::path>& headers) {
+    static const std::regex reg(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*\w+\s*,\s*(\w+)\s*\))");
+    static const std::regex def(R"(BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\))");
+    TilingHeaders th;
+    for (const auto& h : headers) {
+        const std::string text = slurp(h);
+        if (!std::regex_search(text, def)) continue;
+        std::smatch m;
+        if (th.cls.empty() && std::regex_search(text, m, reg)) th.cls = m[1];
+        if (th.cls.empty() && std::regex_search(text, m, def)) th.cls = m[1];
+        th.collectNames(text, false);
+        th.includes += toolchain::quotedIncludeLine(fs::absolute(h).string());
+    }
+    if (!th.includes.empty()) return th;
+    // Ops of a family register a shared tiling class in a common header
+    // (REGISTER_TILING_DATA_CLASS(<OpType>, Class)): use it when op_host declares none.
+    const std::regex mine("REGISTER_TILING_DATA_CLASS\\s*\\(\\s*" + opTypeOf(opRoot) + "\\s*,\\s*(\\w+)\\s*\\)");
+    for (const auto& dir : commonIncludeDirs(opRoot)) {
+        std::error_code ec;
+        for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); it.increment(ec)) {
+            if (ec) break;
+            if (!it->is_regular_file() || it->path().extension() != ".h") continue;
+            const std::string text = slurp(it->path());
+            std::smatch m;
+            if (!std::regex_search(text, m, mine)) continue;
+            th.cls = m[1];
+            th.collectNames(text, true);
+            th.includes += toolchain::quotedIncludeLine(fs::absolute(it->path()).string());
+            return th;
+        }
+    }
+    return th;
+}
+
+const std::map<std::string, std::string>& cxxTypeOfGeType() {
+    static const std::map<std::string, std::string> types = {
+        {"FLOAT", "float"},     {"FLOAT16", "half"},     {"BF16", "bfloat16_t"}, {"INT32", "int32_t"},
+        {"INT8", "int8_t"},     {"INT16", "int16_t"},    {"INT64", "int64_t"},   {"UINT8", "uint8_t"},
+        {"UINT16", "uint16_t"}, {"UINT32", "uint32_t"},  {"UINT64", "uint64_t"}, {"BOOL", "bool"},
+        {"DOUBLE", "double"}};
+    return types;
+}
+
+std::string upper(std::string s) {
+    for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// DTYPE_<NAME> (and ORIG_DTYPE_<NAME>) for each input and output, from the first data type of
+// the op definition; then DTYPE_<NAME> the kernel uses that the definition's Input/Output calls
+// do not give (ops declared through a family macro such as FOREACH_OPDEF): the first data type
+// the op_host sources name, which is one of the op's real configurations.
+std::string dtypeMacros(const std::vector<fs::path>& sources, const std::vector<std::string>& kernelTexts) {
+    static const std::regex io(R"re((?:Input|Output)\s*\(\s*"(\w+)"\s*\)[^;]*?\.DataType\s*\(\s*\{\s*ge::DT_(\w+))re");
+    static const std::regex anyType(R"(ge::DT_(\w+))");
+    static const std::regex used(R"(\bDTYPE_(\w+))");
+    const auto& types = cxxTypeOfGeType();
+    std::string out;
+    std::set<std::string> defined;
+    for (const auto& src : sources) {
+        const std::string text = slurp(src);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), io); it != std::sregex_iterator(); ++it) {
+            const std::string name = upper((*it)[1].str());
+            auto t = types.find((*it)[2].str());
+            if (t == types.end() || !defined.insert(name).second) continue;
+            out += "#define DTYPE_" + name + " " + t->second + "\n#define ORIG_DTYPE_" + name + " " + t->second + "\n";
+        }
+    }
+    std::string firstType = "float";
+    for (const auto& src : sources) {
+        const std::string text = slurp(src);
+        std::smatch m;
+        if (!std::regex_search(text, m, anyType)) continue;
+        auto t = types.find(m[1].str());
+        if (t != types.end()) {
+            firstType = t->second;
+            break;
+        }
+    }
+    for (const auto& text : kernelTexts)
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), used); it != std::sregex_iterator(); ++it) {
+            const std::string name = (*it)[1].str();
+            if (!defined.insert(name).second) continue;
+            out += "#ifndef DTYPE_" + name + "\n#define DTYPE_" + name + " " + firstType + "\n#endif\n";
+        }
+    return out;
+}
+
+// FORMAT_<NAME> for each input and output (the first format of the definition is ND for nearly
+// every op; the real build defines the macro per compiled configuration), and the format numbers
+// kernels compare them with in #if.
+std::string formatMacros(const std::vector<fs::path>& sources) {
+    static const std::regex ioName(R"re((?:Input|Output)\s*\(\s*"(\w+)"\s*\))re");
+    std::string out = "#ifndef FORMAT_ND\n#define FORMAT_ND 2\n#endif\n#ifndef FORMAT_NCHW\n#define FORMAT_NCHW 0\n#endif\n"
+        "#ifndef FORMAT_NHWC\n#define FORMAT_NHWC 1\n#endif\n#ifndef FORMAT_FRACTAL_NZ\n#define FORMAT_FRACTAL_NZ 29\n#endif\n"
+        "#ifndef FORMAT_NCDHW\n#define FORMAT_NCDHW 30\n#endif\n#ifndef FORMAT_NDC1HWC0\n#define FORMAT_NDC1HWC0 32\n#endif\n"
+        "#ifndef FORMAT_FRACTAL_Z_3D\n#define FORMAT_FRACTAL_Z_3D 33\n#endif\n";
+    std::set<std::string> formats;
+    for (const auto& src : sources) {
+        const std::string text = slurp(src);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), ioName); it != std::sregex_iterator(); ++it) {
+            const std::string name = upper((*it)[1].str());
+            if (formats.insert(name).second) out += "#define FORMAT_" + name + " FORMAT_ND\n";
+        }
+    }
+    return out;
+}
+
+// The collected optiling names as using-declarations, except those the kernel's own files define.
+std::string optilingUsings(const std::set<std::string>& exported, const std::vector<std::string>& kernelTexts) {
+    std::string out = "namespace optiling {}\n";
+    for (const auto& c : exported) {
+        const std::regex own("(?:(?:constexpr|const)\\s+[\\w:<>]+(?:\\s+[\\w:<>]+)*?\\s+" + c +
+                             "\\s*(?:=|\\{|\\[)|#define\\s+" + c + "\\b|(?:struct|class|using)\\s+" + c + "\\b)");
+        bool kernelHasIt = false;
+        for (const auto& text : kernelTexts) kernelHasIt = kernelHasIt || std::regex_search(text, own);
+        if (!kernelHasIt) out += "using optiling::" + c + ";\n";
+    }
+    return out;
+}
+
 // The prelude that gives the kernel what the real build generates for it: the op_host tiling
 // headers, force-included, with SAGE_TILING_TYPE naming the registered class (and optiling's
 // names visible, as the generated header declares them globally), and DTYPE_<NAME> for each
@@ -159,135 +309,15 @@ std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& ke
     }
     std::sort(headers.begin(), headers.end());
     std::sort(sources.begin(), sources.end());
-    static const std::regex reg(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*\w+\s*,\s*(\w+)\s*\))");
-    static const std::regex def(R"(BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\))");
-    std::string cls, includes;
-    bool ns = false;
-    // The optiling names the kernel may see, each named by a using-declaration rather than `using
-    // namespace optiling`: the tiling structs (what the generated header declares globally) and,
-    // for a family's shared tiling header, its constants too (MAX_TENSOR_CONT, which the family's
-    // kernels use). An op's own host constants (BLOCK_SIZE, NCHW_CONV_ADDR_LIST_SIZE) stay out:
-    // they clash with the kernel's and AscendC's names of the same spelling.
-    std::set<std::string> exported;
-    // Namespace-level constants only (unindented, as those headers write them): a function's
-    // local `const` is not a member of optiling.
-    static const std::regex constant(R"(^(?:static\s+)?(?:constexpr|const)\s+[\w:<>]+(?:\s+[\w:<>]+)*?\s+(\w+)\s*(?:=|\{|\[))",
-                                     std::regex::ECMAScript | std::regex::multiline);
-    auto collectClasses = [&](const std::string& text, bool withConstants) {
-        if (text.find("namespace optiling") == std::string::npos) return;  // already global
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), def); it != std::sregex_iterator(); ++it)
-            exported.insert((*it)[1].str());
-        if (!withConstants) return;
-        const std::string inside = text.substr(text.find("namespace optiling"));  // not the globals above it
-        for (auto it = std::sregex_iterator(inside.begin(), inside.end(), constant); it != std::sregex_iterator(); ++it)
-            exported.insert((*it)[1].str());
-    };
-    for (const auto& h : headers) {
-        const std::string text = slurp(h);
-        if (!std::regex_search(text, def)) continue;
-        std::smatch m;
-        if (cls.empty() && std::regex_search(text, m, reg)) cls = m[1];
-        if (cls.empty() && std::regex_search(text, m, def)) cls = m[1];
-        ns |= text.find("namespace optiling") != std::string::npos;
-        collectClasses(text, false);
-        includes += toolchain::quotedIncludeLine(fs::absolute(h).string());
-    }
-    // Ops of a family register a shared tiling class in a common header
-    // (REGISTER_TILING_DATA_CLASS(<OpType>, Class)): use it when op_host declares none.
-    if (includes.empty()) {
-        const std::regex mine("REGISTER_TILING_DATA_CLASS\\s*\\(\\s*" + opTypeOf(opRoot) + "\\s*,\\s*(\\w+)\\s*\\)");
-        for (const auto& dir : commonIncludeDirs(opRoot)) {
-            std::error_code ec2;
-            for (auto it = fs::recursive_directory_iterator(dir, ec2); it != fs::recursive_directory_iterator();
-                 it.increment(ec2)) {
-                if (ec2) break;
-                if (!it->is_regular_file() || it->path().extension() != ".h") continue;
-                const std::string text = slurp(it->path());
-                std::smatch m;
-                if (!std::regex_search(text, m, mine)) continue;
-                cls = m[1];
-                ns |= text.find("namespace optiling") != std::string::npos;
-                collectClasses(text, true);
-                includes += toolchain::quotedIncludeLine(fs::absolute(it->path()).string());
-                break;
-            }
-            if (!includes.empty()) break;
-        }
-    }
+    const TilingHeaders th = tilingHeaders(opRoot, headers);
     std::string out;
-    if (!cls.empty()) out += "#define SAGE_TILING_TYPE " + cls + "\n";
-    static const std::regex io(R"re((?:Input|Output)\s*\(\s*"(\w+)"\s*\)[^;]*?\.DataType\s*\(\s*\{\s*ge::DT_(\w+))re");
-    static const std::map<std::string, std::string> types = {
-        {"FLOAT", "float"},     {"FLOAT16", "half"},     {"BF16", "bfloat16_t"}, {"INT32", "int32_t"},
-        {"INT8", "int8_t"},     {"INT16", "int16_t"},    {"INT64", "int64_t"},   {"UINT8", "uint8_t"},
-        {"UINT16", "uint16_t"}, {"UINT32", "uint32_t"},  {"UINT64", "uint64_t"}, {"BOOL", "bool"},
-        {"DOUBLE", "double"}};
-    std::set<std::string> defined;
-    for (const auto& src : sources) {
-        const std::string text = slurp(src);
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), io); it != std::sregex_iterator(); ++it) {
-            std::string name = (*it)[1].str();
-            for (auto& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
-            auto t = types.find((*it)[2].str());
-            if (t == types.end() || !defined.insert(name).second) continue;
-            out += "#define DTYPE_" + name + " " + t->second + "\n#define ORIG_DTYPE_" + name + " " + t->second + "\n";
-        }
-    }
-    // FORMAT_<NAME> for each input and output (the first format of the definition is ND for
-    // nearly every op; the real build defines the macro per compiled configuration), and the
-    // format numbers kernels compare them with in #if.
-    static const std::regex ioName(R"re((?:Input|Output)\s*\(\s*"(\w+)"\s*\))re");
-    std::string formatMacros = "#ifndef FORMAT_ND\n#define FORMAT_ND 2\n#endif\n#ifndef FORMAT_NCHW\n#define FORMAT_NCHW 0\n#endif\n"
-        "#ifndef FORMAT_NHWC\n#define FORMAT_NHWC 1\n#endif\n#ifndef FORMAT_FRACTAL_NZ\n#define FORMAT_FRACTAL_NZ 29\n#endif\n"
-        "#ifndef FORMAT_NCDHW\n#define FORMAT_NCDHW 30\n#endif\n#ifndef FORMAT_NDC1HWC0\n#define FORMAT_NDC1HWC0 32\n#endif\n"
-        "#ifndef FORMAT_FRACTAL_Z_3D\n#define FORMAT_FRACTAL_Z_3D 33\n#endif\n";
-    std::set<std::string> formats;
-    for (const auto& src : sources) {
-        const std::string text = slurp(src);
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), ioName); it != std::sregex_iterator(); ++it) {
-            std::string name = (*it)[1].str();
-            for (auto& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
-            if (formats.insert(name).second) formatMacros += "#define FORMAT_" + name + " FORMAT_ND\n";
-        }
-    }
-    // DTYPE_<NAME> the kernel uses that the definition's Input/Output calls do not give (ops
-    // declared through a family macro such as FOREACH_OPDEF): the first data type the op_host
-    // sources name, which is one of the op's real configurations.
-    std::string firstType = "float";
-    static const std::regex anyType(R"(ge::DT_(\w+))");
-    for (const auto& src : sources) {
-        const std::string text = slurp(src);
-        std::smatch m;
-        if (std::regex_search(text, m, anyType)) {
-            auto t = types.find(m[1].str());
-            if (t != types.end()) {
-                firstType = t->second;
-                break;
-            }
-        }
-    }
-    static const std::regex used(R"(\bDTYPE_(\w+))");
-    for (const auto& text : kernelTexts)
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), used); it != std::sregex_iterator(); ++it) {
-            const std::string name = (*it)[1].str();
-            if (!defined.insert(name).second) continue;
-            out += "#ifndef DTYPE_" + name + "\n#define DTYPE_" + name + " " + firstType + "\n#endif\n";
-        }
-    if (out.empty() && includes.empty()) return {};
-    out += "#include \"kernel_operator.h\"\n" + includes;
-    // The collected optiling names, except those the kernel's own files define.
-    if (ns) {
-        out += "namespace optiling {}\n";
-        for (const auto& c : exported) {
-            const std::regex own("(?:(?:constexpr|const)\\s+[\\w:<>]+(?:\\s+[\\w:<>]+)*?\\s+" + c +
-                                 "\\s*(?:=|\\{|\\[)|#define\\s+" + c + "\\b|(?:struct|class|using)\\s+" + c + "\\b)");
-            bool kernelHasIt = false;
-            for (const auto& text : kernelTexts) kernelHasIt = kernelHasIt || std::regex_search(text, own);
-            if (!kernelHasIt) out += "using optiling::" + c + ";\n";
-        }
-    }
+    if (!th.cls.empty()) out += "#define SAGE_TILING_TYPE " + th.cls + "\n";
+    out += dtypeMacros(sources, kernelTexts);
+    if (out.empty() && th.includes.empty()) return {};
+    out += "#include \"kernel_operator.h\"\n" + th.includes;
+    if (th.ns) out += optilingUsings(th.exported, kernelTexts);
     // After the host headers: their ge::Format enumerators have the same names.
-    out += formatMacros;
+    out += formatMacros(sources);
     return out;
 }
 

@@ -136,6 +136,58 @@ OutputCheck judgeOutput(const cannbench::Operator& op, const cannbench::BenchCas
                            raw(native, out.dtype, out.shape), op.thresholdFor(out.dtype));
 }
 
+// The cases a CANN Bench task evaluates, each with the seed its inputs are drawn from (runs[i]
+// belongs to cases[i]).
+struct GoldenPlan {
+    std::vector<std::pair<const cannbench::BenchCase*, uint64_t>> runs;
+    std::vector<const TaskCase*> cases;
+};
+
+// 1. Every case whose golden fits; one whose input exceeds the bound is left out, and `skipped`
+// says so.
+GoldenPlan planCases(const Task& task, std::vector<CaseRun>& skipped) {
+    GoldenPlan plan;
+    for (const auto& c : task.cases) {
+        const auto& bc = task.bench->cases[size_t(c.benchCase)];
+        if (bc.largestInputBytes() > kMaxGoldenTensorBytes) {
+            skipped.push_back({c.name, 0, RunStatus::NotRun, "skipped: an input of " + std::to_string(bc.largestInputBytes() >> 20) + " MiB exceeds the 2 GiB bound", 0, 0});
+            continue;
+        }
+        plan.runs.push_back({&bc, task.seeds.front()});
+        plan.cases.push_back(&c);
+    }
+    return plan;
+}
+
+// 4. CANN Bench's criterion on every case (the caller has checked that all ran to their end).
+void judgeCases(const cannbench::Operator& op, const GoldenPlan& plan, const std::vector<GoldenCase>& goldens,
+                const std::vector<std::map<std::string, toolchain::Blob>>& outputs, VerifySection& verify) {
+    for (size_t i = 0; i < plan.runs.size(); ++i) {
+        CaseCheck cc;
+        cc.caseName = plan.cases[i]->name;
+        cc.seed = plan.runs[i].second;
+        cc.pass = true;
+        for (const auto& out : goldens[i].outputs) {
+            cc.outputs.push_back(judgeOutput(op, *plan.runs[i].first, goldens[i], out, outputs[i]));
+            cc.pass &= cc.outputs.back().pass;
+        }
+        verify.pass &= cc.pass;
+        verify.cases.push_back(std::move(cc));
+    }
+}
+
+// 5. The profile of the perf case, when it ran to its end.
+void profilePerfCase(const GoldenPlan& plan, const std::vector<GoldenCase>& goldens, const toolchain::SandboxReport& all,
+                     const npu::DeviceProfile& device, ProfileSection& profile) {
+    for (size_t i = 0; i < plan.runs.size(); ++i) {
+        if (!plan.cases[i]->perf || !toolchain::ranToEnd(all.runs[i].status)) continue;
+        uint64_t bytes = 0;
+        for (const auto* list : {&goldens[i].inputs, &goldens[i].outputs})
+            for (const auto& t : *list) bytes += toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype);
+        profile = analyzeProfile(all.runs[i].launches, device, bytes, plan.cases[i]->name);
+    }
+}
+
 } // namespace
 
 Evaluation Evaluator::evaluateWithGolden(const Task& task, const EvalRequest& req, Evaluation ev) const {
@@ -148,19 +200,11 @@ Evaluation Evaluator::evaluateWithGolden(const Task& task, const EvalRequest& re
     };
     const cannbench::Operator& op = *task.bench;
     const npu::DeviceProfile& device = devices_.get(req.deviceId);
-    // 1. The golden of every case that fits; a case whose input exceeds the bound is left out, said so.
-    std::vector<std::pair<const cannbench::BenchCase*, uint64_t>> runs;
-    std::vector<const TaskCase*> cases;
-    for (const auto& c : task.cases) {
-        const auto& bc = op.cases[size_t(c.benchCase)];
-        if (bc.largestInputBytes() > kMaxGoldenTensorBytes) {
-            ev.run.runs.push_back({c.name, 0, RunStatus::NotRun, "skipped: an input of " + std::to_string(bc.largestInputBytes() >> 20) + " MiB exceeds the 2 GiB bound", 0, 0});
-            continue;
-        }
-        runs.push_back({&bc, task.seeds.front()});
-        cases.push_back(&c);
-    }
-    // Compiling needs them too: a case's variant is the dtypes the golden gives its outputs.
+    // 1. The golden of every case that fits. Compiling needs them too: a case's variant is the
+    // dtypes the golden gives its outputs.
+    const GoldenPlan plan = planCases(task, ev.run.runs);
+    const auto& runs = plan.runs;
+    const auto& cases = plan.cases;
     GoldenOptions go;
     go.cancel = req.cancel;
     const std::vector<GoldenCase> goldens = GoldenRunner(paths_).prepare(op, runs, go);
@@ -235,29 +279,9 @@ Evaluation Evaluator::evaluateWithGolden(const Task& task, const EvalRequest& re
     // 4. CANN Bench's criterion on every case that ran to its end.
     ev.verify.ran = ev.run.status == RunStatus::Ok;
     ev.verify.pass = ev.verify.ran;
-    if (ev.verify.ran)
-        for (size_t i = 0; i < runs.size(); ++i) {
-            CaseCheck cc;
-            cc.caseName = cases[i]->name;
-            cc.seed = runs[i].second;
-            cc.pass = true;
-            for (const auto& out : goldens[i].outputs) {
-                cc.outputs.push_back(judgeOutput(op, *runs[i].first, goldens[i], out, outputs[i]));
-                cc.pass &= cc.outputs.back().pass;
-            }
-            ev.verify.pass &= cc.pass;
-            ev.verify.cases.push_back(std::move(cc));
-        }
+    if (ev.verify.ran) judgeCases(op, plan, goldens, outputs, ev.verify);
     lap("verify");
-    // 5. The profile of the perf case.
-    if (req.profile)
-        for (size_t i = 0; i < runs.size(); ++i) {
-            if (!cases[i]->perf || !toolchain::ranToEnd(all.runs[i].status)) continue;
-            uint64_t bytes = 0;
-            for (const auto* list : {&goldens[i].inputs, &goldens[i].outputs})
-                for (const auto& t : *list) bytes += toolchain::elementCount(t.shape) * toolchain::dtypeBytes(t.dtype);
-            ev.profile = analyzeProfile(all.runs[i].launches, device, bytes, cases[i]->name);
-        }
+    if (req.profile) profilePerfCase(plan, goldens, all, device, ev.profile);
     lap("profile");
     ev.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return ev;

@@ -38,6 +38,7 @@ public:
         if (!v.is_number()) fail(path, "must be a number, got " + v.dump());
         return v.get<double>();
     }
+    const std::string& file() const { return file_; }
 
 private:
     std::string file_;
@@ -80,6 +81,174 @@ Task Task::loadDirectory(const std::string& dirPath) {
 }
 
 namespace {
+// The pieces of loadTaskFolder, in the order it checks them (the first problem found is the one
+// reported, so that order is part of the behaviour).
+void readTensors(const Fields& f, const json& j, const char* key, std::vector<TensorDecl>& out,
+                 std::set<std::string>& names) {
+    const json& arr = f.need(j, key, key);
+    if (!arr.is_array() || arr.empty()) f.fail(key, "must be a non-empty array of tensors");
+    for (size_t i = 0; i < arr.size(); ++i) {
+        std::string p = std::string(key) + "[" + std::to_string(i) + "]";
+        TensorDecl d;
+        d.name = f.text(arr[i], "name", p + ".name");
+        if (!std::regex_match(d.name, kName)) f.fail(p + ".name", "must be an identifier");
+        if (!names.insert(d.name).second) f.fail(p + ".name", "'" + d.name + "' is used twice");
+        d.dtype = f.text(arr[i], "dtype", p + ".dtype");
+        if (!isSupportedDtype(d.dtype))
+            f.fail(p + ".dtype", "'" + d.dtype + "' is not one of float16, bfloat16, float32, int32, int8, int64");
+        const json& shape = f.need(arr[i], "shape", p + ".shape");
+        if (!shape.is_array() || shape.empty()) f.fail(p + ".shape", "must be a non-empty array");
+        for (const auto& s : shape) {
+            if (s.is_number_integer() && s.get<int64_t>() > 0) d.shape.push_back(std::to_string(s.get<int64_t>()));
+            else if (s.is_string() && !s.get<std::string>().empty()) d.shape.push_back(s.get<std::string>());
+            else f.fail(p + ".shape", "entries must be positive integers or symbol names, got " + s.dump());
+        }
+        out.push_back(d);
+    }
+}
+
+void readCases(const Fields& f, const json& j, Task& t) {
+    const json& cases = f.need(j, "cases", "cases");
+    if (!cases.is_array() || cases.empty()) f.fail("cases", "must be a non-empty array");
+    bool anyPerf = false;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        std::string p = "cases[" + std::to_string(i) + "]";
+        TaskCase c;
+        c.name = f.text(cases[i], "name", p + ".name");
+        const json& dims = f.need(cases[i], "dims", p + ".dims");
+        if (!dims.is_object()) f.fail(p + ".dims", "must be an object of symbol -> integer");
+        for (auto& [k, v] : dims.items()) {
+            if (!v.is_number_integer() || v.get<int64_t>() <= 0) f.fail(p + ".dims." + k, "must be a positive integer");
+            c.dims[k] = v.get<int64_t>();
+        }
+        if (cases[i].contains("perf")) {
+            if (!cases[i]["perf"].is_boolean()) f.fail(p + ".perf", "must be true or false, got " + cases[i]["perf"].dump());
+            c.perf = cases[i]["perf"].get<bool>();
+        }
+        anyPerf |= c.perf;
+        t.cases.push_back(c);
+    }
+    if (!anyPerf) f.fail("cases", "at least one case must be marked \"perf\": true");
+}
+
+// Every shape must evaluate in every case, to a tensor of at most kMaxTensorElements elements
+// (larger ones would overflow the element count or exhaust memory in the reference).
+void checkShapesFit(const Fields& f, const Task& t) {
+    for (const auto& c : t.cases)
+        for (const auto* list : {&t.inputs, &t.outputs})
+            for (const auto& d : *list) {
+                std::vector<int64_t> shape;
+                try {
+                    shape = t.shapeOf(d, c);
+                } catch (const std::exception& e) {
+                    f.fail("cases." + c.name, std::string("shape of '") + d.name + "': " + e.what());
+                }
+                int64_t n = 1;
+                for (int64_t v : shape) {
+                    if (v > kMaxTensorElements || n > kMaxTensorElements / v)
+                        f.fail("cases." + c.name, "tensor '" + d.name + "' would have more than 2^31 elements; use smaller dims");
+                    n *= v;
+                }
+            }
+}
+
+void readInit(const Fields& f, const json& j, Task& t) {
+    if (!j["init"].is_object()) f.fail("init", "must be an object keyed by input name");
+    for (auto& [k, v] : j["init"].items()) {
+        std::string p = "init." + k;
+        bool known = std::any_of(t.inputs.begin(), t.inputs.end(), [&name = k](const TensorDecl& d) { return d.name == name; });  // clang < 16 cannot capture a binding
+        if (!known) f.fail(p, "'" + k + "' is not an input");
+        InitSpec s;
+        if (!v.is_object()) f.fail(p, "must be an object such as {\"dist\": \"uniform\", \"low\": -1, \"high\": 1}");
+        if (v.contains("dist") && !v["dist"].is_string()) f.fail(p + ".dist", "must be a string");
+        s.dist = v.value("dist", "uniform");
+        if (s.dist != "uniform" && s.dist != "normal" && s.dist != "randint" && s.dist != "constant")
+            f.fail(p + ".dist", "must be uniform, normal, randint or constant");
+        if (s.dist == "normal") {
+            s.low = v.contains("mean") ? f.number(v["mean"], p + ".mean") : 0.0;
+            s.high = v.contains("std") ? f.number(v["std"], p + ".std") : 1.0;
+        } else if (s.dist == "constant") {
+            s.value = f.number(f.need(v, "value", p + ".value"), p + ".value");
+        } else {
+            s.low = f.number(f.need(v, "low", p + ".low"), p + ".low");
+            s.high = f.number(f.need(v, "high", p + ".high"), p + ".high");
+            if (s.high < s.low) f.fail(p, "high must be >= low");
+        }
+        t.init[k] = s;
+    }
+}
+
+void readCompute(const Fields& f, const json& j, Task& t) {
+    ComputeSpec::Names n;
+    for (const auto& d : t.inputs) n.inputs.push_back(d.name);
+    for (const auto& d : t.outputs) n.outputs.push_back(d.name);
+    for (const auto& [k, v] : t.attrs) n.attrs.push_back(k);
+    for (const auto* list : {&t.inputs, &t.outputs})
+        for (const auto& d : *list)
+            for (const auto& s : d.shape)
+                if (!s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_') &&
+                    std::all_of(s.begin(), s.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
+                    n.dims.push_back(s);
+    try {
+        t.compute = ComputeSpec::parse(j["compute"], n);
+    } catch (const std::invalid_argument& e) {
+        throw TaskError(f.file() + ": " + e.what());
+    }
+}
+
+void readTolerance(const Fields& f, const json& j, Task& t) {
+    const json& tol = j["tolerance"];
+    Tolerance x;
+    x.atol = f.number(f.need(tol, "atol", "tolerance.atol"), "tolerance.atol");
+    x.rtol = f.number(f.need(tol, "rtol", "tolerance.rtol"), "tolerance.rtol");
+    if (x.atol < 0 || x.rtol < 0) f.fail("tolerance", "atol and rtol must be >= 0");
+    t.tolerance = x;
+}
+
+void readSeeds(const Fields& f, const json& j, Task& t) {
+    if (!j["seeds"].is_array() || j["seeds"].size() < 1) f.fail("seeds", "must be a non-empty array of integers");
+    for (const auto& s : j["seeds"])
+        if (!s.is_number_unsigned()) f.fail("seeds", "entries must be non-negative integers, got " + s.dump());
+    t.seeds = j["seeds"].get<std::vector<uint64_t>>();
+}
+
+void readLaunchTiling(const Fields& f, const json& l, Task& t) {
+    const json& tl = l["tiling"];
+    if (!tl.is_object()) f.fail("launch.tiling", "must be an object with \"struct\" and \"fields\"");
+    if (tl.contains("struct") && !tl["struct"].is_string()) f.fail("launch.tiling.struct", "must be a string");
+    t.tilingStruct = tl.value("struct", "TilingData");
+    if (!f.need(tl, "fields", "launch.tiling.fields").is_array())
+        f.fail("launch.tiling.fields", "must be an array of {name, type, value}");
+    for (const auto& fld : tl["fields"]) {
+        std::string n = f.text(fld, "name", "launch.tiling.fields.name");
+        std::string type = f.text(fld, "type", "launch.tiling.fields." + n + ".type");
+        const json& v = f.need(fld, "value", "launch.tiling.fields." + n + ".value");
+        t.launch.tiling.emplace_back(type, v.is_string() ? v.get<std::string>() : v.dump());
+        t.launch.tilingNames.push_back(n);
+    }
+}
+
+void readLaunch(const Fields& f, const json& j, const std::set<std::string>& tensorNames, Task& t) {
+    const json& l = j["launch"];
+    if (!l.is_object()) f.fail("launch", "must be an object with entry, args and block_dim");
+    t.launch.present = true;
+    t.launch.entry = f.text(l, "entry", "launch.entry");
+    const json& args = f.need(l, "args", "launch.args");
+    if (!args.is_array()) f.fail("launch.args", "must be an array of tensor names, \"workspace\" or \"tiling\"");
+    for (const auto& a : args) {
+        std::string s = a.is_string() ? a.get<std::string>() : "";
+        bool ok = s == "workspace" || s == "tiling" || tensorNames.count(s);
+        if (!ok) f.fail("launch.args", "unknown argument " + a.dump() + " (tensor names, \"workspace\", \"tiling\")");
+        t.launch.args.push_back(s);
+    }
+    const json& bd = f.need(l, "block_dim", "launch.block_dim");
+    t.launch.blockDim = bd.is_string() ? bd.get<std::string>() : bd.dump();
+    if (l.contains("tiling_key") && !l["tiling_key"].is_number_unsigned())
+        f.fail("launch.tiling_key", "must be a non-negative integer, got " + l["tiling_key"].dump());
+    t.launch.tilingKey = l.value("tiling_key", uint64_t(0));
+    if (l.contains("tiling")) readLaunchTiling(f, l, t);
+}
+
 Task loadTaskFolder(const std::string& dirPath) {
     const fs::path dir(dirPath);
     const std::string file = (dir / "task.json").string();
@@ -102,170 +271,26 @@ Task loadTaskFolder(const std::string& dirPath) {
     t.split = f.text(j, "split", "split");
     if (t.split != "train" && t.split != "test") f.fail("split", "must be \"train\" or \"test\"");
 
-    std::set<std::string> names;
-    auto tensors = [&](const char* key, std::vector<TensorDecl>& out) {
-        const json& arr = f.need(j, key, key);
-        if (!arr.is_array() || arr.empty()) f.fail(key, "must be a non-empty array of tensors");
-        for (size_t i = 0; i < arr.size(); ++i) {
-            std::string p = std::string(key) + "[" + std::to_string(i) + "]";
-            TensorDecl d;
-            d.name = f.text(arr[i], "name", p + ".name");
-            if (!std::regex_match(d.name, kName)) f.fail(p + ".name", "must be an identifier");
-            if (!names.insert(d.name).second) f.fail(p + ".name", "'" + d.name + "' is used twice");
-            d.dtype = f.text(arr[i], "dtype", p + ".dtype");
-            if (!isSupportedDtype(d.dtype))
-                f.fail(p + ".dtype", "'" + d.dtype + "' is not one of float16, bfloat16, float32, int32, int8, int64");
-            const json& shape = f.need(arr[i], "shape", p + ".shape");
-            if (!shape.is_array() || shape.empty()) f.fail(p + ".shape", "must be a non-empty array");
-            for (const auto& s : shape) {
-                if (s.is_number_integer() && s.get<int64_t>() > 0) d.shape.push_back(std::to_string(s.get<int64_t>()));
-                else if (s.is_string() && !s.get<std::string>().empty()) d.shape.push_back(s.get<std::string>());
-                else f.fail(p + ".shape", "entries must be positive integers or symbol names, got " + s.dump());
-            }
-            out.push_back(d);
-        }
-    };
-    tensors("inputs", t.inputs);
-    tensors("outputs", t.outputs);
-
+    std::set<std::string> tensorNames;  // inputs and outputs share one namespace
+    readTensors(f, j, "inputs", t.inputs, tensorNames);
+    readTensors(f, j, "outputs", t.outputs, tensorNames);
     if (j.contains("attrs")) {
         if (!j["attrs"].is_object()) f.fail("attrs", "must be an object of named numbers");
         for (auto& [k, v] : j["attrs"].items()) t.attrs[k] = f.number(v, "attrs." + k);
     }
-    const json& cases = f.need(j, "cases", "cases");
-    if (!cases.is_array() || cases.empty()) f.fail("cases", "must be a non-empty array");
-    bool anyPerf = false;
-    for (size_t i = 0; i < cases.size(); ++i) {
-        std::string p = "cases[" + std::to_string(i) + "]";
-        TaskCase c;
-        c.name = f.text(cases[i], "name", p + ".name");
-        const json& dims = f.need(cases[i], "dims", p + ".dims");
-        if (!dims.is_object()) f.fail(p + ".dims", "must be an object of symbol -> integer");
-        for (auto& [k, v] : dims.items()) {
-            if (!v.is_number_integer() || v.get<int64_t>() <= 0) f.fail(p + ".dims." + k, "must be a positive integer");
-            c.dims[k] = v.get<int64_t>();
-        }
-        if (cases[i].contains("perf")) {
-            if (!cases[i]["perf"].is_boolean()) f.fail(p + ".perf", "must be true or false, got " + cases[i]["perf"].dump());
-            c.perf = cases[i]["perf"].get<bool>();
-        }
-        anyPerf |= c.perf;
-        t.cases.push_back(c);
-    }
-    if (!anyPerf) f.fail("cases", "at least one case must be marked \"perf\": true");
-    // Every shape must evaluate in every case, to a tensor of at most kMaxTensorElements elements
-    // (larger ones would overflow the element count or exhaust memory in the reference).
-    for (const auto& c : t.cases)
-        for (const auto* list : {&t.inputs, &t.outputs})
-            for (const auto& d : *list) {
-                std::vector<int64_t> shape;
-                try {
-                    shape = t.shapeOf(d, c);
-                } catch (const std::exception& e) {
-                    f.fail("cases." + c.name, std::string("shape of '") + d.name + "': " + e.what());
-                }
-                int64_t n = 1;
-                for (int64_t v : shape) {
-                    if (v > kMaxTensorElements || n > kMaxTensorElements / v)
-                        f.fail("cases." + c.name, "tensor '" + d.name + "' would have more than 2^31 elements; use smaller dims");
-                    n *= v;
-                }
-            }
-    if (j.contains("init")) {
-        if (!j["init"].is_object()) f.fail("init", "must be an object keyed by input name");
-        for (auto& [k, v] : j["init"].items()) {
-            std::string p = "init." + k;
-            bool known = std::any_of(t.inputs.begin(), t.inputs.end(), [&name = k](const TensorDecl& d) { return d.name == name; });  // clang < 16 cannot capture a binding
-            if (!known) f.fail(p, "'" + k + "' is not an input");
-            InitSpec s;
-            if (!v.is_object()) f.fail(p, "must be an object such as {\"dist\": \"uniform\", \"low\": -1, \"high\": 1}");
-            if (v.contains("dist") && !v["dist"].is_string()) f.fail(p + ".dist", "must be a string");
-            s.dist = v.value("dist", "uniform");
-            if (s.dist != "uniform" && s.dist != "normal" && s.dist != "randint" && s.dist != "constant")
-                f.fail(p + ".dist", "must be uniform, normal, randint or constant");
-            if (s.dist == "normal") {
-                s.low = v.contains("mean") ? f.number(v["mean"], p + ".mean") : 0.0;
-                s.high = v.contains("std") ? f.number(v["std"], p + ".std") : 1.0;
-            } else if (s.dist == "constant") {
-                s.value = f.number(f.need(v, "value", p + ".value"), p + ".value");
-            } else {
-                s.low = f.number(f.need(v, "low", p + ".low"), p + ".low");
-                s.high = f.number(f.need(v, "high", p + ".high"), p + ".high");
-                if (s.high < s.low) f.fail(p, "high must be >= low");
-            }
-            t.init[k] = s;
-        }
-    }
-    if (j.contains("compute")) {
-        ComputeSpec::Names n;
-        for (const auto& d : t.inputs) n.inputs.push_back(d.name);
-        for (const auto& d : t.outputs) n.outputs.push_back(d.name);
-        for (const auto& [k, v] : t.attrs) n.attrs.push_back(k);
-        for (const auto* list : {&t.inputs, &t.outputs})
-            for (const auto& d : *list)
-                for (const auto& s : d.shape)
-                    if (!s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_') &&
-                        std::all_of(s.begin(), s.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
-                        n.dims.push_back(s);
-        try {
-            t.compute = ComputeSpec::parse(j["compute"], n);
-        } catch (const std::invalid_argument& e) {
-            throw TaskError(file + ": " + e.what());
-        }
-    }
+    readCases(f, j, t);
+    checkShapesFit(f, t);
+    if (j.contains("init")) readInit(f, j, t);
+    if (j.contains("compute")) readCompute(f, j, t);
     if (j.contains("compute_gap")) {
         t.computeGap = f.text(j, "compute_gap", "compute_gap");
         if (t.compute.present)
             f.fail("compute_gap", "a task with a \"compute\" spec has no gap: remove one of the two");
     }
-    if (j.contains("tolerance")) {
-        const json& tol = j["tolerance"];
-        Tolerance x;
-        x.atol = f.number(f.need(tol, "atol", "tolerance.atol"), "tolerance.atol");
-        x.rtol = f.number(f.need(tol, "rtol", "tolerance.rtol"), "tolerance.rtol");
-        if (x.atol < 0 || x.rtol < 0) f.fail("tolerance", "atol and rtol must be >= 0");
-        t.tolerance = x;
-    }
-    if (j.contains("seeds")) {
-        if (!j["seeds"].is_array() || j["seeds"].size() < 1) f.fail("seeds", "must be a non-empty array of integers");
-        for (const auto& s : j["seeds"])
-            if (!s.is_number_unsigned()) f.fail("seeds", "entries must be non-negative integers, got " + s.dump());
-        t.seeds = j["seeds"].get<std::vector<uint64_t>>();
-    }
-    if (j.contains("launch")) {
-        const json& l = j["launch"];
-        if (!l.is_object()) f.fail("launch", "must be an object with entry, args and block_dim");
-        t.launch.present = true;
-        t.launch.entry = f.text(l, "entry", "launch.entry");
-        const json& args = f.need(l, "args", "launch.args");
-        if (!args.is_array()) f.fail("launch.args", "must be an array of tensor names, \"workspace\" or \"tiling\"");
-        for (const auto& a : args) {
-            std::string s = a.is_string() ? a.get<std::string>() : "";
-            bool ok = s == "workspace" || s == "tiling" || names.count(s);
-            if (!ok) f.fail("launch.args", "unknown argument " + a.dump() + " (tensor names, \"workspace\", \"tiling\")");
-            t.launch.args.push_back(s);
-        }
-        const json& bd = f.need(l, "block_dim", "launch.block_dim");
-        t.launch.blockDim = bd.is_string() ? bd.get<std::string>() : bd.dump();
-        if (l.contains("tiling_key") && !l["tiling_key"].is_number_unsigned())
-            f.fail("launch.tiling_key", "must be a non-negative integer, got " + l["tiling_key"].dump());
-        t.launch.tilingKey = l.value("tiling_key", uint64_t(0));
-        if (l.contains("tiling")) {
-            const json& tl = l["tiling"];
-            if (!tl.is_object()) f.fail("launch.tiling", "must be an object with \"struct\" and \"fields\"");
-            if (tl.contains("struct") && !tl["struct"].is_string()) f.fail("launch.tiling.struct", "must be a string");
-            t.tilingStruct = tl.value("struct", "TilingData");
-            if (!f.need(tl, "fields", "launch.tiling.fields").is_array())
-                f.fail("launch.tiling.fields", "must be an array of {name, type, value}");
-            for (const auto& fld : tl["fields"]) {
-                std::string n = f.text(fld, "name", "launch.tiling.fields.name");
-                std::string type = f.text(fld, "type", "launch.tiling.fields." + n + ".type");
-                const json& v = f.need(fld, "value", "launch.tiling.fields." + n + ".value");
-                t.launch.tiling.emplace_back(type, v.is_string() ? v.get<std::string>() : v.dump());
-                t.launch.tilingNames.push_back(n);
-            }
-        }
-    }
+    if (j.contains("tolerance")) readTolerance(f, j, t);
+    if (j.contains("seeds")) readSeeds(f, j, t);
+    if (j.contains("launch")) readLaunch(f, j, tensorNames, t);
+
     t.referenceSource = toolchain::readTextFile((dir / "reference.cpp").string());
     if (t.referenceSource.empty()) throw TaskError((dir / "reference.cpp").string() + ": missing or empty");
     // baseline.cpp is a comparison point only: a task without one is drafted from its compute spec.

@@ -83,6 +83,9 @@ struct IterationRecord {
     std::vector<ProposedRecord> proposed;
     int duplicateOf = -1;        // same source as this earlier iteration: not evaluated again, its result reused
     std::string prompt, response, rationale, error;
+    // What the policy reported while proposing this iteration's candidate (the run log's notes):
+    // e.g. adopted ids the reply declared but was never shown, which are not counted as adopted.
+    std::vector<std::string> notes;
     nlohmann::json timings;      // seconds per phase
     std::string createdAt;
 };

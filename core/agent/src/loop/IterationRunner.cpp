@@ -138,6 +138,7 @@ std::optional<std::string> IterationRunner::run(int i, const std::optional<std::
     rec.prompt = prop.prompt;
     rec.response = prop.response;
     rec.rationale = prop.rationale;
+    rec.notes = prop.notes;
     rec.move = prop.move;
     const auto proposedAt = Clock::now();
     rec.timings = {{"retrieve", seconds(started, asked.retrievedAt)}, {"policy", seconds(asked.retrievedAt, proposedAt)}};

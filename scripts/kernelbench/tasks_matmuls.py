@@ -1,9 +1,14 @@
-# KernelBench level-1 tasks, continued: matrix products, scans, losses and attention.
+# KernelBench level-1 matrix products (and the matrix-scalar product) as facts (operation, shapes,
+# dtypes) in our own words; each entry as task_facts.py describes it. Read by gen.py.
 import refs as R
 import refs_misc as M
-from tasks_table import SRC, F, add
+from task_facts import F, SRC, UNIT, collector
 
-UNIT = {"dist": "uniform", "low": 0, "high": 1}
+TASKS = []
+add = collector(TASKS)
+
+
+# ---- matrix products ---------------------------------------------------------------------------
 PLAIN = 'const int64_t batch = 1, M = ctx.dim("M"), K = ctx.dim("K"), N = ctx.dim("N");'
 MM_CASES = dict(small={"M": 64, "K": 32, "N": 48}, tail={"M": 100, "K": 72, "N": 90},
                 perf={"M": 256, "K": 1024, "N": 512})
@@ -109,98 +114,10 @@ mm(18, "matmul_transposed_both", "C [M, N] = A^T x B^T with A stored [K, M] and 
    "18_Matmul_with_transposed_both.py",
    spec=dict(MM_SPEC, layout={"transpose_a": True, "transpose_b": True}))
 
-# ---- scans along the last axis of x [B, L] -----------------------------------------------------
-SCAN_CASES = dict(small={"B": 4, "L": 256}, tail={"B": 3, "L": 1001}, perf={"B": 32, "L": 32768})
-
-
-def scan(nn, slug, kind, what, src, out, init=None, mask=False):
-    inputs = [("x", F, ["B", "L"])] + ([("mask", "int8", ["B", "L"])] if mask else [])
-    init = init or {"x": UNIT}
-    if mask:
-        init = dict(init, mask={"dist": "randint", "low": 0, "high": 1})
-    add(nn=nn, slug=slug, category="scan", source=SRC % src,
-        desc="%s along each row (the last axis, dim 1) of a float32 matrix x [B, L]; y has x's shape. KernelBench "
-             "shape: B=32768, L=32768." % what,
-        inputs=inputs, outputs=[("y", F, ["B", "L"])], attrs={"dim": 1}, kb={"B": 32768, "L": 32768},
-        init=init, tolerance=1e-3, compute={"kind": "rowwise", "out": {"y": out}}, ref=R.scan(kind), **SCAN_CASES)
-
-
-scan(89, "cumsum", "inclusive", "Inclusive prefix sum, y[b][l] = x[b][0] + ... + x[b][l], x uniform in [0, 1),",
-     "89_cumsum.py", "row_scan_sum(x)")
-scan(90, "cumprod", "product", "Inclusive prefix product, y[b][l] = x[b][0] * ... * x[b][l], with x uniform in "
-                               "[0.98, 1.02] so that the products stay representable,", "90_cumprod.py",
-     "row_scan_prod(x)",
-     init={"x": {"dist": "uniform", "low": 0.98, "high": 1.02}})
-scan(91, "cumsum_reverse", "reverse", "Reverse prefix sum, y[b][l] = x[b][l] + ... + x[b][L-1], x uniform in "
-                                      "[0, 1),", "91_cumsum_reverse.py",
-     "row_scan_sum_rev(x)")
-scan(92, "cumsum_exclusive", "exclusive", "Exclusive prefix sum, y[b][0] = 0, y[b][l] = x[b][0] + ... + x[b][l-1], "
-                                          "x uniform in [0, 1),", "92_cumsum_exclusive.py",
-     "row_scan_sum(x) - x")
-scan(93, "masked_cumsum", "masked", "Masked prefix sum, y[b][l] = sum over j <= l of (mask[b][j] ? x[b][j] : 0), "
-                                    "mask an int8 0/1 tensor of x's shape, x uniform in [0, 1),",
-     "93_masked_cumsum.py", "row_scan_sum(x * mask)", mask=True)
-
-# ---- losses: one float32 output y [1] ------------------------------------------------------------
-LOSS_CASES = dict(small={"B": 4, "D": 256}, tail={"B": 3, "D": 1001}, perf={"B": 32, "D": 32768})
-
-
-def loss(nn, slug, what, inputs, kb, ref, src, init, spec=None, gap=None, cases=None, attrs=None):
-    add(nn=nn, slug=slug, category="loss", source=SRC % src,
-        desc="%s The result is one float32 value y [1]. KernelBench shape: %s." % (
-            what, ", ".join("%s=%d" % kv for kv in kb.items())),
-        inputs=inputs, outputs=[("y", F, [1])], kb=kb, init=init, tolerance=1e-4, compute=spec, gap=gap, ref=ref,
-        attrs=attrs or {}, **(cases or LOSS_CASES))
-
-
-PT = [("predictions", F, ["B", "D"]), ("targets", F, ["B", "D"])]
-loss(94, "mse_loss", "Mean squared error of predictions and targets [B, D]: y = mean((p - t)^2); both uniform in "
-                     "[0, 1).", PT, {"B": 32768, "D": 32768}, M.MSE, "94_MSELoss.py",
-     {"predictions": UNIT, "targets": UNIT},
-     spec={"kind": "reduce_all", "let": [{"name": "d", "expr": "predictions - targets"}], "out": {"y": "mean(d * d)"}})
-loss(95, "cross_entropy_loss", "Cross-entropy of logits predictions [B, C] against class indices targets [B] "
-                               "(int32; KernelBench uses int64): y = mean over rows of (logsumexp(row) - "
-                               "row[target]). Logits uniform in [0, 1), targets in [0, 127].",
-     [("predictions", F, ["B", "C"]), ("targets", "int32", ["B"])], {"B": 32768, "C": 4096}, M.CROSS_ENTROPY,
-     "95_CrossEntropyLoss.py", {"predictions": UNIT, "targets": {"dist": "randint", "low": 0, "high": 127}},
-     spec={"kind": "rowwise", "let": [{"name": "m", "expr": "row_max(predictions)"}],
-           "out": {"y": "all_mean(ln(row_sum(exp(predictions - m))) + m - gather(predictions, targets))"}},
-     cases=dict(small={"B": 16, "C": 128}, tail={"B": 37, "C": 1001}, perf={"B": 256, "C": 4096}))
-loss(96, "huber_loss", "Smooth L1 (Huber, beta = 1) loss of predictions and targets [B, D]: with d = |p - t|, "
-                       "y = mean(d < 1 ? d^2 / 2 : d - 1/2); both uniform in [0, 1).", PT, {"B": 32768, "D": 32768},
-     M.HUBER, "96_HuberLoss.py", {"predictions": UNIT, "targets": UNIT},
-     spec={"kind": "reduce_all", "let": [{"name": "d", "expr": "abs(predictions - targets)"},
-                                         {"name": "m", "expr": "min(d, 1)"}],
-           "out": {"y": "mean(0.5 * m * m + (d - m))"}})
-loss(98, "kl_div_loss", "KL divergence with batch-mean reduction of predictions p and targets t [B, D] (positive, "
-                        "uniform in [0.1, 1]): y = sum(t * (ln t - ln p)) / B.", PT, {"B": 16384, "D": 16384},
-     M.KL_DIV, "98_KLDivLoss.py", {"predictions": {"dist": "uniform", "low": 0.1, "high": 1},
-                                   "targets": {"dist": "uniform", "low": 0.1, "high": 1}},
-     spec={"kind": "rowwise", "out": {"y": "all_sum(row_sum(targets * (ln(targets) - ln(predictions)))) / B"}})
-loss(99, "triplet_margin_loss", "Triplet margin loss of anchor, positive and negative [B, D] (uniform in [0, 1)), "
-                                "margin = 1: y = mean over rows of max(|a - p + 1e-6| - |a - n + 1e-6| + margin, 0) "
-                                "with the Euclidean row norm.",
-     [("anchor", F, ["B", "D"]), ("positive", F, ["B", "D"]), ("negative", F, ["B", "D"])],
-     {"B": 32768, "D": 8192}, M.TRIPLET, "99_TripletMarginLoss.py",
-     {"anchor": UNIT, "positive": UNIT, "negative": UNIT},
-     spec={"kind": "rowwise", "out": {"y": "all_mean(max(sqrt(row_sum(square(anchor - positive + 0.000001))) - "
-                                          "sqrt(row_sum(square(anchor - negative + 0.000001))) + margin, 0))"}},
-     cases=dict(small={"B": 4, "D": 256}, tail={"B": 3, "D": 1001}, perf={"B": 128, "D": 8192}),
-     attrs={"margin": 1.0})
-loss(100, "hinge_loss", "Hinge loss of predictions [B, D] (uniform in [0, 1)) against targets [D] broadcast over "
-                        "the rows (KernelBench's targets of length B broadcast along the last axis, B = D there): "
-                        "y = mean(max(1 - p * t, 0)). Targets are integers in {-1, 0, 1}.",
-     [("predictions", F, ["B", "D"]), ("targets", F, ["D"])], {"B": 32768, "D": 32768}, M.HINGE,
-     "100_HingeLoss.py", {"predictions": UNIT, "targets": {"dist": "randint", "low": -1, "high": 1}},
-     spec={"kind": "rowwise", "out": {"y": "all_sum(row_sum(relu(1 - predictions * targets))) / (B * D)"}})
-
-add(nn=97, slug="scaled_dot_product_attention", category="attention",
-    source=SRC % "97_ScaledDotProductAttention.py",
-    desc="Scaled dot-product attention without mask or dropout: O = softmax(Q K^T / sqrt(D)) V per (batch, head), "
-         "Q, K, V, O float32 [B, H, S, D], inputs uniform in [0, 1). KernelBench shape: B=32, H=32, S=512, D=1024.",
-    inputs=[("Q", F, ["B", "H", "S", "D"]), ("K", F, ["B", "H", "S", "D"]), ("V", F, ["B", "H", "S", "D"])],
-    outputs=[("O", F, ["B", "H", "S", "D"])], kb={"B": 32, "H": 32, "S": 512, "D": 1024},
-    small={"B": 1, "H": 2, "S": 16, "D": 32}, tail={"B": 1, "H": 3, "S": 37, "D": 40},
-    perf={"B": 1, "H": 4, "S": 256, "D": 128}, init={"Q": UNIT, "K": UNIT, "V": UNIT}, tolerance=1e-3,
-    gap="two chained matrix products with a softmax between: the spec has one product and an epilogue",
-    ref=M.ATTENTION)
+add(nn=5, slug="matrix_scalar_mul", category="matmul", source=SRC % "5_Matrix_scalar_multiplication.py",
+    desc="Multiply a float32 matrix A [M, N] by the scalar s = 3.14: C = A * s. KernelBench shape: M=65536, "
+         "N=16384.",
+    inputs=[("A", F, ["M", "N"])], outputs=[("C", F, ["M", "N"])], attrs={"s": 3.14},
+    small={"M": 16, "N": 256}, tail={"M": 7, "N": 1001}, perf={"M": 64, "N": 16384}, kb={"M": 65536, "N": 16384},
+    init={"A": {"dist": "uniform", "low": 0, "high": 1}},
+    compute={"kind": "elementwise", "out": {"C": "A * s"}}, ref=M.SCALAR_MUL)

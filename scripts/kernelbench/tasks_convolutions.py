@@ -1,109 +1,13 @@
-# KernelBench level-1 tasks, continued: pooling, reductions, convolutions, matrix products, scans,
-# losses and attention (facts only; our words and references).
+# KernelBench level-1 convolutions as facts (operation, shapes, dtypes) in our own words; each entry as
+# task_facts.py describes it. Read by gen.py.
 import math
 
 import refs as R
-import refs_misc as M
-from tasks_table import SRC, F, add
+from task_facts import F, SRC, UNIT, collector, dims_text
+from window_geometry import SPATIAL, geometry_attrs, window_out, window_spec
 
-UNIT = {"dist": "uniform", "low": 0, "high": 1}
-SPATIAL = {1: ["L"], 2: ["H", "W"], 3: ["D", "H", "W"]}
-
-
-def window_out(sym, i, transposed=False):
-    if transposed:
-        return "(%s - 1) * s%d - 2 * p%d + d%d * (k%d - 1) + op%d + 1" % (sym, i, i, i, i, i)
-    return "(%s + 2 * p%d - d%d * (k%d - 1) - 1) / s%d + 1" % (sym, i, i, i, i)
-
-
-def geometry_attrs(k, s, p, d, op=None):
-    a = {}
-    for i in range(len(k)):
-        a["k%d" % i], a["s%d" % i], a["p%d" % i], a["d%d" % i] = k[i], s[i], p[i], d[i]
-        if op is not None:
-            a["op%d" % i] = op[i]
-    return a
-
-
-def window_spec(op, n, inp="x", weight=None, bias=None, groups=False, transposed=False):
-    """The compute spec of a window task: geometry from the attrs k<i>, s<i>, p<i>, d<i> (op<i>)."""
-    w = {"op": op, "input": inp}
-    if weight:
-        w["weight"] = weight
-    if bias:
-        w["bias"] = bias
-    for key, sym in (("kernel", "k"), ("stride", "s"), ("padding", "p"), ("dilation", "d")):
-        w[key] = ["%s%d" % (sym, i) for i in range(n)]
-    if transposed:
-        w["output_padding"] = ["op%d" % i for i in range(n)]
-    if groups:
-        w["groups"] = "groups"
-    return {"kind": "window", "window": w, "out": {"y": "acc"}}
-
-
-def dims_text(kb):
-    return ", ".join("%s=%d" % kv for kv in kb.items())
-
-
-# ---- pooling over x [N, C, S...] -------------------------------------------------------------
-def pool(nn, slug, kind, k, s, p, d, kb, small, tail, perf, src):
-    n = len(k)
-    sp = SPATIAL[n]
-    add(nn=nn, slug=slug, category="pooling", source=SRC % src,
-        desc="%s pooling (%dD) of a float32 tensor x [N, C, %s]: window %s, stride %s, padding %s, dilation %s; "
-             "%s Output size per axis: (in + 2p - d(k-1) - 1) / s + 1, rounded down. Inputs uniform in [0, 1). "
-             "KernelBench shape: %s." % ("Max" if kind == "max" else "Average", n, ", ".join(sp), k, s, p, d,
-                                         "padding counts as -infinity." if kind == "max" else
-                                         "the average divides by the whole window, padding included (zeros).",
-                                         dims_text(kb)),
-        inputs=[("x", F, ["N", "C"] + sp)],
-        outputs=[("y", F, ["N", "C"] + [window_out(sym, i) for i, sym in enumerate(sp)])],
-        attrs=geometry_attrs(k, s, p, d), kb=kb, small=small, tail=tail, perf=perf, init={"x": UNIT},
-        tolerance=1e-4, compute=window_spec(kind + "_pool", n), ref=R.pool(n, kind))
-
-
-pool(41, "max_pool_1d", "max", [8], [1], [4], [1], {"N": 64, "C": 192, "L": 65536},
-     {"N": 1, "C": 4, "L": 64}, {"N": 2, "C": 3, "L": 1001}, {"N": 4, "C": 64, "L": 4096}, "41_Max_Pooling_1D.py")
-pool(42, "max_pool_2d", "max", [4, 4], [1, 1], [1, 1], [1, 1], {"N": 32, "C": 64, "H": 512, "W": 512},
-     {"N": 1, "C": 2, "H": 16, "W": 16}, {"N": 2, "C": 3, "H": 17, "W": 33}, {"N": 2, "C": 16, "H": 182, "W": 182},
-     "42_Max_Pooling_2D.py")
-pool(43, "max_pool_3d", "max", [3] * 3, [2] * 3, [1] * 3, [1] * 3, {"N": 16, "C": 32, "D": 128, "H": 128, "W": 128},
-     {"N": 1, "C": 2, "D": 8, "H": 8, "W": 8}, {"N": 1, "C": 3, "D": 9, "H": 11, "W": 13},
-     {"N": 2, "C": 8, "D": 80, "H": 80, "W": 80}, "43_Max_Pooling_3D.py")
-pool(44, "avg_pool_1d", "avg", [8], [1], [4], [1], {"N": 64, "C": 128, "L": 65536},
-     {"N": 1, "C": 4, "L": 64}, {"N": 2, "C": 3, "L": 1001}, {"N": 4, "C": 64, "L": 4096}, "44_Average_Pooling_1D.py")
-pool(45, "avg_pool_2d", "avg", [11, 11], [11, 11], [0, 0], [1, 1], {"N": 16, "C": 64, "H": 2048, "W": 2048},
-     {"N": 1, "C": 2, "H": 33, "W": 33}, {"N": 1, "C": 3, "H": 50, "W": 61}, {"N": 2, "C": 8, "H": 256, "W": 256},
-     "45_Average_Pooling_2D.py")
-pool(46, "avg_pool_3d", "avg", [3] * 3, [2] * 3, [1] * 3, [1] * 3, {"N": 16, "C": 32, "D": 128, "H": 128, "W": 256},
-     {"N": 1, "C": 2, "D": 8, "H": 8, "W": 8}, {"N": 1, "C": 3, "D": 9, "H": 11, "W": 13},
-     {"N": 2, "C": 8, "D": 64, "H": 64, "W": 128}, "46_Average_Pooling_3D.py")
-
-# ---- reductions of the middle axis of x [B, R, C] ----------------------------------------------
-RED_CASES = dict(small={"B": 2, "R": 16, "C": 32}, tail={"B": 3, "R": 37, "C": 1001},
-                 perf={"B": 16, "R": 256, "C": 255})
-RED_KB = {"B": 128, "R": 4096, "C": 4095}
-
-
-def reduction(nn, slug, kind, what, out_shape, dtype, src):
-    add(nn=nn, slug=slug, category="reduction", source=SRC % src,
-        desc="%s over the middle axis (dim 1) of a float32 tensor x [B, R, C]: one value per (b, c), y %s. "
-             "Inputs uniform in [0, 1). KernelBench shape: %s." % (what, out_shape[1], dims_text(RED_KB)),
-        inputs=[("x", F, ["B", "R", "C"])], outputs=[("y", dtype, out_shape[0])], attrs={"dim": 1}, kb=RED_KB,
-        init={"x": UNIT}, tolerance=1e-4,
-        compute={"kind": "axis", "axis": 1, "out": {"y": "row_%s(x)" % kind}},
-        ref=R.middle_axis(kind), **RED_CASES)
-
-
-reduction(47, "sum_reduction", "sum", "Sum", (["B", 1, "C"], "[B, 1, C] (the axis kept with size 1)"), F,
-          "47_Sum_reduction_over_a_dimension.py")
-reduction(48, "mean_reduction", "mean", "Mean", (["B", "C"], "[B, C]"), F, "48_Mean_reduction_over_a_dimension.py")
-reduction(49, "max_reduction", "max", "Maximum", (["B", "C"], "[B, C]"), F, "49_Max_reduction_over_a_dimension.py")
-reduction(51, "argmax", "argmax", "Index (int64) of the maximum, the first one on ties,", (["B", "C"], "[B, C]"),
-          "int64", "51_Argmax_over_a_dimension.py")
-reduction(52, "argmin", "argmin", "Index (int64) of the minimum, the first one on ties,", (["B", "C"], "[B, C]"),
-          "int64", "52_Argmin_over_a_dimension.py")
-reduction(53, "min_reduction", "min", "Minimum", (["B", "C"], "[B, C]"), F, "53_Min_reduction_over_a_dimension.py")
+TASKS = []
+add = collector(TASKS)
 
 
 # ---- convolutions ----------------------------------------------------------------------------
@@ -248,5 +152,3 @@ add(nn=86, slug="conv_depthwise_separable2d", category="convolution",
           "w_pointwise": {"dist": "uniform", "low": -0.125, "high": 0.125}},
     tolerance=1e-3, gap="two convolutions in a row (depthwise, then pointwise): a window spec describes one",
     ref=R.DEPTHWISE_SEPARABLE)
-
-import tasks_table3  # noqa: E402,F401
