@@ -46,7 +46,10 @@ std::string casePrelude(const Task& task, const GoldenCase& g, const cannbench::
 
 // A case's numeric and bool attributes as run-time scalars (a list attribute: name_0, name_1, ...),
 // and each tensor's extents as dims (<tensor>_d<axis>, <tensor>_numel).
-void caseScalars(const cannbench::BenchCase& c, const GoldenCase& g, toolchain::RunSpec& spec) {
+void caseScalars(const cannbench::Operator& op, const cannbench::BenchCase& c, const GoldenCase& g, toolchain::RunSpec& spec) {
+    for (const auto& a : op.proto.attrs)  // an attribute the case leaves out takes proto.yaml's default
+        if (!c.attrs.contains(a.name) && (a.defaultValue.is_number() || a.defaultValue.is_boolean()))
+            spec.attrs[a.name] = a.defaultValue.is_boolean() ? double(a.defaultValue.get<bool>()) : a.defaultValue.get<double>();
     for (const auto& [name, value] : c.attrs.items()) {
         if (value.is_number() || value.is_boolean()) spec.attrs[name] = value.is_boolean() ? double(value.get<bool>()) : value.get<double>();
         else if (value.is_array())
@@ -64,8 +67,8 @@ void caseScalars(const cannbench::BenchCase& c, const GoldenCase& g, toolchain::
         }
 }
 
-toolchain::SandboxInput caseInput(const std::string& id, const GoldenCase& g, const cannbench::BenchCase& c,
-                                  const std::map<std::string, int64_t>& taskDims) {
+toolchain::SandboxInput caseInput(const std::string& id, const cannbench::Operator& op, const GoldenCase& g,
+                                  const cannbench::BenchCase& c, const std::map<std::string, int64_t>& taskDims) {
     toolchain::SandboxInput in;
     in.spec.id = id;
     in.spec.dims = taskDims;  // the compute spec's view (n, or its own dims), for a drafted kernel's ctx.dim
@@ -74,7 +77,7 @@ toolchain::SandboxInput caseInput(const std::string& id, const GoldenCase& g, co
         in.inputFiles[t.name] = t.file;
     }
     for (const auto& t : g.outputs) in.spec.tensors.push_back({t.name, t.dtype, t.shape, true, ""});
-    caseScalars(c, g, in.spec);
+    caseScalars(op, c, g, in.spec);
     return in;
 }
 
@@ -258,7 +261,7 @@ Evaluation Evaluator::evaluateWithGolden(const Task& task, const EvalRequest& re
         job.maxEvents = req.maxEvents;
         std::vector<toolchain::SandboxInput> inputs;
         for (size_t i : members) {
-            inputs.push_back(caseInput(cases[i]->name + "/seed" + std::to_string(runs[i].second), goldens[i], *runs[i].first, cases[i]->dims));
+            inputs.push_back(caseInput(cases[i]->name + "/seed" + std::to_string(runs[i].second), op, goldens[i], *runs[i].first, cases[i]->dims));
             inputs.back().spec.timeline = req.profile && cases[i]->perf;
         }
         std::vector<Tensors> got;
