@@ -124,6 +124,39 @@ private slots:
         QVERIFY2(e.find("proto.yaml: field 'operator.schema'") != std::string::npos, e.c_str());
     }
 
+    // A compute spec's view: dims read from each case's input shapes, and a spec that cannot be
+    // drafted says why instead of loading wrong.
+    void draftSpecViews() {
+        auto op = std::make_shared<eval::cannbench::Operator>(*task("scaled_relu").bench);
+        op->cases[0].inputShapes = nlohmann::json::parse("[[2, 3, 5, 7]]");
+        op->cases[0].attrs["dim"] = -2;
+        op->draftSpec = nlohmann::json::parse(R"J({"view": "shapes", "shapes": {"x": ["A", "R", "B"], "y": ["A", "R", "B"]},
+            "dims": {"A": "x.outer(dim)", "R": "x.axis(dim)", "B": "x.inner(dim)", "N": "x.last", "M": "x.lead", "T": "x.numel", "F": "x.0"},
+            "compute": {"kind": "axis", "axis": 1, "out": {"y": "x / row_sum(x)"}}})J");
+        const auto dims = eval::cannbench::draftDimsOf(*op, op->cases[0]);
+        QCOMPARE(dims.at("A"), int64_t(6));
+        QCOMPARE(dims.at("R"), int64_t(5));
+        QCOMPARE(dims.at("B"), int64_t(7));
+        QCOMPARE(dims.at("N"), int64_t(7));
+        QCOMPARE(dims.at("M"), int64_t(30));
+        QCOMPARE(dims.at("T"), int64_t(210));
+        QCOMPARE(dims.at("F"), int64_t(2));
+        QCOMPARE(eval::cannbench::draftShapeOf(op->draftSpec, "y"), (std::vector<std::string>{"A", "R", "B"}));
+        QVERIFY2(eval::cannbench::draftGap(*op).empty(), eval::cannbench::draftGap(*op).c_str());
+        op->draftSpec["dims"]["B"] = "x.inner(missing)";  // an attribute no case has
+        std::string gap = eval::cannbench::draftGap(*op);
+        QVERIFY2(gap.find("field 'dims.B'") != std::string::npos && gap.find("no integer attribute 'missing'") != std::string::npos, gap.c_str());
+        op->draftSpec = nlohmann::json::parse(R"J({"view": "flat", "compute": {"kind": "rowwise", "out": {"y": "x"}}})J");
+        gap = eval::cannbench::draftGap(*op);
+        QVERIFY2(gap.find("the flat view drafts elementwise specs only") != std::string::npos, gap.c_str());
+        op->draftSpec = nlohmann::json::parse(R"J({"view": "flat", "compute": {"kind": "elementwise", "out": {"y": "x * nosuch"}}})J");
+        gap = eval::cannbench::draftGap(*op);
+        QVERIFY2(gap.find("nosuch") != std::string::npos, gap.c_str());
+        const eval::Task t = eval::cannbench::toTask(op);  // not draftable: loads, evaluates, does not claim to draft
+        QVERIFY(!t.compute.present);
+        QVERIFY(!t.computeGap.empty());
+    }
+
     // Right in every element but one float16 ulp off at 1.0 (relative error exactly 2^-10 = T):
     // MERE is not below T, yet no element exceeds 10 T, so CANN Bench's criterion passes it; eleven
     // ulps off (above 10 T) fails, since the same-precision reference has no such element.
