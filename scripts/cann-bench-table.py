@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """The table of CANN Bench's operators in docs/cann-bench.md, regenerated from the tools.
 
-    scripts/cann-bench-table.py CHECKOUT/tasks [--sage build/bin/sage] [--check-log FILE] [--bench-json FILE]
+    scripts/cann-bench-table.py CHECKOUT/tasks [--sage build/bin/sage] [--check-log FILE] [--bench-json FILE]...
 
 Runs `sage tasks --tasks DIR --json` (each operator, its cases, how many have a measured CANN
 baseline, whether the built-in policy drafts it and what it needs), and when given:
   --check-log FILE   the output of `sage tasks --tasks DIR --check`: how many goldens ran per operator
-  --bench-json FILE  the report of `sage bench --tasks DIR ... --out FILE`: the operator score and mean HAP
+  --bench-json FILE  a report of `sage bench --tasks DIR ... --out FILE` (repeatable, e.g. one per level):
+                     the operator score, its accurate cases and mean HAP
 Prints the markdown table (one row per operator, by level) and a line of totals.
 """
 import argparse
@@ -37,13 +38,13 @@ def golden_column(check_log):
     return ran
 
 
-def bench_column(bench_json):
+def bench_column(bench_jsons):
     scores = {}
-    if not bench_json:
-        return scores
-    with open(bench_json) as f:
-        report = json.load(f)
-    for op in (report.get("cann_bench") or {}).get("operators", []):
+    reports = []
+    for path in bench_jsons or []:
+        with open(path) as f:
+            reports.append(json.load(f))
+    for op in (op for report in reports for op in (report.get("cann_bench") or {}).get("operators", [])):
         hap = op.get("mean_hap")
         scores[op["operator"]] = f"{op['score']:.1f} ({op.get('accurate_cases', 0)}/{op.get('cases', 0)} accurate" + \
             (f", mean HAP {hap:.2f})" if isinstance(hap, (int, float)) else ")")
@@ -55,7 +56,7 @@ def main():
     ap.add_argument("tasks")
     ap.add_argument("--sage", default="build/bin/sage")
     ap.add_argument("--check-log")
-    ap.add_argument("--bench-json")
+    ap.add_argument("--bench-json", action="append")
     a = ap.parse_args()
     listing = subprocess.run([a.sage, "tasks", "--tasks", a.tasks, "--json"], capture_output=True, text=True)
     if listing.returncode not in (0, 1) or not listing.stdout.strip():

@@ -39,6 +39,17 @@ DTYPES = {
 NAMES = {v: k for k, v in DTYPES.items()}
 
 
+def special_floats(v):
+    """The case as Python values: SAGE's loader keeps YAML's .inf/.nan as {"$float": "inf"} (JSON has none)."""
+    if isinstance(v, dict):
+        if set(v) == {"$float"}:
+            return float(v["$float"])
+        return {k: special_floats(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [special_floats(x) for x in v]
+    return v
+
+
 def case_seed(operator, case_id, seed):
     """A reproducible 31-bit seed for one (operator, case, seed): the first 8 bytes of a SHA-256."""
     digest = hashlib.sha256(f"{operator}#{case_id}#{seed}".encode()).digest()
@@ -249,6 +260,7 @@ def main():
         raise SystemExit(f"golden.py defines no function '{job['function']}' (the name in proto.yaml's schema)")
     torch.set_num_threads(int(os.environ.get("SAGE_GOLDEN_THREADS", "2")))
     for case in job["cases"]:
+        case = special_floats(case)
         os.makedirs(case["out"], exist_ok=True)
         try:
             manifest = run_case(job, module, golden, case)

@@ -79,7 +79,8 @@ private slots:
         QCOMPARE(relu.cases.size(), size_t(3));
         QCOMPARE(relu.bench->cases[1].attrs["mode"].get<std::string>(), std::string("negate"));
         QCOMPARE(relu.bench->cases[1].dtypes[0].get<std::string>(), std::string("float16"));
-        QCOMPARE(relu.bench->cases[2].valueRange[0].get<std::string>(), std::string("-inf"));  // YAML's -.inf
+        QCOMPARE(*eval::cannbench::numberOf(relu.bench->cases[2].valueRange[0]), -INFINITY);  // YAML's -.inf
+        QVERIFY(!eval::cannbench::numberOf(nlohmann::json("inf")));  // a string stays a string
         QVERIFY(relu.bench->cases[0].timing && relu.bench->cases[0].timing->measured);
         QVERIFY(relu.bench->cases[1].timing && !relu.bench->cases[1].timing->measured);  // 10 us = max(10 t_hw, 10): derived
         QCOMPARE(relu.bench->thresholdFor("float16"), std::ldexp(1.0, -10));

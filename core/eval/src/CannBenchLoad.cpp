@@ -13,6 +13,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <regex>
 
 namespace sage::eval::cannbench {
@@ -36,9 +37,11 @@ json scalarToJson(const YAML::Node& n) {
         }
     }
     if (std::regex_match(s, real)) return std::stod(s);
-    if (s == ".inf" || s == "+.inf" || s == ".Inf" || s == ".INF") return "inf";  // JSON has no infinity
-    if (s == "-.inf" || s == "-.Inf" || s == "-.INF") return "-inf";
-    if (s == ".nan" || s == ".NaN" || s == ".NAN") return "nan";
+    // JSON has no infinity or NaN: YAML's special floats become {"$float": "inf"} (specialFloat), so
+    // that they stay apart from the strings "inf" and "nan" an operator may take.
+    if (s == ".inf" || s == "+.inf" || s == ".Inf" || s == ".INF") return json{{"$float", "inf"}};
+    if (s == "-.inf" || s == "-.Inf" || s == "-.INF") return json{{"$float", "-inf"}};
+    if (s == ".nan" || s == ".NaN" || s == ".NAN") return json{{"$float", "nan"}};
     if (s == "true" || s == "True" || s == "TRUE") return true;
     if (s == "false" || s == "False" || s == "FALSE") return false;
     if (s == "null" || s == "~" || s == "Null" || s.empty()) return nullptr;
@@ -231,6 +234,18 @@ uint64_t BenchCase::largestInputBytes() const {
                 if (isShape(s[k])) most = std::max(most, shapeBytes(s[k], dtypeAt(k)));
     }
     return most;
+}
+
+std::optional<double> numberOf(const json& v) {
+    if (v.is_boolean()) return double(v.get<bool>());
+    if (v.is_number()) return v.get<double>();
+    if (v.is_object() && v.size() == 1 && v.contains("$float") && v["$float"].is_string()) {
+        const std::string f = v["$float"];
+        if (f == "inf") return std::numeric_limits<double>::infinity();
+        if (f == "-inf") return -std::numeric_limits<double>::infinity();
+        if (f == "nan") return std::numeric_limits<double>::quiet_NaN();
+    }
+    return std::nullopt;
 }
 
 double defaultThreshold(const std::string& dtype) {

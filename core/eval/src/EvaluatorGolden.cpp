@@ -51,10 +51,10 @@ void caseScalars(const cannbench::Operator& op, const cannbench::BenchCase& c, c
         if (!c.attrs.contains(a.name) && (a.defaultValue.is_number() || a.defaultValue.is_boolean()))
             spec.attrs[a.name] = a.defaultValue.is_boolean() ? double(a.defaultValue.get<bool>()) : a.defaultValue.get<double>();
     for (const auto& [name, value] : c.attrs.items()) {
-        if (value.is_number() || value.is_boolean()) spec.attrs[name] = value.is_boolean() ? double(value.get<bool>()) : value.get<double>();
+        if (auto n = cannbench::numberOf(value)) spec.attrs[name] = *n;
         else if (value.is_array())
             for (size_t i = 0; i < value.size(); ++i)
-                if (value[i].is_number()) spec.attrs[name + "_" + std::to_string(i)] = value[i].get<double>();
+                if (auto e = cannbench::numberOf(value[i])) spec.attrs[name + "_" + std::to_string(i)] = *e;
     }
     for (const auto* list : {&g.inputs, &g.outputs})
         for (const auto& t : *list) {

@@ -51,7 +51,7 @@ struct BenchCase {
     nlohmann::json inputShapes;  // per input: a shape, a list of shapes (a tensor list) or null (omitted)
     nlohmann::json dtypes;       // per input: a dtype, a list of dtypes (a tensor list) or null
     nlohmann::json attrs;        // an object; values as cases.yaml writes them (numbers, bools, strings, lists)
-    nlohmann::json valueRange;   // [lo, hi] for every input, or one [lo, hi] per input; may hold "inf"/"nan"
+    nlohmann::json valueRange;   // [lo, hi] for every input, or one [lo, hi] per input (special floats: numberOf)
     std::string note;
     std::optional<Timing> timing;
     // The bytes of the largest input tensor (shapes x dtype sizes; float32 for a dtype the table lacks).
@@ -75,6 +75,10 @@ struct Operator {
     std::string draftSpecFile;
     double thresholdFor(const std::string& dtype) const;
 };
+
+// A case value as a number: numbers, bools (0/1) and YAML's special floats, which the loader keeps
+// as {"$float": "inf" | "-inf" | "nan"} (JSON has none); none for anything else.
+std::optional<double> numberOf(const nlohmann::json& value);
 
 // CANN Bench's default pass threshold T per dtype (MERE < T and MARE < 10 T): 2^-13 float32,
 // 2^-10 float16, 2^-7 bfloat16, 0 (exact) for integers.
