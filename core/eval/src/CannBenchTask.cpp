@@ -138,6 +138,20 @@ std::string draftSpecProblem(const Operator& op) {
 
 } // namespace
 
+std::string macroName(const std::string& text) {
+    std::string s = text;
+    for (auto& ch : s) ch = std::isalnum(static_cast<unsigned char>(ch)) ? char(std::toupper(static_cast<unsigned char>(ch))) : '_';
+    return s;
+}
+
+std::string variantDtypeMacro(const std::string& tensor, const std::string& dtype) {
+    return "DTYPE_" + macroName(tensor) + "_IS_" + macroName(dtype);
+}
+
+std::string variantAttrMacro(const std::string& attr, const std::string& value) {
+    return "ATTR_" + macroName(attr) + "_" + macroName(value);
+}
+
 std::vector<std::string> draftDims(const json& draftSpec) {
     if (draftSpec.value("view", "flat") != "shapes") return {"n"};
     std::vector<std::string> dims;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <map>
 
 namespace sage::eval {
@@ -20,9 +21,18 @@ using toolchain::RunStatus;
 
 namespace {
 
-std::string upper(std::string s) {
-    for (auto& ch : s) ch = std::isalnum(static_cast<unsigned char>(ch)) ? char(std::toupper(static_cast<unsigned char>(ch))) : '_';
-    return s;
+// A C++ string literal of `text`: a case's attribute comes from cases.yaml, outside input.
+std::string cxxLiteral(const std::string& text) {
+    std::string out = "\"";
+    for (unsigned char ch : text) {
+        if (ch == '"' || ch == '\\') out += std::string("\\") + char(ch);
+        else if (ch < 0x20 || ch >= 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\%03o", ch);
+            out += buf;
+        } else out += char(ch);
+    }
+    return out + "\"";
 }
 
 // Macros of one case: DTYPE_<TENSOR> (the C++ type) and DTYPE_<TENSOR>_IS_<DTYPE> 1 for every input
@@ -33,13 +43,13 @@ std::string casePrelude(const Task& task, const GoldenCase& g, const cannbench::
     for (const auto* list : {&g.inputs, &g.outputs})
         for (const auto& t : *list) {
             const std::string type = t.dtype == "bool" || t.dtype == "uint8" ? "uint8_t" : t.dtype == "int16" ? "int16_t" : t.dtype == "int64" ? "int64_t" : cxxTypeOf(t.dtype);
-            p += "#define DTYPE_" + upper(t.name) + " " + type + "\n";
-            p += "#define DTYPE_" + upper(t.name) + "_IS_" + upper(t.dtype) + " 1\n";  // for #if on the dtype
+            p += "#define DTYPE_" + cannbench::macroName(t.name) + " " + type + "\n";
+            p += "#define " + cannbench::variantDtypeMacro(t.name, t.dtype) + " 1\n";  // for #if on the dtype
         }
     for (const auto& [name, value] : c.attrs.items())
         if (value.is_string()) {
-            p += "#define ATTR_" + upper(name) + " \"" + value.get<std::string>() + "\"\n";
-            p += "#define ATTR_" + upper(name) + "_" + upper(value.get<std::string>()) + " 1\n";
+            p += "#define ATTR_" + cannbench::macroName(name) + " " + cxxLiteral(value.get<std::string>()) + "\n";
+            p += "#define " + cannbench::variantAttrMacro(name, value.get<std::string>()) + " 1\n";
         }
     return p;
 }

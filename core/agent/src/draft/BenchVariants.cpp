@@ -22,11 +22,6 @@ namespace sage::agent::draft {
 namespace {
 using nlohmann::json;
 
-std::string upper(std::string s) {
-    for (auto& ch : s) ch = std::isalnum(static_cast<unsigned char>(ch)) ? char(std::toupper(static_cast<unsigned char>(ch))) : '_';
-    return s;
-}
-
 struct Variant {
     std::vector<std::string> inputDtypes;  // per task input
     std::string attrValue;                  // of the by_attr attribute ("" without one)
@@ -56,8 +51,8 @@ std::vector<Variant> variantsOf(const eval::Task& task, const std::string& byAtt
 std::string guardOf(const eval::Task& variantTask, const std::string& byAttr, const Variant& v) {
     std::string g;
     for (const auto* list : {&variantTask.inputs, &variantTask.outputs})
-        for (const auto& d : *list) g += (g.empty() ? "" : " && ") + std::string("defined(DTYPE_") + upper(d.name) + "_IS_" + upper(d.dtype) + ")";
-    if (!byAttr.empty()) g += " && defined(ATTR_" + upper(byAttr) + "_" + upper(v.attrValue) + ")";
+        for (const auto& d : *list) g += (g.empty() ? "" : " && ") + std::string("defined(") + eval::cannbench::variantDtypeMacro(d.name, d.dtype) + ")";
+    if (!byAttr.empty()) g += " && defined(" + eval::cannbench::variantAttrMacro(byAttr, v.attrValue) + ")";
     return g;
 }
 
@@ -124,7 +119,8 @@ DraftResult composeBenchDraft(const eval::Task& task, const npu::DeviceProfile& 
             out.error = d.error + " (the variant " + guardOf(vt, byAttr, v) + ")";
             return out;
         }
-        body += "#" + std::string(body.empty() ? "if " : "elif ") + guardOf(vt, byAttr, v) + "\n" + hoistTunables(d.source, knobs);
+        body += body.empty() ? "#if " : "#elif ";  // appended piece by piece: GCC 12 warns (-Wrestrict) on "#" + std::string
+        body += guardOf(vt, byAttr, v) + "\n" + hoistTunables(d.source, knobs);
         adoptedIds.insert(d.adoptedIds.begin(), d.adoptedIds.end());
         if (firstMove.empty()) {
             firstMove = d.move;

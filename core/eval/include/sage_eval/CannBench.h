@@ -80,6 +80,13 @@ struct Operator {
 // as {"$float": "inf" | "-inf" | "nan"} (JSON has none); none for anything else.
 std::optional<double> numberOf(const nlohmann::json& value);
 
+// The macros that tell a kernel which case variant it is compiled for (EvaluatorGolden.cpp defines
+// them, a CANN Bench draft tests them): DTYPE_<TENSOR>_IS_<DTYPE> and ATTR_<NAME>_<VALUE>, each name
+// upper-cased with every other character than a letter or digit as '_'.
+std::string macroName(const std::string& text);
+std::string variantDtypeMacro(const std::string& tensor, const std::string& dtype);
+std::string variantAttrMacro(const std::string& attr, const std::string& value);
+
 // CANN Bench's default pass threshold T per dtype (MERE < T and MARE < 10 T): 2^-13 float32,
 // 2^-10 float16, 2^-7 bfloat16, 0 (exact) for integers.
 double defaultThreshold(const std::string& dtype);
