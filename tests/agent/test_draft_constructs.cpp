@@ -58,6 +58,20 @@ private slots:
         QVERIFY2(ev.success(), ev.toJson().dump(1).substr(0, 3000).c_str());
     }
 
+    // An axis spec whose case leaves fewer than 32 bytes after the reduced axis (an arg-max or sum
+    // over the last axis, the shape of CANN Bench's last-axis cases) is refused at draft time, naming
+    // the case and the spec that fits, instead of drafting a kernel that stops on an assertion.
+    void shortInnerAxesAreRefusedBeforeEvaluation() {
+        eval::Task t = *kb_.find("kb47_sum_reduction");
+        t.cases.front().dims["C"] = 3;  // 3 floats after the reduced axis: 12 bytes
+        const auto d = agent::composeDraft(t, evaluator_->devices().get("ascend910b1-sim"), {});
+        QVERIFY(!d.ok);
+        QVERIFY2(d.error.find("in case 'small' the axes after axis 1 hold 3 element(s)") != std::string::npos, d.error.c_str());
+        QVERIFY2(d.error.find("rowwise") != std::string::npos, d.error.c_str());
+        t.cases.front().dims["C"] = 8;  // exactly one 32-byte block: served
+        QVERIFY2(agent::composeDraft(t, evaluator_->devices().get("ascend910b1-sim"), {}).ok, "one whole block is served");
+    }
+
     // A streamed row longer than one chunk is walked in several passes and still verifies; a row
     // that fits is loaded once (the draft says so in its code).
     void longRowsAreStreamedInPasses() {

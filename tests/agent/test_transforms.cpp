@@ -317,6 +317,36 @@ private slots:
         QVERIFY2(why.find("no count-form DataCopy") != std::string::npos, why.c_str());
     }
 
+    // A copy on a one-line block (`{ DataCopy(...); qx.EnQue(a); }`): the rewrite's note must not
+    // comment out the rest of the line, so the repaired kernel compiles and verifies.
+    void alignTailKeepsAOneLineBlockCompiling() {
+        std::string oneLine = test::replaced(tail_, "            DataCopy(a, xGm[off], len);\n", "");
+        oneLine = test::replaced(oneLine, "            qx.EnQue(a);\n", "            { DataCopy(a, xGm[off], len); qx.EnQue(a); }\n");
+        QVERIFY(oneLine.find("{ DataCopy(a, xGm[off], len); qx.EnQue(a); }") != std::string::npos);
+        auto m = apply(oneLine, transform("align_tail"));
+        QVERIFY(m);
+        QVERIFY2(m->source.find("qx.EnQue(a); }") != std::string::npos, m->source.c_str());
+        const auto fixed = p_.evaluate("tadd", m->source);
+        QVERIFY2(fixed.compile.ok && fixed.success(), fixed.toJson().dump(1).substr(0, 3000).c_str());
+    }
+
+    // A kernel that never asks which block it is: raising block_dim only launches copies of the same
+    // work (identical cycles), so the move is not offered; after the multi-core split it is.
+    void launchCountOnlyMoveIsNotTried() {
+        QVERIFY(tail_.find("GetBlockIdx") == std::string::npos);
+        std::string why;
+        QVERIFY(!apply(tail_, {{"type", "step_tunable"}, {"name", "block_dim"}, {"direction", "up"}}, &why));
+        QVERIFY2(why.find("changes only the launch count") != std::string::npos, why.c_str());
+        const auto ev = p_.evaluate("tadd", tail_);
+        const auto proposal = p_.propose("tadd", tail_, ev, memory::Stage::Optimize);
+        QVERIFY2(proposal.move.find("block_dim 1 -> ") == std::string::npos, proposal.move.c_str());
+        auto split = apply(sample_, transform("multi_core"));
+        QVERIFY(split);
+        QVERIFY(split->source.find("GetBlockIdx") != std::string::npos);
+        const bool stepped = bool(apply(split->source, {{"type", "step_tunable"}, {"name", "block_dim"}, {"direction", "down"}}, &why));
+        QVERIFY2(stepped || why.find("changes only the launch count") == std::string::npos, why.c_str());
+    }
+
     // The copies sit in template helpers that reuse the names dst and src (a local destination in
     // one, a GM destination in the next, element type T): each is rewritten by the declaration in
     // its own helper, and the result verifies on both devices.

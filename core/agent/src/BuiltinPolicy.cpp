@@ -157,6 +157,14 @@ json BuiltinPolicy::settings() const {
                                 "tile/buffer steps down, align_tail"}};
 }
 
+// Whether the kernel divides its work by block: without it a block_dim change only launches more
+// copies of the same work (identical cycles, a wasted iteration).
+static bool splitsOverBlocks(const std::string& source) {
+    for (const char* call : {"GetBlockIdx", "get_block_idx", "GetBlockNum", "get_block_num", "block_idx"})
+        if (source.find(call) != std::string::npos) return true;
+    return false;
+}
+
 // Moves that read only the kernel's structure (no diagnostic line), which a kernel with a variant
 // per case variant takes in each variant alike.
 static bool appliesPerVariant(const json& action) {
@@ -214,6 +222,9 @@ std::optional<BuiltinPolicy::Move> BuiltinPolicy::apply(const std::string& sourc
     }
     auto t = knobNamed(source, name);
     if (!t) return fail("no knob named '" + name + "'");
+    if (t->role == "block" && !splitsOverBlocks(source))
+        return fail(t->constant + " changes only the launch count: the kernel never asks which block it is (GetBlockIdx), "
+                                  "so every core would redo the whole tensor; the multi_core transform splits the work first");
     std::optional<long long> v;
     if (type == "set_tunable" || type == "set_constant") v = resolveValue(*t, action.value("value", json()), device);
     else if (type == "scale_tunable") v = action.contains("factor") && action["factor"].is_number() ? scaled(*t, action["factor"].get<double>()) : std::nullopt;

@@ -75,6 +75,29 @@ private:
                 if (d.dtype != "int64") floats.push_back(&d);
             }
         ct_ = computeType(task_, floats);
+        refuseShortInnerAxes(axis);
+    }
+
+    // The kernel reads the axes after `axis` in whole 32-byte blocks. A case whose inner extent is
+    // shorter than one block and not a multiple of it cannot be served (it would stop at run time on
+    // an assertion); say so before any evaluation, with the spec that fits.
+    void refuseShortInnerAxes(size_t axis) const {
+        const size_t align = alignElems();
+        for (const auto& c : task_.cases) {
+            std::vector<int64_t> extents;
+            try {
+                extents = task_.shapeOf(task_.inputs.front(), c);
+            } catch (const std::exception&) {
+                continue;  // a case whose shape does not evaluate is reported by the evaluation
+            }
+            int64_t inner = 1;
+            for (size_t i = axis + 1; i < extents.size(); ++i) inner *= extents[i];
+            if (inner % int64_t(align) != 0 && inner < int64_t(align))
+                throw DraftError("field 'compute.axis': in case '" + c.name + "' the axes after axis " + std::to_string(axis) + " hold " +
+                                 std::to_string(inner) + " element(s), less than one 32-byte block, which the axis draft reads whole; " +
+                                 (axis + 1 == extents.size() ? "a reduction over the last axis is a \"rowwise\" spec"
+                                                             : "move the reduced axis last and use a \"rowwise\" spec"));
+        }
     }
 
     void addFields() {

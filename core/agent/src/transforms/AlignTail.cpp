@@ -97,7 +97,7 @@ Result alignTail(const Input& in) {
             const std::string params = "AscendC::DataCopyExtParams{1, (uint32_t)((" + count + ") * sizeof(" + type + ")), 0, 0, 0}";
             call = "AscendC::DataCopyPad(" + m[2].str() + m[3].str() + ", " + m[4].str() + m[5].str() + ", " + params;
             if (!toGm) call += ", AscendC::DataCopyPadExtParams<" + type + ">{false, 0, 0, " + type + "(0)}";
-            call += ");  // sage: exact byte count";
+            call += "); /* sage: exact byte count */";  // a block comment: the line may go on (`{ ...; EnQue(t); }`)
         } else {
             call = splitCopy(m[2].str() + m[3].str(), m[4].str() + m[5].str(), toGm, local, count, unit, indentOf(l));
         }
