@@ -347,6 +347,21 @@ private slots:
         QVERIFY2(stepped || why.find("changes only the launch count") == std::string::npos, why.c_str());
     }
 
+    // A float16 input and an int8 mask (two element sizes, one length): each core takes a share that
+    // starts on a 32-byte block of both (32 elements), and the split kernel verifies on several cores.
+    void multiCoreSplitsTensorsOfTwoElementSizes() {
+        const std::string one = p_.task("tmask").baselineSource;
+        QVERIFY(p_.evaluate("tmask", one).success());
+        std::string why;
+        auto split = apply(one, transform("multi_core"), &why);
+        QVERIFY2(split, why.c_str());
+        QVERIFY2(split->source.find("(32 * AscendC::GetBlockNum())") != std::string::npos, split->source.c_str());
+        const auto ev = p_.evaluate("tmask", split->source);
+        QVERIFY2(ev.success(), ev.toJson().dump(1).substr(0, 3000).c_str());
+        QVERIFY(ev.profile.blockDim > 1);
+        QVERIFY(ev.profile.totalCycles < p_.evaluate("tmask", one).profile.totalCycles);
+    }
+
     // The copies sit in template helpers that reuse the names dst and src (a local destination in
     // one, a GM destination in the next, element type T): each is rewritten by the declaration in
     // its own helper, and the result verifies on both devices.

@@ -63,8 +63,8 @@ std::optional<std::string> writeSplit(const std::string& source, std::string& wh
         }
         sizes.insert(*bytes);
     }
-    if (lengths.size() != 1 || sizes.size() != 1) {
-        why = "its GlobalTensors differ in length or element size (not elementwise)";
+    if (lengths.size() != 1) {
+        why = "its GlobalTensors differ in length (not elementwise)";
         return std::nullopt;
     }
     if (!std::regex_match(*lengths.begin(), std::regex(R"(\w+)"))) {
@@ -87,6 +87,8 @@ std::optional<std::string> writeSplit(const std::string& source, std::string& wh
         why = "cannot find where the length `" + n + "` is defined (a by-value parameter, a local or a member set before the buffers)";
         return std::nullopt;
     }
+    // Shares in elements of the narrowest type's 32-byte block: a multiple of every wider type's
+    // block too (a half tensor and an int8 mask split at 32-element boundaries, 64 and 32 bytes).
     const std::string unit = std::to_string(32 / *sizes.begin());
     const std::string ind = lines[size_t(first)].substr(0, lines[size_t(first)].find_first_not_of(" \t"));
     std::vector<std::string> split = {
