@@ -1,9 +1,40 @@
 #include "sage_toolchain/RunJob.h"
 
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
 #include "sage_json/FieldTable.h"
 
 namespace sage::toolchain {
 using nlohmann::json;
+
+namespace {
+// A run's attributes may be infinite or NaN (CANN Bench passes scale = inf): JSON has neither, so
+// they travel as the strings "inf", "-inf" and "nan".
+json attrsJson(const std::map<std::string, double>& attrs) {
+    json j = json::object();
+    for (const auto& [name, v] : attrs) {
+        if (std::isnan(v)) j[name] = "nan";
+        else if (std::isinf(v)) j[name] = v > 0 ? "inf" : "-inf";
+        else j[name] = v;
+    }
+    return j;
+}
+
+std::map<std::string, double> attrsFrom(const json& j) {
+    std::map<std::string, double> out;
+    if (!j.is_object()) return out;
+    for (const auto& [name, v] : j.items()) {
+        if (v.is_number()) out[name] = v.get<double>();
+        else if (v == "inf") out[name] = std::numeric_limits<double>::infinity();
+        else if (v == "-inf") out[name] = -std::numeric_limits<double>::infinity();
+        else if (v == "nan") out[name] = std::numeric_limits<double>::quiet_NaN();
+        else throw std::runtime_error("attribute '" + name + "' is " + v.dump() + ", not a number");
+    }
+    return out;
+}
+} // namespace
 
 uint32_t dtypeBytes(const std::string& d) {
     if (d == "float16" || d == "bfloat16" || d == "int16") return 2;
@@ -26,7 +57,7 @@ json toJson(const RunJob& j) {
         for (const auto& t : r.tensors)
             tensors.push_back({{"name", t.name}, {"dtype", t.dtype}, {"shape", t.shape}, {"output", t.output},
                                {"file", t.file}});
-        json run = {{"id", r.id}, {"tensors", tensors}, {"dims", r.dims}, {"attrs", r.attrs}, {"timeline", r.timeline}};
+        json run = {{"id", r.id}, {"tensors", tensors}, {"dims", r.dims}, {"attrs", attrsJson(r.attrs)}, {"timeline", r.timeline}};
         if (!r.extra.is_null()) run["extra"] = r.extra;
         runs.push_back(std::move(run));
     }
@@ -66,7 +97,7 @@ RunJob runJobFromJson(const json& j) {
         RunSpec s;
         s.id = run.at("id").get<std::string>();
         s.dims = run.value("dims", std::map<std::string, int64_t>{});
-        s.attrs = run.value("attrs", std::map<std::string, double>{});
+        s.attrs = attrsFrom(run.value("attrs", json::object()));
         s.timeline = run.value("timeline", false);
         s.extra = run.value("extra", json());
         for (const auto& t : run.at("tensors"))

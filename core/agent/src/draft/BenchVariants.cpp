@@ -116,7 +116,11 @@ DraftResult composeBenchDraft(const eval::Task& task, const npu::DeviceProfile& 
         }
         DraftResult d = compose(vt);
         if (!d.ok) {
-            out.error = d.error + " (the variant " + guardOf(vt, byAttr, v) + ")";
+            // The composer names the variant's task.json, which a CANN Bench operator does not have.
+            std::string error = d.error;
+            if (const std::string prefix = vt.dir + "/task.json: "; error.rfind(prefix, 0) == 0)
+                error = task.bench->draftSpecFile + ": " + error.substr(prefix.size());
+            out.error = error + " (the variant " + guardOf(vt, byAttr, v) + ")";
             return out;
         }
         body += body.empty() ? "#if " : "#elif ";  // appended piece by piece: GCC 12 warns (-Wrestrict) on "#" + std::string

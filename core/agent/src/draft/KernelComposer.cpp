@@ -18,6 +18,7 @@ std::string cxxType(const std::string& d) {
     if (d == "float32") return "float";
     if (d == "int32") return "int32_t";
     if (d == "int8") return "int8_t";
+    if (d == "uint8") return "uint8_t";
     if (d == "int64") return "int64_t";
     throw DraftError("dtype '" + d + "' has no kernel type");
 }
@@ -25,7 +26,7 @@ std::string cxxType(const std::string& d) {
 size_t dtypeBytes(const std::string& d) {
     if (d == "int64") return 8;
     if (d == "float32" || d == "int32") return 4;
-    if (d == "int8") return 1;
+    if (d == "int8" || d == "uint8") return 1;
     return 2;
 }
 
@@ -33,7 +34,7 @@ std::string computeType(const eval::Task& task, const std::vector<const eval::Te
     if (!task.compute.computeDtype.empty()) return cxxType(task.compute.computeDtype);
     std::string common;
     for (const auto* t : tensors) {
-        if (t->dtype == "int32" || t->dtype == "int8") continue;
+        if (t->dtype == "int32" || t->dtype == "int8" || t->dtype == "uint8") continue;
         if (t->dtype == "bfloat16") return "float";
         if (common.empty()) common = t->dtype;
         else if (common != t->dtype) return "float";
