@@ -9,6 +9,7 @@
 #include "sage_eval/Evaluator.h"
 #include "sage_eval/GoldenRunner.h"
 #include "sage_toolchain/Process.h"
+#include "sage_toolchain/RunJob.h"
 #include "sage_toolchain/TensorCodec.h"
 
 #include <QtTest>
@@ -226,6 +227,19 @@ private slots:
         // Along dim 0 with amin: column minima at rows 1, 0, 1.
         const auto cols = toolchain::encodeTensor("int64", {1, 0, 1});
         QVERIFY(eval::judgeIndexOutput("i", raw(cols, "int64", {3}), raw(x, "float32", {2, 3}), 0, "amin", false, {}).pass);
+    }
+
+    // CANN Bench passes infinite attributes (masked_scale's scale = inf): they reach the runner.
+    void infiniteAttributesTravelToTheRunner() {
+        toolchain::RunJob job;
+        toolchain::RunSpec run;
+        run.attrs = {{"scale", INFINITY}, {"low", -INFINITY}, {"odd", std::nan("")}, {"alpha", 0.5}};
+        job.runs.push_back(run);
+        const auto back = toolchain::runJobFromJson(nlohmann::json::parse(toolchain::toJson(job).dump()));
+        QCOMPARE(back.runs[0].attrs.at("scale"), double(INFINITY));
+        QCOMPARE(back.runs[0].attrs.at("low"), -double(INFINITY));
+        QVERIFY(std::isnan(back.runs[0].attrs.at("odd")));
+        QCOMPARE(back.runs[0].attrs.at("alpha"), 0.5);
     }
 
     void hapAndScores() {
