@@ -101,8 +101,13 @@ DraftResult composeBenchDraft(const eval::Task& task, const npu::DeviceProfile& 
         eval::Task vt = task;
         vt.bench = nullptr;  // the composer drafts this variant as a plain task
         for (size_t i = 0; i < vt.inputs.size(); ++i) vt.inputs[i].dtype = v.inputDtypes[i];
-        // An output takes its first input's dtype, as the goldens of these operators do.
-        for (auto& o : vt.outputs) o.dtype = v.inputDtypes.empty() ? o.dtype : v.inputDtypes.front();
+        // An output takes the spec's out_dtypes entry, else its first input's dtype (as an
+        // elementwise golden's result does).
+        const json outDtypes = spec.value("out_dtypes", json::object());
+        for (auto& o : vt.outputs)
+            o.dtype = outDtypes.contains(o.name) && outDtypes[o.name].is_string() ? outDtypes[o.name].get<std::string>()
+                      : v.inputDtypes.empty()                                      ? o.dtype
+                                                                                   : v.inputDtypes.front();
         const json& c = eval::cannbench::computeFor(spec, v.attrValue);
         if (c.is_null()) {
             out.error = "the compute spec has no entry for " + byAttr + " = \"" + v.attrValue + "\"";
