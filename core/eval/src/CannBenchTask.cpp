@@ -136,6 +136,23 @@ std::string draftSpecProblem(const Operator& op) {
     }
 }
 
+// How a kernel receives a case, for whoever writes one (an LLM reads the task's description): the
+// macros of its variant, its run-time attributes and its shapes.
+std::string caseInterface(const Operator& op) {
+    std::string tensors, strings, numbers;
+    for (const auto* list : {&op.proto.inputs, &op.proto.outputs})
+        for (const auto& t : *list) tensors += (tensors.empty() ? "" : ", ") + t.name;
+    for (const auto& a : op.proto.attrs) {
+        std::string& into = a.type == "str" ? strings : numbers;
+        into += (into.empty() ? "" : ", ") + a.name;
+    }
+    std::string s = "One kernel file serves every case; it is compiled once per case variant. Element types: DTYPE_<TENSOR> (the C++ "
+                    "type) and DTYPE_<TENSOR>_IS_<DTYPE> (defined for the case's dtype, e.g. DTYPE_X_IS_FLOAT16) for " + tensors + ".";
+    if (!strings.empty()) s += " String attributes (" + strings + "): ATTR_<NAME> (the text) and ATTR_<NAME>_<VALUE>.";
+    if (!numbers.empty()) s += " Numeric and bool attributes (" + numbers + "): ctx.attr(\"name\") in SAGE_HOST.";
+    return s + " Shapes: ctx.shape(tensor, axis), ctx.rank(tensor), ctx.numel(tensor) in SAGE_HOST.";
+}
+
 } // namespace
 
 std::string macroName(const std::string& text) {
@@ -239,8 +256,8 @@ Task toTask(std::shared_ptr<const Operator> op) {
     Task t;
     t.name = op->folder;
     t.category = op->proto.category;
-    t.description = op->proto.description + (op->proto.formula.empty() ? "" : "\nformula: " + op->proto.formula) +
-                    (op->descMarkdown.empty() ? "" : "\n\n" + op->descMarkdown);
+    t.description = op->proto.description + (op->proto.formula.empty() ? "" : "\nformula: " + op->proto.formula) + "\n\n" +
+                    caseInterface(*op) + (op->descMarkdown.empty() ? "" : "\n\n" + op->descMarkdown);
     t.split = "test";  // a benchmark to measure on, never to learn from
     t.dir = op->dir;
     for (const auto& i : op->proto.inputs)
