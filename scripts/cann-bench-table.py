@@ -51,6 +51,32 @@ def bench_column(bench_jsons):
     return scores
 
 
+def level_lines(bench_jsons):
+    """Per level: operators passing every case, accurate cases, mean HAP over the accurate cases with times."""
+    lines = []
+    for path in bench_jsons or []:
+        with open(path) as f:
+            report = json.load(f)
+        levels = {}
+        for row in report.get("tasks", []):
+            c = row.get("cann")
+            if not c:
+                continue
+            lv = levels.setdefault(c.get("level", ""), {"ops": 0, "full": 0, "cases": 0, "accurate": 0, "haps": []})
+            lv["ops"] += 1
+            lv["cases"] += len(c["cases"])
+            lv["accurate"] += c.get("accurate_cases", 0)
+            lv["full"] += c.get("accurate_cases", 0) == len(c["cases"])
+            lv["haps"] += [k["hap"] for k in c["cases"] if k.get("accurate") and isinstance(k.get("hap"), (int, float))]
+        for name, lv in sorted(levels.items()):
+            mean = sum(lv["haps"]) / len(lv["haps"]) if lv["haps"] else float("nan")
+            total = (report.get("cann_bench") or {}).get("levels", {}).get(name, 0.0)
+            lines.append(f"{name}: {lv['full']} of {lv['ops']} operators pass every case; {lv['accurate']} of {lv['cases']} cases "
+                         f"accurate; mean HAP {mean:.3f} over the {len(lv['haps'])} accurate cases with times; level sum {total:.1f} "
+                         f"(device {report.get('device', '?')}, budget {report.get('budget', '?')})")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("tasks")
@@ -84,6 +110,9 @@ def main():
     print(f"{len(rows)} operators, {sum(r['cases'] for r in rows)} cases, "
           f"{sum(r['measured_baselines'] for r in rows)} with a measured baseline; "
           f"the built-in policy drafts {sum(1 for r in rows if r['drafts'])}.")
+    for line in level_lines(a.bench_json):
+        print()
+        print(line)
 
 
 if __name__ == "__main__":

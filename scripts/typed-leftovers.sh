@@ -21,6 +21,7 @@ allowed=(
   "core/agent/src/LlmPolicy.cpp:reads the lesson kind the LLM wrote"
   "core/agent/src/loop/LessonDistiller.cpp:maps the LLM's lesson kind onto memory::ExperienceKind"
   "core/eval/src/ComputeSpec.cpp:the task spec's compute kind (elementwise, rowwise, ...), not a diagnostic"
+  "core/eval/src/CannBenchTask.cpp:a CANN Bench compute spec's kind (elementwise, rowwise, ...), not a diagnostic"
   "core/eval/src/CompatScan.cpp:an op project's file kind (program, kernel), not a diagnostic"
   "core/agent/src/draft/:compute-spec kinds of the draft skeletons"
   "app/cli/prompt_command.cpp:reads the --stage option ('all' or a stage name)"

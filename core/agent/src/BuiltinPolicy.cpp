@@ -165,6 +165,13 @@ static bool splitsOverBlocks(const std::string& source) {
     return false;
 }
 
+// A knob move on the launch's block count of a kernel that does not divide its work by block.
+static bool launchCountOnly(const std::string& source, const json& action) {
+    if (action.value("type", "") == "transform" || !action.contains("name") || !action["name"].is_string()) return false;
+    const auto t = knobNamed(source, action["name"].get<std::string>());
+    return t && t->role == "block" && !splitsOverBlocks(source);
+}
+
 // Moves that read only the kernel's structure (no diagnostic line), which a kernel with a variant
 // per case variant takes in each variant alike.
 static bool appliesPerVariant(const json& action) {
@@ -222,9 +229,6 @@ std::optional<BuiltinPolicy::Move> BuiltinPolicy::apply(const std::string& sourc
     }
     auto t = knobNamed(source, name);
     if (!t) return fail("no knob named '" + name + "'");
-    if (t->role == "block" && !splitsOverBlocks(source))
-        return fail(t->constant + " changes only the launch count: the kernel never asks which block it is (GetBlockIdx), "
-                                  "so every core would redo the whole tensor; the multi_core transform splits the work first");
     std::optional<long long> v;
     if (type == "set_tunable" || type == "set_constant") v = resolveValue(*t, action.value("value", json()), device);
     else if (type == "scale_tunable") v = action.contains("factor") && action["factor"].is_number() ? scaled(*t, action["factor"].get<double>()) : std::nullopt;
@@ -248,6 +252,11 @@ std::vector<BuiltinPolicy::Move> BuiltinPolicy::candidates(const PolicyContext& 
     // does, good or harmful, is what its learned value must reflect. The policy's own fallback
     // proposes only what it can tell fits the device.
     auto consider = [&](std::vector<Move>& into, const json& action, int64_t id, double score, double q = 0.0) {
+        // The policy's own fallback does not offer a move that changes only the launch count (a
+        // block_dim knob on a kernel that never asks its block index: every core would redo the whole
+        // tensor); a memory entry's action is applied as written, so that what it does, good or wasted,
+        // is what its learned value reflects.
+        if (id == 0 && launchCountOnly(ctx.parentSource, action)) return;
         auto m = apply(ctx.parentSource, action, ctx.parentEvaluation, ctx.device, nullptr, id == 0);
         if (!m || m->source == ctx.parentSource) return;
         const std::string key = sourceKey(m->source);
