@@ -2,6 +2,7 @@
 // level1/scaled_relu: a string attribute choosing the formula, float32 and float16 cases): one draft
 // source with a variant per case variant that verifies on every case, and optimiser moves that
 // change every variant alike. Also the variant layout's own parser (CaseVariants).
+#include "AgentTestSupport.h"
 #include "CaseVariants.h"
 #include "sage_agent/BuiltinPolicy.h"
 #include "sage_agent/KernelComposer.h"
@@ -40,13 +41,10 @@ class TestBenchDrafts : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(cache_.isValid());
-        auto paths = toolchain::ToolPaths::fromEnvironment();
-        paths.binDir = SAGE_TEST_BIN_DIR;
-        paths.cacheDir = cache_.path().toStdString();
-        evaluator_ = std::make_unique<eval::Evaluator>(paths, toolchain::DeviceCatalog::loadDirectory(paths.devicesDir()));
+        evaluator_ = evaluatorCachedIn(cache_.path());
         set_ = eval::TaskSet::load({SAGE_CANN_BENCH_MINI});
         QVERIFY(set_.find("scaled_relu"));
-        pythonProblem_ = eval::GoldenRunner(paths).pythonProblem();
+        pythonProblem_ = eval::GoldenRunner(evaluator_->paths()).pythonProblem();
     }
 
     void variantLayoutSplitsAndJoins() {
