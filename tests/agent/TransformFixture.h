@@ -47,10 +47,10 @@ struct Pipeline {
         return evaluator->evaluate(task(taskName), req);
     }
     // One proposal of the built-in policy (memory off) for the parent at `stage`.
-    agent::PolicyProposal propose(const char* taskName, const std::string& parent, const eval::Evaluation& ev,
-                                  memory::Stage stage, const char* deviceId = "ascend910b1-sim",
-                                  std::vector<std::string> tried = {}) const {
-        agent::BuiltinPolicy policy;
+    // The policy's view of one parent (memory off).
+    agent::PolicyContext context(const char* taskName, const std::string& parent, const eval::Evaluation& ev,
+                                 memory::Stage stage, const char* deviceId = "ascend910b1-sim",
+                                 std::vector<std::string> tried = {}) const {
         agent::PolicyContext ctx;
         ctx.task = &task(taskName);
         ctx.device = &device(deviceId);
@@ -58,7 +58,13 @@ struct Pipeline {
         ctx.parentSource = parent;
         ctx.parentEvaluation = &ev;
         ctx.triedMoves = std::move(tried);
-        return policy.propose(ctx);
+        return ctx;
+    }
+    agent::PolicyProposal propose(const char* taskName, const std::string& parent, const eval::Evaluation& ev,
+                                  memory::Stage stage, const char* deviceId = "ascend910b1-sim",
+                                  std::vector<std::string> tried = {}) const {
+        agent::BuiltinPolicy policy;
+        return policy.propose(context(taskName, parent, ev, stage, deviceId, std::move(tried)));
     }
 };
 

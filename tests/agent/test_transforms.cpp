@@ -337,16 +337,10 @@ private slots:
         std::string why;
         QVERIFY(apply(tail_, {{"type", "step_tunable"}, {"name", "block_dim"}, {"direction", "up"}}, &why));  // possible as written
         const auto ev = p_.evaluate("tadd", tail_);
-        agent::BuiltinPolicy policy;
-        agent::PolicyContext ctx;
-        ctx.task = &p_.task("tadd");
-        ctx.device = &p_.device();
-        ctx.stage = memory::Stage::Optimize;
-        ctx.parentSource = tail_;
-        ctx.parentEvaluation = &ev;
+        const agent::PolicyContext ctx = p_.context("tadd", tail_, ev, memory::Stage::Optimize);
         // ... but never among the policy's own moves: the multi-core split is (it writes the
         // GetBlockIdx split along with the block count), the bare knob step is not.
-        for (const auto& m : policy.candidates(ctx)) {
+        for (const auto& m : agent::BuiltinPolicy::candidates(ctx)) {
             const bool bareStep = m.description.rfind("block_dim ", 0) == 0;
             QVERIFY2(!bareStep, m.description.c_str());
         }
@@ -404,12 +398,7 @@ private:
 
     void candidatesChooseByScoreWithSeededExploration() {
         auto ev = p_.evaluate("sadd", sample_);
-        agent::PolicyContext ctx;
-        ctx.task = &p_.task("sadd");
-        ctx.device = &p_.device();
-        ctx.stage = memory::Stage::Optimize;
-        ctx.parentSource = sample_;
-        ctx.parentEvaluation = &ev;
+        agent::PolicyContext ctx = p_.context("sadd", sample_, ev, memory::Stage::Optimize);
         auto entry = [](int64_t id, double score, json action) {
             memory::ScoredExperience r;
             r.experience.id = id;

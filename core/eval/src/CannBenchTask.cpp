@@ -91,8 +91,7 @@ ComputeSpec::Names specNames(const Operator& op) {
     for (const auto& t : op.proto.inputs) names.inputs.push_back(t.name);
     for (const auto& t : op.proto.outputs) names.outputs.push_back(t.name);
     for (const auto& a : op.proto.attrs)
-        if (a.type != "str" && a.type.find("list") == std::string::npos && a.type.find('[') == std::string::npos)
-            names.attrs.push_back(a.name);
+        if (a.scalar()) names.attrs.push_back(a.name);
     names.dims = draftDims(op.draftSpec);
     return names;
 }
@@ -279,8 +278,7 @@ Task toTask(std::shared_ptr<const Operator> op) {
         for (auto* list : {&t.inputs, &t.outputs})
             for (auto& d : *list) d.shape = draftShapeOf(op->draftSpec, d.name);
         for (const auto& a : op->proto.attrs)
-            if (a.type != "str" && a.type.find("list") == std::string::npos && a.type.find('[') == std::string::npos)
-                t.attrs[a.name] = a.defaultValue.is_number() ? a.defaultValue.get<double>() : a.defaultValue.is_boolean() ? double(a.defaultValue.get<bool>()) : 0.0;
+            if (a.scalar()) t.attrs[a.name] = numberOf(a.defaultValue).value_or(0.0);
         for (auto& c : t.cases) c.dims = draftDimsOf(*op, op->cases[size_t(c.benchCase)]);
     }
     t.taskJsonText = op->contentHash;

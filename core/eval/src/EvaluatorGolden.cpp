@@ -58,8 +58,8 @@ std::string casePrelude(const Task& task, const GoldenCase& g, const cannbench::
 // and each tensor's extents as dims (<tensor>_d<axis>, <tensor>_numel).
 void caseScalars(const cannbench::Operator& op, const cannbench::BenchCase& c, const GoldenCase& g, toolchain::RunSpec& spec) {
     for (const auto& a : op.proto.attrs)  // an attribute the case leaves out takes proto.yaml's default
-        if (!c.attrs.contains(a.name) && (a.defaultValue.is_number() || a.defaultValue.is_boolean()))
-            spec.attrs[a.name] = a.defaultValue.is_boolean() ? double(a.defaultValue.get<bool>()) : a.defaultValue.get<double>();
+        if (!c.attrs.contains(a.name))
+            if (auto d = cannbench::numberOf(a.defaultValue)) spec.attrs[a.name] = *d;
     for (const auto& [name, value] : c.attrs.items()) {
         if (auto n = cannbench::numberOf(value)) spec.attrs[name] = *n;
         else if (value.is_array())

@@ -81,9 +81,7 @@ std::string hoistTunables(const std::string& source, std::map<std::string, std::
 
 } // namespace
 
-DraftResult composeBenchDraft(const eval::Task& task, const npu::DeviceProfile& device,
-                              const std::vector<memory::ScoredExperience>& retrieved,
-                              const std::function<DraftResult(const eval::Task&)>& compose) {
+DraftResult composeBenchDraft(const eval::Task& task, const std::function<DraftResult(const eval::Task&)>& compose) {
     DraftResult out;
     const json& spec = task.bench->draftSpec;
     const std::string byAttr = spec.value("by_attr", "");
@@ -137,8 +135,6 @@ DraftResult composeBenchDraft(const eval::Task& task, const npu::DeviceProfile& 
             action = d.action;
         }
     }
-    (void)device;
-    (void)retrieved;
     std::string head = "// Drafted by sage for CANN Bench operator '" + task.name +
                        "': one source for every case, a variant per dtype combination" +
                        (byAttr.empty() ? std::string() : " and value of '" + byAttr + "'") +

@@ -9,9 +9,7 @@
 namespace sage::agent::draft {
 
 // `compose` drafts one variant (a copy of the task with that variant's dtypes and compute spec,
-// Task::bench cleared). Never throws.
-DraftResult composeBenchDraft(const eval::Task& task, const npu::DeviceProfile& device,
-                              const std::vector<memory::ScoredExperience>& retrieved,
-                              const std::function<DraftResult(const eval::Task&)>& compose);
+// Task::bench cleared) for the device and with the memory the caller has. Never throws.
+DraftResult composeBenchDraft(const eval::Task& task, const std::function<DraftResult(const eval::Task&)>& compose);
 
 } // namespace sage::agent::draft

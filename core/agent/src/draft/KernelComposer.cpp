@@ -192,7 +192,7 @@ std::string structName(const std::string& task) {
 DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& device,
                          const std::vector<memory::ScoredExperience>& retrieved) {
     if (task.bench && task.compute.present)  // a CANN Bench operator: a variant per case variant
-        return draft::composeBenchDraft(task, device, retrieved, [&](const eval::Task& variant) {
+        return draft::composeBenchDraft(task, [&](const eval::Task& variant) {
             return composeDraft(variant, device, retrieved);
         });
     DraftResult r;

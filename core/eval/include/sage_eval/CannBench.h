@@ -27,6 +27,8 @@ struct ProtoAttr {
     std::string name, type;  // type as proto.yaml writes it: int, int64, float, bool, str, list[int], ...
     bool required = false;
     nlohmann::json defaultValue;  // null when none
+    // A number or bool: what a kernel reads at run time (ctx.attr), and a compute spec may name.
+    bool scalar() const { return type != "str" && type.find("list") == std::string::npos && type.find('[') == std::string::npos; }
 };
 
 struct Proto {
