@@ -1,7 +1,9 @@
 // The built-in policy on a CANN Bench operator with a compute spec (tests/eval/data/cann_bench_mini/
 // level1/scaled_relu: a string attribute choosing the formula, float32 and float16 cases): one draft
 // source with a variant per case variant that verifies on every case, and optimiser moves that
-// change every variant alike. Also the variant layout's own parser (CaseVariants).
+// change every variant alike. Also the variant layout's own parser (CaseVariants), and the
+// constructs CANN Bench's operators need (tests/agent/data/cann_bench_drafts): an input split into
+// parts along a case's axis, lets over attributes computed on the host.
 #include "AgentTestSupport.h"
 #include "CaseVariants.h"
 #include "sage_agent/BuiltinPolicy.h"
@@ -32,17 +34,18 @@ class TestBenchDrafts : public QObject {
 
     const eval::Task& relu() { return *set_.find("scaled_relu"); }
     const npu::DeviceProfile& device() { return evaluator_->devices().get("ascend910b1-sim"); }
-    eval::Evaluation evaluate(const std::string& source) {
+    const eval::Task& gate() { return *set_.find("half_gate"); }
+    eval::Evaluation evaluate(const std::string& source, const eval::Task* task = nullptr) {
         eval::EvalRequest req;
         req.source = source;
-        return evaluator_->evaluate(relu(), req);
+        return evaluator_->evaluate(task ? *task : relu(), req);
     }
 
 private slots:
     void initTestCase() {
         QVERIFY(cache_.isValid());
         evaluator_ = evaluatorCachedIn(cache_.path());
-        set_ = eval::TaskSet::load({SAGE_CANN_BENCH_MINI});
+        set_ = eval::TaskSet::load({SAGE_CANN_BENCH_MINI, SAGE_CANN_BENCH_DRAFTS});
         QVERIFY(set_.find("scaled_relu"));
         pythonProblem_ = eval::GoldenRunner(evaluator_->paths()).pythonProblem();
     }
@@ -101,6 +104,56 @@ private slots:
         const auto ev = evaluate(knob->source);
         QVERIFY2(ev.success(), (ev.run.message + " " + ev.toJson().dump().substr(0, 1500)).c_str());
         QVERIFY(ev.profile.blockDim > 1);
+    }
+
+    // half_gate: x split in halves along the case's dim (last, first, middle axis; rows of 20
+    // floats that are not whole 32-byte units), scaled by 1 / (1 - beta^step). The draft reads
+    // each half with a strided copy, computes the scale on the host in double, verifies on every
+    // case, and still verifies when the optimiser spreads it over cores.
+    void splitAlongAnAxisDraftsAndVerifies() {
+        QVERIFY(set_.find("half_gate"));
+        QCOMPARE(gate().computeGap, std::string());
+        const auto d = agent::composeDraft(gate(), device(), {});
+        QVERIFY2(d.ok, d.error.c_str());
+        QVERIFY2(d.source.find("std::pow((double(ctx.attr(\"beta\")))") != std::string::npos, d.source.c_str());  // on the host
+        QVERIFY(d.source.find("std::log") == std::string::npos);  // not in float on the device
+        QVERIFY(d.source.find("(uint64_t)r * 2 + 1") != std::string::npos);  // the second half's rows
+        if (!pythonProblem_.empty()) QSKIP(pythonProblem_.c_str());
+        const auto ev = evaluate(d.source, &gate());
+        QVERIFY2(ev.success(), (ev.run.message + " " + ev.toJson().dump().substr(0, 2000)).c_str());
+        QCOMPARE(ev.verify.cases.size(), size_t(3));
+        std::string why;
+        const auto multi = agent::BuiltinPolicy::apply(d.source, {{"type", "transform"}, {"name", "multi_core"}}, nullptr, &device(), &why);
+        QVERIFY2(multi, why.c_str());
+        const auto ev2 = evaluate(multi->source, &gate());
+        QVERIFY2(ev2.success(), (ev2.run.message + " " + ev2.toJson().dump().substr(0, 2000)).c_str());
+        QVERIFY(ev2.profile.blockDim > 1);
+    }
+
+    // What the split cannot take is refused with the field: a split outside an elementwise spec,
+    // a part name that is taken, the split input used whole; pow of a tensor at draft time.
+    void splitAndPowMisuseIsRefused() {
+        eval::ComputeSpec::Names names{{"x"}, {"y"}, {"beta"}, {}};
+        auto refused = [&](const json& spec, const std::string& what) {
+            try {
+                eval::ComputeSpec::parse(spec, names);
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(std::string(e.what()).find(what) != std::string::npos, e.what());
+                return;
+            }
+            QFAIL(("accepted: " + spec.dump()).c_str());
+        };
+        refused({{"kind", "rowwise"}, {"split", {{"x", {"a", "b"}}}}, {"out", {{"y", "a"}}}}, "only an elementwise spec splits");
+        refused({{"kind", "elementwise"}, {"split", {{"x", {"a", "beta"}}}}, {"out", {{"y", "a"}}}}, "'beta' is already a name");
+        refused({{"kind", "elementwise"}, {"split", {{"x", {"a", "b"}}}}, {"out", {{"y", "x * a"}}}}, "'x'");
+        refused({{"kind", "elementwise"}, {"split", {{"w", {"a", "b"}}}}, {"out", {{"y", "x"}}}}, "'w' is not an input");
+        eval::Task t = gate();
+        t.compute = eval::ComputeSpec::parse({{"kind", "elementwise"}, {"split", {{"x", {"a", "b"}}}}, {"out", {{"y", "pow(a, b)"}}}},
+                                             {{"x"}, {"y"}, {"dim", "beta", "step"}, {"O", "W"}});
+        t.bench = nullptr;
+        const auto d = agent::composeDraft(t, device(), {});
+        QVERIFY(!d.ok);
+        QVERIFY2(d.error.find("pow(x, y) of a tensor") != std::string::npos, d.error.c_str());
     }
 
     // A case variant the spec does not cover is named, not drafted wrong.

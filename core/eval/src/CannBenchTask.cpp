@@ -61,19 +61,22 @@ int64_t dimValue(const Operator& op, const BenchCase& c, const std::string& dim,
     if (what == "last") return s.back();
     if (what == "lead") return lead;
     if (what == "numel") return all;
-    // outer(ATTR), axis(ATTR), inner(ATTR): the axes before, at and after the one the case's
-    // integer attribute ATTR names (negative from the end), multiplied.
-    static const std::regex around(R"(^(outer|axis|inner)\((\w+)\)$)");
+    // outer(ATTR), axis(ATTR), inner(ATTR), span(ATTR): the axes before, at, after, and from the one
+    // the case's integer attribute ATTR names (negative from the end; proto.yaml's default when the
+    // case leaves it out), multiplied.
+    static const std::regex around(R"(^(outer|axis|inner|span)\((\w+)\)$)");
     std::smatch m;
     if (std::regex_match(what, m, around)) {
-        const json a = c.attrs.value(m[2].str(), json());
+        json a = c.attrs.value(m[2].str(), json());
+        for (const auto& p : op.proto.attrs)
+            if (a.is_null() && p.name == m[2].str()) a = p.defaultValue;
         if (!a.is_number_integer()) throw bad("case " + std::to_string(c.id) + " has no integer attribute '" + m[2].str() + "'");
         const int64_t at = a.get<int64_t>() < 0 ? int64_t(s.size()) + a.get<int64_t>() : a.get<int64_t>();
         if (at < 0 || at >= int64_t(s.size())) throw bad("case " + std::to_string(c.id) + "'s " + m[2].str() + " is outside the axes of '" + tensor + "'");
         int64_t outer = 1, inner = 1;
         for (int64_t i = 0; i < at; ++i) outer *= s[size_t(i)];
         for (size_t i = size_t(at) + 1; i < s.size(); ++i) inner *= s[i];
-        return m[1] == "outer" ? outer : m[1] == "axis" ? s[size_t(at)] : inner;
+        return m[1] == "outer" ? outer : m[1] == "axis" ? s[size_t(at)] : m[1] == "inner" ? inner : s[size_t(at)] * inner;
     }
     try {
         const long axis = std::stol(what);

@@ -211,6 +211,7 @@ const std::vector<FunctionInfo>& functionTable() {
         {"tanh", 1, "elementwise"},    {"gelu", 1, "elementwise"},     {"silu", 1, "elementwise"},
         {"softplus", 1, "elementwise"}, {"square", 1, "elementwise"},  {"max", 2, "elementwise"},
         {"min", 2, "elementwise"},     {"leaky_relu", 2, "elementwise"}, {"erf", 1, "elementwise"},
+        {"pow", 2, "elementwise"},
         {"row_sum", 1, "row_reduce"},  {"row_max", 1, "row_reduce"},   {"row_min", 1, "row_reduce"},
         {"row_mean", 1, "row_reduce"}, {"row_argmax", 1, "row_reduce"}, {"row_argmin", 1, "row_reduce"},
         {"gather", 2, "gather"},
@@ -227,15 +228,50 @@ const FunctionInfo* findFunction(const std::string& name) {
     return nullptr;
 }
 
+namespace {
+
+bool isIdentifier(const std::string& s) {
+    return !s.empty() && (std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_') &&
+           std::all_of(s.begin(), s.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; });
+}
+
+// compute.split: each split input leaves `inputs` and its parts join them.
+std::vector<std::pair<std::string, std::vector<std::string>>> parseSplit(const json& j, const std::string& kind,
+                                                                        std::set<std::string>& inputs,
+                                                                        const std::set<std::string>& attrs) {
+    auto bad = [](const std::string& field, const std::string& what) { throw std::invalid_argument("field '" + field + "': " + what); };
+    if (kind != "elementwise") bad("compute.split", "only an elementwise spec splits an input into parts");
+    if (!j.is_object() || j.empty()) bad("compute.split", "must be an object: input name -> [part name, ...]");
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    for (const auto& [input, parts] : j.items()) {
+        const std::string field = "compute.split." + input;
+        if (!inputs.count(input)) bad(field, "'" + input + "' is not an input");
+        if (!parts.is_array() || parts.size() < 2 || parts.size() > 8) bad(field, "must list 2 to 8 part names");
+        std::vector<std::string> names;
+        for (const auto& p : parts) {
+            if (!p.is_string() || !isIdentifier(p.get<std::string>())) bad(field, "a part name must be an identifier");
+            const std::string n = p.get<std::string>();
+            if (inputs.count(n) || attrs.count(n) || findFunction(n)) bad(field, "'" + n + "' is already a name");
+            inputs.insert(n);
+            names.push_back(n);
+        }
+        inputs.erase(input);
+        out.emplace_back(input, names);
+    }
+    return out;
+}
+
+} // namespace
+
 ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
     auto bad = [](const std::string& field, const std::string& what) {
         throw std::invalid_argument("field '" + field + "': " + what);
     };
     if (!j.is_object()) bad("compute", "must be an object with \"kind\" and \"out\"");
-    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "row_axes", "row_lead_axes", "axis", "layout", "window", "note"};
+    static const std::set<std::string> keys = {"kind", "compute_dtype", "let", "out", "a", "b", "row_axes", "row_lead_axes", "axis", "layout", "window", "split", "note"};
     for (auto& [k, v] : j.items())
         if (!keys.count(k))
-            bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, row_axes, row_lead_axes, axis, layout, window, note)");
+            bad("compute." + k, "unknown field (kind, compute_dtype, let, out, a, b, row_axes, row_lead_axes, axis, layout, window, split, note)");
     ComputeSpec c;
     c.present = true;
     if (!j.contains("kind") || !j["kind"].is_string()) bad("compute.kind", "must be a string");
@@ -268,8 +304,9 @@ ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
             bad("compute.row_lead_axes", "must be an integer from 0 to 7 (how many leading axes also belong to a row)");
         c.rowLeadAxes = int(j["row_lead_axes"].get<int64_t>());
     }
-    const std::set<std::string> inputs(names.inputs.begin(), names.inputs.end());
+    std::set<std::string> inputs(names.inputs.begin(), names.inputs.end());
     const std::set<std::string> attrs(names.attrs.begin(), names.attrs.end());
+    if (j.contains("split")) c.split = parseSplit(j["split"], c.kind, inputs, attrs);
     std::set<std::string> dims;
     for (const auto& d : names.dims)
         if (!inputs.count(d) && !attrs.count(d)) dims.insert(d);
@@ -308,10 +345,7 @@ ComputeSpec ComputeSpec::parse(const json& j, const Names& names) {
             ComputeStep s;
             s.name = lets[i]["name"].get<std::string>();
             s.field = p + ".expr";
-            bool ident = !s.name.empty() && (std::isalpha(static_cast<unsigned char>(s.name[0])) || s.name[0] == '_') &&
-                         std::all_of(s.name.begin(), s.name.end(),
-                                     [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; });
-            if (!ident) bad(p + ".name", "must be an identifier");
+            if (!isIdentifier(s.name)) bad(p + ".name", "must be an identifier");
             if (checker.known(s.name) || findFunction(s.name)) bad(p + ".name", "'" + s.name + "' is already a name");
             if (!lets[i].contains("expr")) bad(s.field, "missing");
             s.expr = parseField(lets[i]["expr"], s.field);
@@ -355,6 +389,7 @@ json ComputeSpec::toJson() const {
         if (!layout.toJson().empty()) j["layout"] = layout.toJson();
     }
     if (kind == "window") j["window"] = window.toJson();
+    for (const auto& [input, parts] : split) j["split"][input] = parts;
     return j;
 }
 

@@ -115,6 +115,8 @@ std::vector<std::string> scalarTailOf(Frame& f, const VectorEmitter::Env& env, c
 
 // TILE_LENGTH from the UB budget (queues x buffers plus one VECCALC buffer per vector step),
 // with the tile lengths that still fit with double buffering as its @tunable set; BUFFER_NUM; ALIGN.
+} // namespace
+
 std::string tileConstants(const Frame& f, const nlohmann::json& sk, size_t calcBuffers,
                           const std::vector<const eval::TensorDecl*>& all, const std::string& ct, int bufferNum, int align) {
     // Tile length from the UB budget: queues x buffers plus one VECCALC buffer per vector step.
@@ -135,6 +137,8 @@ std::string tileConstants(const Frame& f, const nlohmann::json& sk, size_t calcB
            "constexpr int32_t BUFFER_NUM = " + std::to_string(bufferNum) + ";  // @tunable buffer_num {1, 2}\n" +
            "constexpr uint32_t ALIGN = " + std::to_string(align) + ";  // elements per 32 bytes of the narrowest tensor\n\n";
 }
+
+namespace {
 
 // Process(): the tiles in order; without DataCopyPad, the last partial tile as one aligned window
 // ending at the last element (or scalars when the tensor is shorter than one unit).
@@ -158,6 +162,41 @@ std::string processBody(bool pad) {
 }
 
 } // namespace
+
+void emitTileCompute(VectorEmitter& em, const eval::ComputeSpec& spec, const std::vector<TileValue>& ins,
+                     const std::vector<TileValue>& outs, std::map<std::string, std::string>& inVar) {
+    const std::string ct = em.ct(), n = em.count();
+    for (const auto& i : ins) {
+        if (i.gmType == ct) inVar[i.name] = i.local;
+        else if (i.gmType == "int16_t" && i.dtype == "bfloat16") {
+            inVar[i.name] = widenBf16Bits(em, i.local);
+        } else {
+            std::string b = em.newBuffer();
+            em.line("Cast(" + b + ", " + i.local + ", RoundMode::CAST_NONE, " + n + ");");
+            inVar[i.name] = b;
+        }
+    }
+    emitLets(em, spec);
+    for (size_t k = 0; k < outs.size(); ++k) {
+        const auto& step = spec.outputs[k];
+        em.setField(step.field);
+        const std::string& o = outs[k].local;
+        if (outs[k].gmType == ct) em.emitInto(step.expr, o);
+        else {
+            Val v = em.emit(step.expr);
+            if (!v.vec) {
+                std::string b = em.newBuffer();
+                em.line("Duplicate(" + b + ", (" + ct + ")(" + v.ref + "), " + n + ");");
+                v = {true, b};
+            }
+            if (outs[k].gmType == "int16_t" && outs[k].dtype == "bfloat16") {
+                narrowToBf16Bits(em, v.ref, o);
+            } else {
+                em.line("Cast(" + o + ", " + v.ref + ", RoundMode::CAST_RINT, " + n + ");");
+            }
+        }
+    }
+}
 
 SkeletonCode composeElementwise(Frame& f) {
     const eval::Task& task = f.task;
@@ -190,7 +229,7 @@ SkeletonCode composeElementwise(Frame& f) {
     const int bufferNum = std::clamp(sk.value("buffer_num", 1), 1, 2);
 
     f.addField("draftTotal", "uint32_t", "ctx.numel(\"" + task.outputs.front().name + "\")");
-    for (const auto& [a, v] : task.attrs) f.addField("draftAttr_" + a, "float", "ctx.attr(\"" + a + "\")");
+    for (const auto& [a, v] : task.attrs) f.addField("draftAttr_" + a, "float", f.attrHostValue(a));
 
     // Compute body (vector) and, for the 310P short tail, the same program on scalars.
     VectorEmitter::Env env;
@@ -204,37 +243,10 @@ SkeletonCode composeElementwise(Frame& f) {
         return std::nullopt;
     };
     VectorEmitter em(env, f.knowledge, "compute.out");
-    for (const auto& i : ins) {
-        const std::string local = "in_" + i.decl->name;
-        if (i.it == ct) inVar[i.decl->name] = local;
-        else if (i.it == "int16_t" && i.decl->dtype == "bfloat16") {
-            inVar[i.decl->name] = widenBf16Bits(em, local);
-        } else {
-            std::string b = em.newBuffer();
-            em.line("Cast(" + b + ", " + local + ", RoundMode::CAST_NONE, n);");
-            inVar[i.decl->name] = b;
-        }
-    }
-    emitLets(em, task.compute);
-    for (size_t k = 0; k < outs.size(); ++k) {
-        const auto& step = task.compute.outputs[k];
-        em.setField(step.field);
-        const std::string o = "out_" + outs[k].decl->name;
-        if (outs[k].it == ct) em.emitInto(step.expr, o);
-        else {
-            Val v = em.emit(step.expr);
-            if (!v.vec) {
-                std::string b = em.newBuffer();
-                em.line("Duplicate(" + b + ", (" + ct + ")(" + v.ref + "), n);");
-                v = {true, b};
-            }
-            if (outs[k].it == "int16_t" && outs[k].decl->dtype == "bfloat16") {
-                narrowToBf16Bits(em, v.ref, o);
-            } else {
-                em.line("Cast(" + o + ", " + v.ref + ", RoundMode::CAST_RINT, n);");
-            }
-        }
-    }
+    std::vector<TileValue> tileIns, tileOuts;
+    for (const auto& i : ins) tileIns.push_back({i.decl->name, "in_" + i.decl->name, i.it, i.decl->dtype});
+    for (const auto& o : outs) tileOuts.push_back({o.decl->name, "out_" + o.decl->name, o.it, o.decl->dtype});
+    emitTileCompute(em, task.compute, tileIns, tileOuts, inVar);
     const std::vector<std::string> scalarTail = pad ? std::vector<std::string>{} : scalarTailOf(f, env, inVar, outs, bfBits);
 
     std::string k = tileConstants(f, sk, em.buffers().size(), all, ct, bufferNum, align);

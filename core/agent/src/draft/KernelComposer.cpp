@@ -74,7 +74,7 @@ std::string hostExpression(const eval::Task& task, const std::string& v) {
 }
 
 std::vector<std::string> addAttrAndDimFields(Frame& f) {
-    for (const auto& [a, v] : f.task.attrs) f.addField("draftAttr_" + a, "float", "ctx.attr(\"" + a + "\")");
+    for (const auto& [a, v] : f.task.attrs) f.addField("draftAttr_" + a, "float", f.attrHostValue(a));
     std::set<std::string> dims;
     for (const auto* list : {&f.task.inputs, &f.task.outputs})
         for (const auto& d : *list)
@@ -205,7 +205,8 @@ DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& devic
             throw draft::DraftError("field 'compute': missing; the built-in draft composes the kernel from the task's "
                                     "compute spec (docs/tasks.md, \"How to add a task\")");
         draft::DraftKnowledge knowledge(device, retrieved);
-        draft::Frame f{task, device, knowledge, {}, {}, {}, {}, {}, {}};
+        const draft::HostLets hoisted = draft::hoistHostLets(task);
+        draft::Frame f{hoisted.task, device, knowledge, {}, {}, {}, {}, {}, {}, hoisted.hostValue};
         if (task.launch.present) {
             f.entry = task.launch.entry;
             f.args = task.launch.args;
@@ -226,7 +227,7 @@ DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& devic
             throw draft::DraftError("field 'launch.args': the draft passes its tiling struct, so the launch needs a \"tiling\" argument");
         const std::string& kind = task.compute.kind;
         draft::SkeletonCode code;
-        if (kind == "elementwise") code = draft::composeElementwise(f);
+        if (kind == "elementwise") code = task.compute.split.empty() ? draft::composeElementwise(f) : draft::composeSplit(f);
         else if (kind == "rowwise") code = draft::composeRowwise(f);
         else if (kind == "reduce_all") code = draft::composeReduceAll(f);
         else if (kind == "axis") code = draft::composeAxis(f);

@@ -193,7 +193,7 @@ SkeletonCode composeReduceAll(Frame& f) {
     const int align = int(32 / minBytes);
 
     f.addField("draftTotal", "uint32_t", "ctx.numel(\"" + task.inputs.front().name + "\")");
-    for (const auto& [a, v] : task.attrs) f.addField("draftAttr_" + a, "float", "ctx.attr(\"" + a + "\")");
+    for (const auto& [a, v] : task.attrs) f.addField("draftAttr_" + a, "float", f.attrHostValue(a));
 
     // The same program three times: per tile (vector), over the short tail (scalar), at the end.
     int accs = 0;

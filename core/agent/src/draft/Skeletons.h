@@ -25,6 +25,10 @@ struct Frame {
     std::map<std::string, std::string> argValue;   // host expression per parameter
     std::vector<TilingField> fields;               // the launch spec's, then the skeleton's
     std::vector<std::string> notes;                // what the draft did, for the rationale
+    std::map<std::string, std::string> attrHost;   // hoisted lets: host C++ (double) per attribute name
+
+    // The host value of an attribute field: ctx.attr("a"), or a hoisted let's expression.
+    std::string attrHostValue(const std::string& attr) const;
 
     void addField(const std::string& name, const std::string& type, const std::string& hostValue) {
         fields.push_back({name, type, hostValue});
@@ -74,7 +78,30 @@ std::string combineLaunch(const Frame& f, size_t sums, const std::vector<Combine
 // Binds the spec's lets in order (scalar lets become float variables).
 void emitLets(VectorEmitter& em, const eval::ComputeSpec& spec);
 
+// Lets over attributes and numbers only, moved out of the compute spec: `task` without them and
+// with them as attributes, `hostValue` their C++ over the host context (HostLets.cpp).
+struct HostLets {
+    eval::Task task;
+    std::map<std::string, std::string> hostValue;
+};
+HostLets hoistHostLets(const eval::Task& task);
+
+// One tile's compute (ElementwiseSkeleton.cpp): each input's LocalTensor `local` (GM element type
+// gmType) cast to the emitter's compute type as needed and bound in inVar by its name, the lets,
+// then each output's expression written into its LocalTensor.
+struct TileValue {
+    std::string name, local, gmType, dtype;
+};
+void emitTileCompute(VectorEmitter& em, const eval::ComputeSpec& spec, const std::vector<TileValue>& ins,
+                     const std::vector<TileValue>& outs, std::map<std::string, std::string>& inVar);
+// TILE_LENGTH (from the UB budget: BUFFER_NUM queue buffers per tensor in `all` plus calcBuffers
+// VECCALC buffers of ct), BUFFER_NUM and ALIGN as tunable constants.
+std::string tileConstants(const Frame& f, const nlohmann::json& sk, size_t calcBuffers,
+                          const std::vector<const eval::TensorDecl*>& all, const std::string& ct, int bufferNum, int align);
+
 SkeletonCode composeElementwise(Frame& f);
+// elementwise with compute.split (SplitSkeleton.cpp).
+SkeletonCode composeSplit(Frame& f);
 SkeletonCode composeRowwise(Frame& f);
 SkeletonCode composeReduceAll(Frame& f);
 SkeletonCode composeAxis(Frame& f);

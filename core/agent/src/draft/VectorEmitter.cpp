@@ -34,6 +34,7 @@ std::string scalarFunction(const std::string& fn, const std::vector<std::string>
     if (fn == "softplus") return "std::log(1.0f + std::exp(" + x + "))";
     if (fn == "square") return "(" + x + " * " + x + ")";
     if (fn == "erf") return "std::erf(" + x + ")";
+    if (fn == "pow") return "std::pow(" + x + ", " + a[1] + ")";
     if (fn == "max") return "std::fmax(" + x + ", " + a[1] + ")";
     if (fn == "min") return "std::fmin(" + x + ", " + a[1] + ")";
     if (fn == "leaky_relu") return "(" + x + " >= 0.0f ? " + x + " : " + x + " * (" + a[1] + "))";
@@ -206,6 +207,7 @@ Val VectorEmitter::call(const Expr& e, const std::string& dstWanted) {
         for (const auto& a : args) s.push_back(a.ref);
         return {false, scalarFunction(e.name, s)};
     }
+    if (e.name == "pow") fail("pow(x, y) of a tensor is not drafted; pow takes numbers and attributes (computed on the host), for a tensor write exp(y * ln(x))");
     const std::string& n = env_.count;
     if (e.name == "square") {
         std::string d = out(dstWanted);

@@ -88,6 +88,10 @@ struct ComputeSpec {
     int axis = 0;                      // axis: the axis the row reductions reduce
     WindowSpec window;                 // kind "window" only
     MatmulLayout layout;               // kind "matmul" only
+    // elementwise, optional compute.split: {"x": ["x0", "x1"]} reads input x [rows, P * w] as P
+    // equal parts [rows, w] along its last axis (SwiGLU's chunk(2, dim)); the parts are names
+    // in the expressions, x itself is not. The outputs and other inputs are [rows, w].
+    std::vector<std::pair<std::string, std::vector<std::string>>> split;
 
     // What the parser needs to know of the task.
     struct Names {
