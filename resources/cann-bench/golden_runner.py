@@ -14,7 +14,8 @@
 #      the small-value and cancellation rules compare against; absent when torch has no kernel of
 #      that dtype on the CPU);
 #   4. writes every input, the oracle cast to the output dtype, the same-precision output and a
-#      manifest.json (names, dtypes, shapes, notes) into the case's folder, raw little-endian.
+#      manifest.json (names, dtypes, shapes, notes) into the case's folder, raw little-endian;
+#      a tensor list's members, input or output, as <name>_0, <name>_1, ...
 # A case that fails writes manifest.json with "error" and the traceback's last line; the others go on.
 import hashlib
 import importlib.util
@@ -173,13 +174,21 @@ def upcast(t):
     return t
 
 
-def flatten(out):
-    if isinstance(out, torch.Tensor):
-        return [out]
-    flat = []
-    for item in out if isinstance(out, (list, tuple)) else []:
-        flat.extend(flatten(item) if isinstance(item, (list, tuple)) else [item])
-    return flat
+def named_outputs(out, names):
+    """The golden's results as [(name, value)]: the proto's output names in order, a tensor-list
+    output's members as name_0, name_1, ... (as tensor-list inputs are named)."""
+    if isinstance(out, list) and len(names) == 1:
+        out = (out,)  # one output that is a tensor list
+    elif not isinstance(out, (list, tuple)):
+        out = (out,)
+    named = []
+    for i, item in enumerate(out):
+        name = names[i] if i < len(names) else f"output{i}"
+        if isinstance(item, (list, tuple)):
+            named.extend((f"{name}_{k}", m) for k, m in enumerate(item))
+        else:
+            named.append((name, item))
+    return named
 
 
 def raw_bytes(t):
@@ -222,9 +231,9 @@ def run_case(job, module, golden, case):
     oracle = getattr(module, job["function"] + "_oracle", golden)
     t0 = time.time()
     with torch.no_grad():
-        gold = flatten(call_with(oracle, bind(oracle, names, upcast(tensors), attrs)))
+        gold = named_outputs(call_with(oracle, bind(oracle, names, upcast(tensors), attrs)), job["outputs"])
         try:
-            native = flatten(call_with(golden, bind(golden, names, tensors, attrs)))
+            native = dict(named_outputs(call_with(golden, bind(golden, names, tensors, attrs)), job["outputs"]))
         except Exception as e:  # noqa: BLE001  (no CPU kernel of this dtype in torch 1.13)
             native = None
             manifest["notes"].append("no same-precision reference: " + str(e).splitlines()[0][:200])
@@ -232,13 +241,12 @@ def run_case(job, module, golden, case):
     first_float = next((m.dtype for t in tensors if t is not None
                         for m in (t if isinstance(t, list) else [t])
                         if isinstance(m, torch.Tensor) and m.is_floating_point()), torch.float32)
-    out_names = job["outputs"]
-    for i, g in enumerate(gold):
-        name = out_names[i] if i < len(out_names) else f"output{i}"
+    for name, g in gold:
         if not isinstance(g, torch.Tensor):
             manifest["notes"].append(f"output {name} is not a tensor; not compared")
             continue
-        n = native[i] if native is not None and i < len(native) and isinstance(native[i], torch.Tensor) else None
+        n = native.get(name) if native is not None else None
+        n = n if isinstance(n, torch.Tensor) else None
         target = n.dtype if n is not None else (first_float if g.dtype == torch.float64 else g.dtype)
         entry = write_tensor(folder, name, g.to(target))
         if n is not None:

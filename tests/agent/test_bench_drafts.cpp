@@ -156,6 +156,56 @@ private slots:
         QVERIFY2(d.error.find("pow(x, y) of a tensor") != std::string::npos, d.error.c_str());
     }
 
+    // centre_axis: dim names the last axis in case 1 (a row-wise view) and another axis in cases 2
+    // and 3 (an axis view over [O, R, I]); each case runs the variant of its view.
+    void aViewPerCaseDraftsAndVerifies() {
+        const eval::Task& t = *set_.find("centre_axis");
+        QCOMPARE(t.computeGap, std::string());
+        const auto d = agent::composeDraft(t, device(), {});
+        QVERIFY2(d.ok, d.error.c_str());
+        QVERIFY(d.source.find("defined(SAGE_VIEW_LAST)") != std::string::npos);
+        QVERIFY(d.source.find("defined(SAGE_VIEW_INNER)") != std::string::npos);
+        QCOMPARE(agent::CaseVariants::split(d.source)->blocks.size(), size_t(3));  // float32 last, float32 inner, float16 inner
+        if (!pythonProblem_.empty()) QSKIP(pythonProblem_.c_str());
+        const auto ev = evaluate(d.source, &t);
+        QVERIFY2(ev.success(), (ev.run.message + " " + ev.toJson().dump().substr(0, 2000)).c_str());
+        QCOMPARE(ev.verify.cases.size(), size_t(3));
+    }
+
+    // A view rule that a case cannot satisfy, or a case whose view the spec lacks, is refused
+    // before any evaluation, naming the case.
+    void aViewTheSpecLacksIsNamed() {
+        auto op = std::make_shared<eval::cannbench::Operator>(*set_.find("centre_axis")->bench);
+        op->draftSpec["views"].erase("inner");
+        QVERIFY2(eval::cannbench::draftGap(*op).find("no view \"inner\" for case 2") != std::string::npos,
+                 eval::cannbench::draftGap(*op).c_str());
+        op = std::make_shared<eval::cannbench::Operator>(*set_.find("centre_axis")->bench);
+        op->draftSpec["view_by"] = "x.last_axis(axis)";
+        QVERIFY2(eval::cannbench::draftGap(*op).find("no integer attribute 'axis'") != std::string::npos,
+                 eval::cannbench::draftGap(*op).c_str());
+    }
+
+    // foreach_scale_add: tensor lists of two members of different sizes, and of one; the draft
+    // launches its kernel once per member, and still verifies spread over cores.
+    void tensorListsLaunchPerMember() {
+        const eval::Task& t = *set_.find("foreach_scale_add");
+        QCOMPARE(t.listMembers, std::string("a_count"));
+        const auto d = agent::composeDraft(t, device(), {});
+        QVERIFY2(d.ok, d.error.c_str());
+        QVERIFY(d.source.find("ctx.dim(\"a_count\")") != std::string::npos);
+        QVERIFY(d.source.find("ctx.numel((std::string(\"y\") + member).c_str())") != std::string::npos);
+        if (!pythonProblem_.empty()) QSKIP(pythonProblem_.c_str());
+        const auto ev = evaluate(d.source, &t);
+        QVERIFY2(ev.success(), (ev.run.message + " " + ev.toJson().dump().substr(0, 2000)).c_str());
+        QCOMPARE(ev.verify.cases.size(), size_t(2));
+        std::string why;
+        const auto multi = agent::BuiltinPolicy::apply(d.source, {{"type", "transform"}, {"name", "multi_core"}}, nullptr, &device(), &why);
+        QVERIFY2(multi, why.c_str());
+        const auto ev2 = evaluate(multi->source, &t);
+        QVERIFY2(ev2.success(), (ev2.run.message + " " + ev2.toJson().dump().substr(0, 2000)).c_str());
+        QVERIFY(ev2.profile.blockDim > 1);
+    }
+
     // A case variant the spec does not cover is named, not drafted wrong.
     void aMissingVariantIsNamed() {
         auto op = std::make_shared<eval::cannbench::Operator>(*relu().bench);

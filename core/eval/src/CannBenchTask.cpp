@@ -37,14 +37,22 @@ std::string categoryConstruct(const std::string& category) {
     return "";
 }
 
-// One dim of a case from a "dims" rule: "<input>.last", "<input>.lead" (all axes but the last,
-// multiplied), "<input>.numel" or "<input>.<axis>" (negative from the end).
-int64_t dimValue(const Operator& op, const BenchCase& c, const std::string& dim, const json& rule) {
-    const std::string r = rule.is_string() ? rule.get<std::string>() : "";
-    const size_t dot = r.find('.');
-    auto bad = [&](const std::string& why) { return std::invalid_argument("field 'dims." + dim + "': " + why); };
-    if (dot == std::string::npos) throw bad("must be \"<input>.last\", \"<input>.lead\", \"<input>.numel\" or \"<input>.<axis>\"");
-    const std::string tensor = r.substr(0, dot), what = r.substr(dot + 1);
+// The axis of a rank-`rank` tensor that the case's integer attribute `attr` names (negative from the
+// end; proto.yaml's default when the case leaves it out).
+template <typename Bad>
+int64_t attrAxis(const Operator& op, const BenchCase& c, const std::string& attr, int64_t rank, const std::string& tensor, Bad bad) {
+    json a = c.attrs.value(attr, json());
+    for (const auto& p : op.proto.attrs)
+        if (a.is_null() && p.name == attr) a = p.defaultValue;
+    if (!a.is_number_integer()) throw bad("case " + std::to_string(c.id) + " has no integer attribute '" + attr + "'");
+    const int64_t at = a.get<int64_t>() < 0 ? rank + a.get<int64_t>() : a.get<int64_t>();
+    if (at < 0 || at >= rank) throw bad("case " + std::to_string(c.id) + "'s " + attr + " is outside the axes of '" + tensor + "'");
+    return at;
+}
+
+// A case's input shape by the input's name; throws bad(...) when it has none.
+template <typename Bad>
+std::vector<int64_t> inputShape(const Operator& op, const BenchCase& c, const std::string& tensor, Bad bad) {
     size_t index = op.proto.inputs.size();
     for (size_t i = 0; i < op.proto.inputs.size(); ++i)
         if (op.proto.inputs[i].name == tensor) index = i;
@@ -53,6 +61,18 @@ int64_t dimValue(const Operator& op, const BenchCase& c, const std::string& dim,
     if (!shape.is_array() || shape.empty() || !shape[0].is_number_integer()) throw bad("case " + std::to_string(c.id) + " gives '" + tensor + "' no shape");
     std::vector<int64_t> s;
     for (const auto& d : shape) s.push_back(d.get<int64_t>());
+    return s;
+}
+
+// One dim of a case from a "dims" rule: "<input>.last", "<input>.lead" (all axes but the last,
+// multiplied), "<input>.numel" or "<input>.<axis>" (negative from the end).
+int64_t dimValue(const Operator& op, const BenchCase& c, const std::string& dim, const json& rule) {
+    const std::string r = rule.is_string() ? rule.get<std::string>() : "";
+    const size_t dot = r.find('.');
+    auto bad = [&](const std::string& why) { return std::invalid_argument("field 'dims." + dim + "': " + why); };
+    if (dot == std::string::npos) throw bad("must be \"<input>.last\", \"<input>.lead\", \"<input>.numel\" or \"<input>.<axis>\"");
+    const std::string tensor = r.substr(0, dot), what = r.substr(dot + 1);
+    const std::vector<int64_t> s = inputShape(op, c, tensor, bad);
     int64_t lead = 1, all = 1;
     for (size_t i = 0; i < s.size(); ++i) {
         all *= s[i];
@@ -67,12 +87,7 @@ int64_t dimValue(const Operator& op, const BenchCase& c, const std::string& dim,
     static const std::regex around(R"(^(outer|axis|inner|span)\((\w+)\)$)");
     std::smatch m;
     if (std::regex_match(what, m, around)) {
-        json a = c.attrs.value(m[2].str(), json());
-        for (const auto& p : op.proto.attrs)
-            if (a.is_null() && p.name == m[2].str()) a = p.defaultValue;
-        if (!a.is_number_integer()) throw bad("case " + std::to_string(c.id) + " has no integer attribute '" + m[2].str() + "'");
-        const int64_t at = a.get<int64_t>() < 0 ? int64_t(s.size()) + a.get<int64_t>() : a.get<int64_t>();
-        if (at < 0 || at >= int64_t(s.size())) throw bad("case " + std::to_string(c.id) + "'s " + m[2].str() + " is outside the axes of '" + tensor + "'");
+        const int64_t at = attrAxis(op, c, m[2].str(), int64_t(s.size()), tensor, bad);
         int64_t outer = 1, inner = 1;
         for (int64_t i = 0; i < at; ++i) outer *= s[size_t(i)];
         for (size_t i = size_t(at) + 1; i < s.size(); ++i) inner *= s[i];
@@ -87,25 +102,36 @@ int64_t dimValue(const Operator& op, const BenchCase& c, const std::string& dim,
     throw bad("'" + what + "' is not last, lead, numel or an axis of '" + tensor + "'");
 }
 
+// The first input a case gives as a tensor list; "" when none does.
+std::string listInput(const Operator& op) {
+    for (const auto& c : op.cases)
+        for (size_t i = 0; i < c.inputShapes.size() && i < op.proto.inputs.size(); ++i)
+            if (isShapeList(c.inputShapes[i])) return op.proto.inputs[i].name;
+    return "";
+}
+
 // The names a draft spec's expressions may use: the inputs, outputs, numeric and bool attributes,
 // and the flat view's element count n.
-ComputeSpec::Names specNames(const Operator& op) {
+ComputeSpec::Names specNames(const Operator& op, const json& spec) {
     ComputeSpec::Names names;
     for (const auto& t : op.proto.inputs) names.inputs.push_back(t.name);
     for (const auto& t : op.proto.outputs) names.outputs.push_back(t.name);
     for (const auto& a : op.proto.attrs)
         if (a.scalar()) names.attrs.push_back(a.name);
-    names.dims = draftDims(op.draftSpec);
+    names.dims = draftDims(spec);
     return names;
 }
 
-// Every compute spec of the operator's draft spec, parsed; throws std::invalid_argument naming the field.
-std::vector<ComputeSpec> parseDraftSpecs(const Operator& op) {
-    const json& spec = op.draftSpec;
+// The compute specs of one view of the draft spec (the whole spec, or one of its "views"), parsed;
+// throws std::invalid_argument naming the field.
+std::vector<ComputeSpec> parseViewSpecs(const Operator& op, const json& spec) {
     if (!spec.is_object()) throw std::invalid_argument("must be a JSON object");
     const std::string view = spec.value("view", "flat");
-    if (view != "flat" && view != "shapes")
-        throw std::invalid_argument("field 'view': \"flat\" (every tensor as n elements) or \"shapes\" (\"shapes\" and \"dims\" given)");
+    if (view != "flat" && view != "shapes" && view != "members")
+        throw std::invalid_argument("field 'view': \"flat\" (every tensor as n elements), \"members\" (every member of the tensor lists "
+                                    "as n elements) or \"shapes\" (\"shapes\" and \"dims\" given)");
+    if (view == "members" && listInput(op).empty())
+        throw std::invalid_argument("field 'view': \"members\" reads tensor lists, and no case gives this operator one");
     if (view == "shapes") {
         if (!spec.contains("shapes") || !spec["shapes"].is_object() || !spec.contains("dims") || !spec["dims"].is_object())
             throw std::invalid_argument("field 'view': \"shapes\" needs 'shapes' ({tensor: [dim, ...]}) and 'dims' ({dim: \"tensor.last\"|...})");
@@ -115,7 +141,7 @@ std::vector<ComputeSpec> parseDraftSpecs(const Operator& op) {
         for (const auto& [dim, rule] : spec["dims"].items()) dimValue(op, op.cases.front(), dim, rule);  // throws for a bad rule
     }
     std::vector<ComputeSpec> out;
-    const ComputeSpec::Names names = specNames(op);
+    const ComputeSpec::Names names = specNames(op, spec);
     if (spec.contains("by_attr")) {
         const json& values = spec.value("compute_by_value", json::object());
         if (!spec["by_attr"].is_string() || !values.is_object() || values.empty())
@@ -125,7 +151,31 @@ std::vector<ComputeSpec> parseDraftSpecs(const Operator& op) {
         out.push_back(ComputeSpec::parse(spec.value("compute", json()), names));
     }
     for (const auto& c : out)
-        if (view == "flat" && c.kind != "elementwise") throw std::invalid_argument("field 'compute.kind': the flat view drafts elementwise specs only");
+        if (view != "shapes" && (c.kind != "elementwise" || !c.split.empty()))
+            throw std::invalid_argument("field 'compute.kind': the " + view + " view drafts elementwise specs only (without split)");
+    return out;
+}
+
+// Every compute spec of the operator's draft spec, of every view; the rule choosing a case's view
+// is checked on every case.
+std::vector<ComputeSpec> parseDraftSpecs(const Operator& op) {
+    const json& spec = op.draftSpec;
+    if (!spec.is_object()) throw std::invalid_argument("must be a JSON object");
+    if (!spec.contains("view_by") && !spec.contains("views")) return parseViewSpecs(op, spec);
+    const json& views = spec.value("views", json());
+    if (!spec.contains("view_by") || !views.is_object() || views.empty())
+        throw std::invalid_argument("field 'view_by' needs 'views': {key: {view, shapes, dims, compute}, ...}, and 'views' needs 'view_by'");
+    std::vector<ComputeSpec> out;
+    for (const auto& [key, v] : views.items()) {
+        try {
+            for (auto& c : parseViewSpecs(op, v)) out.push_back(std::move(c));
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("views." + key + ": " + e.what());
+        }
+    }
+    for (const auto& c : op.cases)
+        if (!views.contains(viewKeyOf(op, c)))
+            throw std::invalid_argument("field 'views': no view \"" + viewKeyOf(op, c) + "\" for case " + std::to_string(c.id));
     return out;
 }
 
@@ -171,6 +221,29 @@ std::string variantAttrMacro(const std::string& attr, const std::string& value) 
     return "ATTR_" + macroName(attr) + "_" + macroName(value);
 }
 
+std::string viewKeyOf(const Operator& op, const BenchCase& c) {
+    const json& rule = op.draftSpec.is_object() ? op.draftSpec.value("view_by", json()) : json();
+    if (rule.is_null()) return "";
+    auto bad = [&](const std::string& why) { return std::invalid_argument("field 'view_by': " + why); };
+    // "<input>.last_axis(ATTR)": "last" when the case's ATTR names the input's last axis, else "inner".
+    static const std::regex lastAxis(R"(^(\w+)\.last_axis\((\w+)\)$)");
+    std::smatch m;
+    const std::string r = rule.is_string() ? rule.get<std::string>() : "";
+    if (!std::regex_match(r, m, lastAxis)) throw bad("must be \"<input>.last_axis(ATTR)\"");
+    const std::vector<int64_t> s = inputShape(op, c, m[1].str(), bad);
+    return attrAxis(op, c, m[2].str(), int64_t(s.size()), m[1].str(), bad) + 1 == int64_t(s.size()) ? "last" : "inner";
+}
+
+const json& viewSpec(const json& draftSpec, const std::string& key) {
+    if (key.empty() || !draftSpec.is_object()) return draftSpec;
+    const auto views = draftSpec.find("views");  // a reference into draftSpec, never a copy
+    if (views == draftSpec.end() || !views->is_object()) return draftSpec;
+    const auto it = views->find(key);
+    return it == views->end() ? draftSpec : *it;
+}
+
+std::string viewMacro(const std::string& key) { return "SAGE_VIEW_" + macroName(key); }
+
 std::vector<std::string> draftDims(const json& draftSpec) {
     if (draftSpec.value("view", "flat") != "shapes") return {"n"};
     std::vector<std::string> dims;
@@ -190,14 +263,15 @@ std::vector<std::string> draftShapeOf(const json& draftSpec, const std::string& 
 
 std::map<std::string, int64_t> draftDimsOf(const Operator& op, const BenchCase& c) {
     std::map<std::string, int64_t> dims;
-    if (op.draftSpec.value("view", "flat") != "shapes") {  // flat: n, the first input's element count
+    const json& spec = viewSpec(op.draftSpec, viewKeyOf(op, c));
+    if (spec.value("view", "flat") != "shapes") {  // flat: n, the first input's element count
         int64_t n = 1;
         const json first = c.inputShapes.empty() ? json() : c.inputShapes[0];
         for (const auto& d : first.is_array() ? first : json::array()) n *= d.is_number_integer() ? d.get<int64_t>() : 1;
         dims["n"] = n;
         return dims;
     }
-    for (const auto& [d, rule] : op.draftSpec["dims"].items()) dims[d] = dimValue(op, c, d, rule);
+    for (const auto& [d, rule] : spec["dims"].items()) dims[d] = dimValue(op, c, d, rule);
     return dims;
 }
 
@@ -278,11 +352,13 @@ Task toTask(std::shared_ptr<const Operator> op) {
     if (!op->draftSpec.is_null() && t.computeGap.empty()) {
         // The view: every tensor as n elements (flat), or the spec's shapes over its dims.
         t.compute = parseDraftSpecs(*op).front();
+        const json& first = viewSpec(op->draftSpec, op->cases.empty() ? "" : viewKeyOf(*op, op->cases.front()));
         for (auto* list : {&t.inputs, &t.outputs})
-            for (auto& d : *list) d.shape = draftShapeOf(op->draftSpec, d.name);
+            for (auto& d : *list) d.shape = draftShapeOf(first, d.name);
         for (const auto& a : op->proto.attrs)
             if (a.scalar()) t.attrs[a.name] = numberOf(a.defaultValue).value_or(0.0);
         for (auto& c : t.cases) c.dims = draftDimsOf(*op, op->cases[size_t(c.benchCase)]);
+        if (first.value("view", "flat") == "members") t.listMembers = listInput(*op) + "_count";
     }
     t.taskJsonText = op->contentHash;
     t.bench = std::move(op);

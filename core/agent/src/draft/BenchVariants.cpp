@@ -25,27 +25,35 @@ using nlohmann::json;
 struct Variant {
     std::vector<std::string> inputDtypes;  // per task input
     std::string attrValue;                  // of the by_attr attribute ("" without one)
-    bool operator<(const Variant& o) const { return std::tie(inputDtypes, attrValue) < std::tie(o.inputDtypes, o.attrValue); }
+    std::string viewKey;                    // of the spec's view_by ("" without one)
+    bool operator<(const Variant& o) const {
+        return std::tie(inputDtypes, attrValue, viewKey) < std::tie(o.inputDtypes, o.attrValue, o.viewKey);
+    }
 };
+
+// A case's variant.
+Variant variantOf(const eval::Task& task, const eval::TaskCase& c, const std::string& byAttr) {
+    const auto& bc = task.bench->cases[size_t(c.benchCase)];
+    Variant v;
+    for (size_t i = 0; i < task.inputs.size(); ++i) {
+        const json& d = bc.dtypes.is_array() && !bc.dtypes.empty() ? bc.dtypes[std::min(i, bc.dtypes.size() - 1)] : bc.dtypes;
+        v.inputDtypes.push_back(d.is_string() ? d.get<std::string>() : task.inputs[i].dtype);
+    }
+    if (!byAttr.empty()) {
+        const json& a = bc.attrs.value(byAttr, json());
+        v.attrValue = a.is_string() ? a.get<std::string>() : "";
+    }
+    v.viewKey = eval::cannbench::viewKeyOf(*task.bench, bc);
+    return v;
+}
 
 // The variants the cases need, in a stable order.
 std::vector<Variant> variantsOf(const eval::Task& task, const std::string& byAttr) {
     std::set<Variant> seen;
-    for (const auto& c : task.cases) {
-        const auto& bc = task.bench->cases[size_t(c.benchCase)];
-        Variant v;
-        for (size_t i = 0; i < task.inputs.size(); ++i) {
-            const json& d = bc.dtypes.is_array() && !bc.dtypes.empty() ? bc.dtypes[std::min(i, bc.dtypes.size() - 1)] : bc.dtypes;
-            v.inputDtypes.push_back(d.is_string() ? d.get<std::string>() : task.inputs[i].dtype);
-        }
-        if (!byAttr.empty()) {
-            const json& a = bc.attrs.value(byAttr, json());
-            v.attrValue = a.is_string() ? a.get<std::string>() : "";
-        }
-        seen.insert(v);
-    }
+    for (const auto& c : task.cases) seen.insert(variantOf(task, c, byAttr));
     return {seen.begin(), seen.end()};
 }
+
 
 // The #if condition of a variant: every input's and output's dtype, and the attribute's value.
 std::string guardOf(const eval::Task& variantTask, const std::string& byAttr, const Variant& v) {
@@ -53,6 +61,7 @@ std::string guardOf(const eval::Task& variantTask, const std::string& byAttr, co
     for (const auto* list : {&variantTask.inputs, &variantTask.outputs})
         for (const auto& d : *list) g += (g.empty() ? "" : " && ") + std::string("defined(") + eval::cannbench::variantDtypeMacro(d.name, d.dtype) + ")";
     if (!byAttr.empty()) g += " && defined(" + eval::cannbench::variantAttrMacro(byAttr, v.attrValue) + ")";
+    if (!v.viewKey.empty()) g += " && defined(" + eval::cannbench::viewMacro(v.viewKey) + ")";
     return g;
 }
 
@@ -89,15 +98,28 @@ DraftResult composeBenchDraft(const eval::Task& task, const std::function<DraftR
     for (const auto& t : task.inputs) names.inputs.push_back(t.name);
     for (const auto& t : task.outputs) names.outputs.push_back(t.name);
     for (const auto& [a, value] : task.attrs) names.attrs.push_back(a);
-    names.dims = eval::cannbench::draftDims(spec);
     std::map<std::string, std::pair<std::string, long long>> knobs;
     std::vector<std::string> adopted;
     std::string body, firstMove, firstRationale;
     json action;
     std::set<int64_t> adoptedIds;
-    for (const auto& v : variantsOf(task, byAttr)) {
+    std::vector<Variant> variants;
+    try {
+        variants = variantsOf(task, byAttr);
+    } catch (const std::invalid_argument& e) {
+        out.error = task.bench->draftSpecFile + ": " + e.what();
+        return out;
+    }
+    for (const auto& v : variants) {
+        const json& view = eval::cannbench::viewSpec(spec, v.viewKey);
+        names.dims = eval::cannbench::draftDims(view);
         eval::Task vt = task;
         vt.bench = nullptr;  // the composer drafts this variant as a plain task
+        vt.cases.clear();    // with its own cases only (what the composer checks of them)
+        for (const auto& c : task.cases)
+            if (!(variantOf(task, c, byAttr) < v) && !(v < variantOf(task, c, byAttr))) vt.cases.push_back(c);
+        for (auto* list : {&vt.inputs, &vt.outputs})
+            for (auto& d : *list) d.shape = eval::cannbench::draftShapeOf(view, d.name);
         for (size_t i = 0; i < vt.inputs.size(); ++i) vt.inputs[i].dtype = v.inputDtypes[i];
         // An output takes the spec's out_dtypes entry, else its first input's dtype (as an
         // elementwise golden's result does).
@@ -106,7 +128,7 @@ DraftResult composeBenchDraft(const eval::Task& task, const std::function<DraftR
             o.dtype = outDtypes.contains(o.name) && outDtypes[o.name].is_string() ? outDtypes[o.name].get<std::string>()
                       : v.inputDtypes.empty()                                      ? o.dtype
                                                                                    : v.inputDtypes.front();
-        const json& c = eval::cannbench::computeFor(spec, v.attrValue);
+        const json& c = eval::cannbench::computeFor(view, v.attrValue);
         if (c.is_null()) {
             out.error = "the compute spec has no entry for " + byAttr + " = \"" + v.attrValue + "\"";
             return out;

@@ -228,7 +228,7 @@ SkeletonCode composeElementwise(Frame& f) {
     const int align = int(32 / minBytes);
     const int bufferNum = std::clamp(sk.value("buffer_num", 1), 1, 2);
 
-    f.addField("draftTotal", "uint32_t", "ctx.numel(\"" + task.outputs.front().name + "\")");
+    f.addField("draftTotal", "uint32_t", "ctx.numel(" + f.hostTensor(task.outputs.front().name) + ")");
     for (const auto& [a, v] : task.attrs) f.addField("draftAttr_" + a, "float", f.attrHostValue(a));
 
     // Compute body (vector) and, for the 310P short tail, the same program on scalars.

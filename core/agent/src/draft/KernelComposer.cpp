@@ -110,7 +110,7 @@ std::string Frame::launch(const std::string& blockDim) const {
     std::string s = "    ICPU_RUN_KF(" + entry + ", " + blockDim;
     for (const auto& a : args) {
         auto it = argValue.find(a);
-        s += ", " + (it != argValue.end() ? it->second : "ctx.gm(\"" + a + "\")");
+        s += ", " + (it != argValue.end() ? it->second : "ctx.gm(" + hostTensor(a) + ")");
     }
     return s + ");\n";
 }
@@ -170,6 +170,21 @@ std::string Frame::hostFill(const std::string& var) const {
     return s;
 }
 
+std::string perMember(const std::string& countDim, const std::string& var, const std::string& body) {
+    std::string indented;
+    size_t at = 0;
+    while (at < body.size()) {
+        const size_t end = body.find('\n', at);
+        const std::string line = body.substr(at, end == std::string::npos ? std::string::npos : end - at + 1);
+        indented += (line == "\n" ? "" : "    ") + line;
+        at = end == std::string::npos ? body.size() : end + 1;
+    }
+    return "    // Tensor lists: one launch per member, member i of every list (<name>_i).\n"
+           "    const int64_t members = ctx.dim(\"" + countDim + "\");\n"
+           "    for (int64_t i = 0; i < members; ++i) {\n"
+           "        const std::string " + var + " = \"_\" + std::to_string(i);\n" + indented + "    }\n";
+}
+
 namespace {
 
 std::string structName(const std::string& task) {
@@ -206,7 +221,12 @@ DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& devic
                                     "compute spec (docs/tasks.md, \"How to add a task\")");
         draft::DraftKnowledge knowledge(device, retrieved);
         const draft::HostLets hoisted = draft::hoistHostLets(task);
-        draft::Frame f{hoisted.task, device, knowledge, {}, {}, {}, {}, {}, {}, hoisted.hostValue};
+        draft::Frame f{hoisted.task, device, knowledge, {}, {}, {}, {}, {}, {}, hoisted.hostValue, {}};
+        if (!task.listMembers.empty()) {
+            if (task.compute.kind != "elementwise" || !task.compute.split.empty())
+                throw draft::DraftError("field 'view': tensor lists are drafted for elementwise specs only, one launch per member");
+            f.member = "member";
+        }
         if (task.launch.present) {
             f.entry = task.launch.entry;
             f.args = task.launch.args;
@@ -236,8 +256,10 @@ DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& devic
 
         std::string s = "// Drafted by sage's kernel composer from the compute spec of task '" + task.name + "'\n" +
                         "// (skeleton " + kind + ", device " + device.id + "). Correct first: one core, simple tiles.\n" +
-                        "#include \"kernel_operator.h\"\n#include <cmath>\n#include <cstring>\nusing namespace AscendC;\n\n";
-        s += f.tilingDecl() + "\n" + code.kernel + "\nSAGE_HOST(ctx) {\n" + f.hostFill() + code.host + "}\n";
+                        "#include \"kernel_operator.h\"\n#include <cmath>\n#include <cstring>\n" +
+                        (f.member.empty() ? "" : "#include <string>  // the host names each tensor-list member\n") + "using namespace AscendC;\n\n";
+        s += f.tilingDecl() + "\n" + code.kernel + "\nSAGE_HOST(ctx) {\n" +
+             (f.member.empty() ? f.hostFill() + code.host : draft::perMember(task.listMembers, f.member, f.hostFill() + code.host)) + "}\n";
         r.ok = true;
         r.source = s;
         r.adoptedIds = knowledge.adoptedIds();

@@ -392,7 +392,7 @@ SkeletonCode composeMatmul(Frame& f) {
         if (d.name != a->name && d.name != b->name) epi.inputs.push_back(d);
     epi.compute.kind = "rowwise";
     epi.compute.computeDtype = "float32";
-    Frame ef{epi, f.device, f.knowledge, task.name + "_epilogue", f.tilingStruct + "Epilogue", {}, {}, {}, {}, f.attrHost};
+    Frame ef{epi, f.device, f.knowledge, task.name + "_epilogue", f.tilingStruct + "Epilogue", {}, {}, {}, {}, f.attrHost, {}};
     for (const auto& d : epi.inputs) ef.args.push_back(d.name);
     ef.args.push_back(out.name);
     ef.args.push_back("tiling");

@@ -26,6 +26,14 @@ struct Frame {
     std::vector<TilingField> fields;               // the launch spec's, then the skeleton's
     std::vector<std::string> notes;                // what the draft did, for the rationale
     std::map<std::string, std::string> attrHost;   // hoisted lets: host C++ (double) per attribute name
+    // Tensor lists (Task::listMembers): the host variable holding "_<i>" of the member being
+    // launched, so that a tensor's host name is its member's; empty otherwise.
+    std::string member;
+
+    // A tensor's name as the host code passes it to ctx.gm / ctx.numel (a C string expression).
+    std::string hostTensor(const std::string& name) const {
+        return member.empty() ? "\"" + name + "\"" : "(std::string(\"" + name + "\") + " + member + ").c_str()";
+    }
 
     // The host value of an attribute field: ctx.attr("a"), or a hoisted let's expression.
     std::string attrHostValue(const std::string& attr) const;
@@ -77,6 +85,10 @@ std::string combineLaunch(const Frame& f, size_t sums, const std::vector<Combine
 
 // Binds the spec's lets in order (scalar lets become float variables).
 void emitLets(VectorEmitter& em, const eval::ComputeSpec& spec);
+
+// The host body `body` (tiling fill and launch, naming tensors through Frame::hostTensor with `var`)
+// run once per tensor-list member: `var` = "_<i>" for i below ctx.dim(countDim).
+std::string perMember(const std::string& countDim, const std::string& var, const std::string& body);
 
 // Lets over attributes and numbers only, moved out of the compute spec: `task` without them and
 // with them as attributes, `hostValue` their C++ over the host context (HostLets.cpp).

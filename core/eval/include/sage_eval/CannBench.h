@@ -126,6 +126,15 @@ std::vector<std::string> draftDims(const nlohmann::json& draftSpec);
 std::vector<std::string> draftShapeOf(const nlohmann::json& draftSpec, const std::string& tensor);
 std::map<std::string, int64_t> draftDimsOf(const Operator& op, const BenchCase& c);
 
+// A draft spec may give each case one of several views ("view_by": "x.last_axis(dim)" and "views":
+// {"last": {...}, "inner": {...}}, each a view, shapes, dims and compute): the key of a case's view
+// ("" for a spec without views; throws std::invalid_argument for a rule the case cannot satisfy),
+// the spec of that view (the whole spec for ""), and the macro SAGE_VIEW_<KEY> a kernel is
+// compiled with for it.
+std::string viewKeyOf(const Operator& op, const BenchCase& c);
+const nlohmann::json& viewSpec(const nlohmann::json& draftSpec, const std::string& key);
+std::string viewMacro(const std::string& key);
+
 // One compute spec of an operator's draft spec: the one for `attrValue` of its `by_attr` string
 // attribute, or its plain "compute" (attrValue ignored). Null when the spec has none for it.
 const nlohmann::json& computeFor(const nlohmann::json& draftSpec, const std::string& attrValue);

@@ -60,6 +60,9 @@ struct Task {
     // Why the task has no compute spec (task.json "compute_gap"): what the spec language cannot say
     // yet. Such a task still loads and evaluates with its reference; the built-in policy needs a baseline.
     std::string computeGap;
+    // Tensor lists (a CANN Bench foreach operator, view "members"): the dim holding a case's member
+    // count (<list input>_count); the draft launches its kernel once per member. Empty otherwise.
+    std::string listMembers;
     std::string referenceSource, baselineSource, tunedSource;  // baseline and tuned may be empty
     std::string taskJsonText;  // for cache keys
     // A CANN Bench operator read in its own layout (CannBench.h): its golden.py is the oracle, each
