@@ -206,6 +206,27 @@ private slots:
         QVERIFY(ev2.profile.blockDim > 1);
     }
 
+    // list_reduce: a view per value of p (1, inf, and "*" for 0.5), one value per member of the
+    // list; amax's partials are combined with the larger, not added.
+    void aViewPerAttributeValueReducesEachMember() {
+        const eval::Task& t = *set_.find("list_reduce");
+        QCOMPARE(t.computeGap, std::string());
+        const auto d = agent::composeDraft(t, device(), {});
+        QVERIFY2(d.ok, d.error.c_str());
+        for (const char* view : {"SAGE_VIEW_1", "SAGE_VIEW_INF", "SAGE_VIEW_0_5"})
+            QVERIFY2(d.source.find(std::string("defined(") + view + ")") != std::string::npos, view);
+        QVERIFY(d.source.find("ReduceMax(red_") != std::string::npos);
+        if (!pythonProblem_.empty()) QSKIP(pythonProblem_.c_str());
+        std::string why;
+        const auto multi = agent::BuiltinPolicy::apply(d.source, {{"type", "transform"}, {"name", "multi_core"}}, nullptr, &device(), &why);
+        QVERIFY2(multi, why.c_str());
+        for (const std::string& source : {d.source, multi->source}) {
+            const auto ev = evaluate(source, &t);
+            QVERIFY2(ev.success(), (ev.run.message + " " + ev.toJson().dump().substr(0, 2000)).c_str());
+            QCOMPARE(ev.verify.cases.size(), size_t(3));
+        }
+    }
+
     // A case variant the spec does not cover is named, not drafted wrong.
     void aMissingVariantIsNamed() {
         auto op = std::make_shared<eval::cannbench::Operator>(*relu().bench);

@@ -3,6 +3,8 @@
 #include "sage_eval/Task.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <regex>
 #include <set>
@@ -151,8 +153,8 @@ std::vector<ComputeSpec> parseViewSpecs(const Operator& op, const json& spec) {
         out.push_back(ComputeSpec::parse(spec.value("compute", json()), names));
     }
     for (const auto& c : out)
-        if (view != "shapes" && (c.kind != "elementwise" || !c.split.empty()))
-            throw std::invalid_argument("field 'compute.kind': the " + view + " view drafts elementwise specs only (without split)");
+        if (view != "shapes" && ((c.kind != "elementwise" && c.kind != "reduce_all") || !c.split.empty()))
+            throw std::invalid_argument("field 'compute.kind': the " + view + " view drafts elementwise (without split) and reduce_all specs");
     return out;
 }
 
@@ -174,7 +176,7 @@ std::vector<ComputeSpec> parseDraftSpecs(const Operator& op) {
         }
     }
     for (const auto& c : op.cases)
-        if (!views.contains(viewKeyOf(op, c)))
+        if (!views.contains(viewKeyOf(op, c)) && !views.contains("*"))
             throw std::invalid_argument("field 'views': no view \"" + viewKeyOf(op, c) + "\" for case " + std::to_string(c.id));
     return out;
 }
@@ -226,10 +228,24 @@ std::string viewKeyOf(const Operator& op, const BenchCase& c) {
     if (rule.is_null()) return "";
     auto bad = [&](const std::string& why) { return std::invalid_argument("field 'view_by': " + why); };
     // "<input>.last_axis(ATTR)": "last" when the case's ATTR names the input's last axis, else "inner".
-    static const std::regex lastAxis(R"(^(\w+)\.last_axis\((\w+)\)$)");
+    // "<ATTR>.value": the case's numeric attribute as text ("2", "1.5", "inf"; proto.yaml's default
+    // when the case leaves it out), for a view per value (and "*" for the others).
+    static const std::regex lastAxis(R"(^(\w+)\.last_axis\((\w+)\)$)"), value(R"(^(\w+)\.value$)");
     std::smatch m;
     const std::string r = rule.is_string() ? rule.get<std::string>() : "";
-    if (!std::regex_match(r, m, lastAxis)) throw bad("must be \"<input>.last_axis(ATTR)\"");
+    if (std::regex_match(r, m, value)) {
+        json a = c.attrs.value(m[1].str(), json());
+        for (const auto& p : op.proto.attrs)
+            if (a.is_null() && p.name == m[1].str()) a = p.defaultValue;
+        const auto v = numberOf(a);
+        if (!v) throw bad("case " + std::to_string(c.id) + " has no numeric attribute '" + m[1].str() + "'");
+        if (std::isnan(*v)) return "nan";
+        if (std::isinf(*v)) return *v > 0 ? "inf" : "-inf";
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", *v);
+        return text;
+    }
+    if (!std::regex_match(r, m, lastAxis)) throw bad("must be \"<input>.last_axis(ATTR)\" or \"<ATTR>.value\"");
     const std::vector<int64_t> s = inputShape(op, c, m[1].str(), bad);
     return attrAxis(op, c, m[2].str(), int64_t(s.size()), m[1].str(), bad) + 1 == int64_t(s.size()) ? "last" : "inner";
 }
@@ -238,7 +254,8 @@ const json& viewSpec(const json& draftSpec, const std::string& key) {
     if (key.empty() || !draftSpec.is_object()) return draftSpec;
     const auto views = draftSpec.find("views");  // a reference into draftSpec, never a copy
     if (views == draftSpec.end() || !views->is_object()) return draftSpec;
-    const auto it = views->find(key);
+    auto it = views->find(key);
+    if (it == views->end()) it = views->find("*");  // the view for every other key
     return it == views->end() ? draftSpec : *it;
 }
 
@@ -254,7 +271,9 @@ std::vector<std::string> draftDims(const json& draftSpec) {
 }
 
 std::vector<std::string> draftShapeOf(const json& draftSpec, const std::string& tensor) {
-    if (draftSpec.value("view", "flat") != "shapes") return {"n"};
+    // flat and members: n elements, unless "shapes" says otherwise (a reduce_all output: ["1"]).
+    const bool listed = draftSpec.contains("shapes") && draftSpec["shapes"].is_object() && draftSpec["shapes"].contains(tensor);
+    if (draftSpec.value("view", "flat") != "shapes" && !listed) return {"n"};
     std::vector<std::string> shape;
     for (const auto& d : draftSpec["shapes"].value(tensor, json::array()))
         if (d.is_string()) shape.push_back(d);

@@ -217,7 +217,7 @@ const std::vector<FunctionInfo>& functionTable() {
         {"gather", 2, "gather"},
         {"row_scan_sum", 1, "row_scan"}, {"row_scan_prod", 1, "row_scan"}, {"row_scan_sum_rev", 1, "row_scan"},
         {"all_sum", 1, "rows_total"},  {"all_mean", 1, "rows_total"},
-        {"sum", 1, "all_reduce"},      {"mean", 1, "all_reduce"},
+        {"sum", 1, "all_reduce"},      {"mean", 1, "all_reduce"},      {"amax", 1, "all_reduce"},
     };
     return table;
 }

@@ -121,7 +121,7 @@ void passWorkspace(Frame& f) {
 }
 
 std::string combineKernel(const Frame& f, const std::vector<std::string>& sums, const std::vector<CombineOutput>& outputs,
-                          const std::vector<std::string>& body) {
+                          const std::vector<std::string>& body, const std::vector<bool>& isMax) {
     const std::string n = std::to_string(sums.size() * 8);
     std::string k = "\n// Second launch, one core: adds up the cores' partials and writes the outputs.\n"
                     "extern \"C\" __global__ __aicore__ void " + f.entry + "_combine(GM_ADDR gm_workspace, ";
@@ -134,9 +134,13 @@ std::string combineKernel(const Frame& f, const std::vector<std::string>& sums, 
     k += "    TPipe pipe_;\n    TQue<TPosition::VECIN, 1> inQ_;\n    pipe_.InitBuffer(inQ_, 1, BLOCK_DIM * " + n + " * sizeof(float));\n"
          "    LocalTensor<float> p = inQ_.AllocTensor<float>();\n    DataCopy(p, wsGm_, BLOCK_DIM * " + n + ");\n"
          "    inQ_.EnQue(p);\n    p = inQ_.DeQue<float>();\n";
-    for (size_t i = 0; i < sums.size(); ++i)
-        k += "    float " + sums[i] + " = 0.0f;\n    for (uint32_t b = 0; b < BLOCK_DIM; ++b) " + sums[i] + " += p.GetValue(b * " + n +
-             " + " + std::to_string(i * 8) + ");\n";
+    for (size_t i = 0; i < sums.size(); ++i) {
+        const std::string part = "p.GetValue(b * " + n + " + " + std::to_string(i * 8) + ")";
+        if (i < isMax.size() && isMax[i])
+            k += "    float " + sums[i] + " = -INFINITY;\n    for (uint32_t b = 0; b < BLOCK_DIM; ++b) " + sums[i] + " = std::fmax(" + sums[i] +
+                 ", " + part + ");\n";
+        else k += "    float " + sums[i] + " = 0.0f;\n    for (uint32_t b = 0; b < BLOCK_DIM; ++b) " + sums[i] + " += " + part + ";\n";
+    }
     for (const auto& line : body) k += "    " + line + "\n";
     return k + "    inQ_.FreeTensor(p);\n}\n";
 }
@@ -154,7 +158,7 @@ std::string combineLaunch(const Frame& f, size_t sums, const std::vector<Combine
     std::string h = "    GM_ADDR ws = ctx.workspace((uint64_t)BLOCK_DIM * " + std::to_string(sums * 32) + ");\n";
     h += f.launch("BLOCK_DIM");
     h += "    ICPU_RUN_KF(" + f.entry + "_combine, 1, ws, ";
-    for (const auto& o : outputs) h += "ctx.gm(\"" + o.name + "\"), ";
+    for (const auto& o : outputs) h += "ctx.gm(" + f.hostTensor(o.name) + "), ";
     return h + "ctx.tiling(t));\n";
 }
 
@@ -223,8 +227,8 @@ DraftResult composeDraft(const eval::Task& task, const npu::DeviceProfile& devic
         const draft::HostLets hoisted = draft::hoistHostLets(task);
         draft::Frame f{hoisted.task, device, knowledge, {}, {}, {}, {}, {}, {}, hoisted.hostValue, {}};
         if (!task.listMembers.empty()) {
-            if (task.compute.kind != "elementwise" || !task.compute.split.empty())
-                throw draft::DraftError("field 'view': tensor lists are drafted for elementwise specs only, one launch per member");
+            if ((task.compute.kind != "elementwise" && task.compute.kind != "reduce_all") || !task.compute.split.empty())
+                throw draft::DraftError("field 'view': tensor lists are drafted for elementwise and reduce_all specs, one launch per member");
             f.member = "member";
         }
         if (task.launch.present) {

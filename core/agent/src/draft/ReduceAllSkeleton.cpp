@@ -1,6 +1,6 @@
 // Skeleton "reduce_all": every input has one shape, each output one element. Tiles as in the
 // elementwise skeleton; each sum()/mean() argument is computed per tile, reduced with ReduceSum
-// (count form) and accumulated in a float by the scalar unit. Tail: DataCopyPad where the device
+// (count form) and accumulated in a float by the scalar unit (amax(): ReduceMax and the larger). Tail: DataCopyPad where the device
 // has it, else whole 32-byte units plus a scalar loop over the last few elements (an overlapping
 // window would count them twice). The elements are dealt to BLOCK_DIM cores in contiguous blocks;
 // each core leaves its partial sums in a workspace and a second one-core launch adds them up and
@@ -25,6 +25,7 @@ struct ReduceAllParts {
     std::vector<std::string> tailLines;         // the last elements (scalar), without DataCopyPad
     std::vector<std::string> finalLines;        // the outputs from the sums
     std::vector<std::string> sums;              // acc0_, acc1_, ...
+    std::vector<bool> isMax;                    // per accumulator: amax (else a sum)
     std::string ct, slots;
     size_t tile = 0;
     int align = 8, accs = 0;
@@ -100,7 +101,7 @@ std::string classBody(const ReduceAllParts& p) {
     if (p.split) k += "    TQue<TPosition::VECOUT, 1> partQ_;\n    GlobalTensor<float> wsGm_;\n";
     for (const auto* d : p.all) k += "    GlobalTensor<" + cxxType(d->dtype) + "> " + d->name + "Gm_;\n";
     for (const auto& [a, v] : p.f.task.attrs) k += "    float attr_" + a + "_ = 0;\n";
-    for (int i = 0; i < p.accs; ++i) k += "    float acc" + std::to_string(i) + "_ = 0.0f;\n";
+    for (int i = 0; i < p.accs; ++i) k += "    float acc" + std::to_string(i) + "_ = " + (p.isMax[size_t(i)] ? "-INFINITY" : "0.0f") + ";\n";
     k += "    uint32_t total_ = 0;\n};\n\n";
     return k;
 }
@@ -116,6 +117,10 @@ std::string entryPoint(const ReduceAllParts& p) {
 
 using NameRef = std::function<std::optional<Val>(const std::string&)>;
 
+// sum(), mean() and amax() over every element: each has an accumulator (amax's starts at -inf and
+// takes the larger value, on the device's maxNum terms: NaN is skipped).
+bool isAllReduce(const std::string& fn) { return fn == "sum" || fn == "mean" || fn == "amax"; }
+
 // The program over the last elements (no DataCopyPad: fewer than one 32-byte unit), on the
 // scalar unit: each sum()/mean() argument added to its accumulator, element i.
 std::vector<std::string> scalarTailLines(Frame& f, const std::string& ct, const NameRef& attrRef,
@@ -130,9 +135,10 @@ std::vector<std::string> scalarTailLines(Frame& f, const std::string& ct, const 
     };
     int next = 0;
     senv.special = [&](const eval::Expr& e, VectorEmitter& se) -> std::optional<Val> {
-        if (e.name != "sum" && e.name != "mean") return std::nullopt;
+        if (!isAllReduce(e.name)) return std::nullopt;
         Val v = se.emit(e.args[0]);
-        se.line("acc" + std::to_string(next++) + "_ += " + v.ref + ";");
+        const std::string a = "acc" + std::to_string(next++) + "_";
+        se.line(e.name == "amax" ? a + " = std::fmax(" + a + ", " + v.ref + ");" : a + " += " + v.ref + ";");
         return Val{false, "0.0f"};
     };
     VectorEmitter se(senv, f.knowledge, "compute.out");
@@ -150,7 +156,7 @@ std::vector<std::string> outputLines(Frame& f, const std::string& ct, const Name
     fenv.ref = attrRef;
     int next = 0;
     fenv.special = [&](const eval::Expr& e, VectorEmitter&) -> std::optional<Val> {
-        if (e.name != "sum" && e.name != "mean") return std::nullopt;
+        if (!isAllReduce(e.name)) return std::nullopt;
         std::string a = "acc" + std::to_string(next++) + "_";
         return Val{false, e.name == "mean" ? "(" + a + " / (float)total_)" : a};
     };
@@ -192,7 +198,7 @@ SkeletonCode composeReduceAll(Frame& f) {
     for (const auto& d : task.inputs) minBytes = std::min(minBytes, dtypeBytes(d.dtype));
     const int align = int(32 / minBytes);
 
-    f.addField("draftTotal", "uint32_t", "ctx.numel(\"" + task.inputs.front().name + "\")");
+    f.addField("draftTotal", "uint32_t", "ctx.numel(" + f.hostTensor(task.inputs.front().name) + ")");
     for (const auto& [a, v] : task.attrs) f.addField("draftAttr_" + a, "float", f.attrHostValue(a));
 
     // The same program three times: per tile (vector), over the short tail (scalar), at the end.
@@ -211,12 +217,20 @@ SkeletonCode composeReduceAll(Frame& f) {
         if (inVar.count(n)) return Val{true, inVar[n]};
         return std::nullopt;
     };
+    std::vector<bool> isMax;
     env.special = [&](const eval::Expr& e, VectorEmitter& em) -> std::optional<Val> {
-        if (e.name != "sum" && e.name != "mean") return std::nullopt;
+        if (!isAllReduce(e.name)) return std::nullopt;
         Val v = em.emit(e.args[0]);
         if (!v.vec) em.fail(e.name + " needs elements to reduce");
-        em.line("ReduceSum(red_, " + v.ref + ", work_, n);");
-        em.line("acc" + std::to_string(next++) + "_ += (float)red_.GetValue(0);");
+        const std::string a = "acc" + std::to_string(next++) + "_";
+        isMax.push_back(e.name == "amax");
+        if (isMax.back()) {
+            em.line("ReduceMax(red_, " + v.ref + ", work_, n);");
+            em.line(a + " = std::fmax(" + a + ", (float)red_.GetValue(0));");
+        } else {
+            em.line("ReduceSum(red_, " + v.ref + ", work_, n);");
+            em.line(a + " += (float)red_.GetValue(0);");
+        }
         return Val{false, "0.0f"};
     };
     VectorEmitter em(env, f.knowledge, "compute.out");
@@ -235,7 +249,7 @@ SkeletonCode composeReduceAll(Frame& f) {
         em.emit(o.expr);
     }
     accs = next;
-    if (accs == 0) throw DraftError("field 'compute.out': \"reduce_all\" needs sum() or mean() in an output");
+    if (accs == 0) throw DraftError("field 'compute.out': \"reduce_all\" needs sum(), mean() or amax() in an output");
 
     const std::vector<std::string> tailLines = pad ? std::vector<std::string>{} : scalarTailLines(f, ct, attrRef, inVar);
     const std::vector<std::string> finalLines = outputLines(f, ct, attrRef);
@@ -250,7 +264,7 @@ SkeletonCode composeReduceAll(Frame& f) {
     const std::string slots = std::to_string(accs * 8);  // one 32-byte slot per partial sum
     std::vector<std::string> sums;
     for (int i = 0; i < accs; ++i) sums.push_back("acc" + std::to_string(i) + "_");
-    ReduceAllParts p{f, all, em.lines(), em.buffers(), tailLines, finalLines, sums, ct, slots, tile, align, accs, pad, split};
+    ReduceAllParts p{f, all, em.lines(), em.buffers(), tailLines, finalLines, sums, isMax, ct, slots, tile, align, accs, pad, split};
     std::string k = classHead(p) + classBody(p) + entryPoint(p);
     f.notes.push_back("Partial sums per tile with ReduceSum, accumulated in float on the scalar unit" +
                       std::string(split ? "; elements dealt to BLOCK_DIM cores, their partials combined by a second launch." : "."));
@@ -260,7 +274,7 @@ SkeletonCode composeReduceAll(Frame& f) {
     std::vector<std::string> body = {"uint32_t total_ = t.draftTotal;", "(void)total_;"};
     for (const auto& [a, v] : task.attrs) body.push_back("float attr_" + a + "_ = t.draftAttr_" + a + ";");
     body.insert(body.end(), finalLines.begin(), finalLines.end());
-    k += combineKernel(f, sums, outs, body);
+    k += combineKernel(f, sums, outs, body, isMax);
     return {k, combineLaunch(f, size_t(accs), outs)};
 }
 

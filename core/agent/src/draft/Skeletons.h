@@ -76,8 +76,9 @@ struct CombineOutput {
 };
 // Adds the workspace to the kernel's parameters (before the tiling), passed as `ws`.
 void passWorkspace(Frame& f);
+// isMax[i]: the cores' partials of sums[i] are maxima (taken with fmax), else sums (added).
 std::string combineKernel(const Frame& f, const std::vector<std::string>& sums, const std::vector<CombineOutput>& outputs,
-                          const std::vector<std::string>& body);
+                          const std::vector<std::string>& body, const std::vector<bool>& isMax = {});
 // Kernel lines (in Process) that write this core's partials `sums` through partQ_ into wsGm_.
 std::string storePartials(const std::vector<std::string>& sums);
 // SAGE_HOST: the workspace, the main launch on BLOCK_DIM cores, then the combine launch.
