@@ -227,6 +227,28 @@ private slots:
         }
     }
 
+    // peak_scale has a case of NaN inputs: the draft's row_max and the scalar max() propagate NaN as
+    // PyTorch's do (the vector maximum skips it), and the draft verifies on both cases; without
+    // that case the draft keeps the plain reduction.
+    void nanPropagatesThroughMaxWhenCasesDrawIt() {
+        const eval::Task& t = *set_.find("peak_scale");
+        QVERIFY(t.specialValues);
+        const auto d = agent::composeDraft(t, device(), {});
+        QVERIFY2(d.ok, d.error.c_str());
+        QVERIFY(d.source.find("Compare(mask_") != std::string::npos);
+        auto op = std::make_shared<eval::cannbench::Operator>(*t.bench);
+        op->cases.pop_back();
+        const eval::Task plain = eval::cannbench::toTask(op);
+        QVERIFY(!plain.specialValues);
+        const auto p = agent::composeDraft(plain, device(), {});
+        QVERIFY2(p.ok, p.error.c_str());
+        QVERIFY(p.source.find("Compare(mask_") == std::string::npos);
+        if (!pythonProblem_.empty()) QSKIP(pythonProblem_.c_str());
+        const auto ev = evaluate(d.source, &t);
+        QVERIFY2(ev.success(), (ev.run.message + " " + ev.toJson().dump().substr(0, 2000)).c_str());
+        QCOMPARE(ev.verify.cases.size(), size_t(2));
+    }
+
     // A case variant the spec does not cover is named, not drafted wrong.
     void aMissingVariantIsNamed() {
         auto op = std::make_shared<eval::cannbench::Operator>(*relu().bench);

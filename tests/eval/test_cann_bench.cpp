@@ -150,7 +150,7 @@ private slots:
         QVERIFY2(gap.find("field 'dims.B'") != std::string::npos && gap.find("no integer attribute 'missing'") != std::string::npos, gap.c_str());
         op->draftSpec = nlohmann::json::parse(R"J({"view": "flat", "compute": {"kind": "rowwise", "out": {"y": "x"}}})J");
         gap = eval::cannbench::draftGap(*op);
-        QVERIFY2(gap.find("the flat view drafts elementwise specs only") != std::string::npos, gap.c_str());
+        QVERIFY2(gap.find("the flat view drafts elementwise (without split) and reduce_all specs") != std::string::npos, gap.c_str());
         op->draftSpec = nlohmann::json::parse(R"J({"view": "flat", "compute": {"kind": "elementwise", "out": {"y": "x * nosuch"}}})J");
         gap = eval::cannbench::draftGap(*op);
         QVERIFY2(gap.find("nosuch") != std::string::npos, gap.c_str());

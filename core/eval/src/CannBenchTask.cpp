@@ -3,8 +3,10 @@
 #include "sage_eval/Task.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -102,6 +104,22 @@ int64_t dimValue(const Operator& op, const BenchCase& c, const std::string& dim,
     } catch (const std::exception&) {
     }
     throw bad("'" + what + "' is not last, lead, numel or an axis of '" + tensor + "'");
+}
+
+// Whether some case's value range holds NaN or infinity (YAML's .nan/.inf, or the strings "nan",
+// "inf", "-inf" that CANN Bench's cases also write and its data generator reads the same way).
+bool drawsSpecialValues(const Operator& op) {
+    std::function<bool(const json&)> special = [&](const json& v) {
+        if (v.is_array()) return std::any_of(v.begin(), v.end(), special);
+        if (v.is_string()) {
+            std::string s = v.get<std::string>();
+            for (auto& ch : s) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+            return s == "nan" || s == "inf" || s == "-inf" || s == "+inf";
+        }
+        const auto n = numberOf(v);
+        return n && !std::isfinite(*n);
+    };
+    return std::any_of(op.cases.begin(), op.cases.end(), [&](const BenchCase& c) { return special(c.valueRange); });
 }
 
 // The first input a case gives as a tensor list; "" when none does.
@@ -378,6 +396,7 @@ Task toTask(std::shared_ptr<const Operator> op) {
             if (a.scalar()) t.attrs[a.name] = numberOf(a.defaultValue).value_or(0.0);
         for (auto& c : t.cases) c.dims = draftDimsOf(*op, op->cases[size_t(c.benchCase)]);
         if (first.value("view", "flat") == "members") t.listMembers = listInput(*op) + "_count";
+        t.specialValues = drawsSpecialValues(*op);
     }
     t.taskJsonText = op->contentHash;
     t.bench = std::move(op);

@@ -163,6 +163,19 @@ std::string processBody(bool pad) {
 
 } // namespace
 
+VectorEmitter::Env tileEnv(const eval::Task& task, const std::string& ct, std::map<std::string, std::string>& inVar) {
+    VectorEmitter::Env env;
+    env.ct = ct;
+    env.count = "n";
+    env.ref = [&task, &inVar](const std::string& n) -> std::optional<Val> {
+        if (task.attrs.count(n)) return Val{false, "attr_" + n + "_"};
+        auto it = inVar.find(n);
+        if (it != inVar.end()) return Val{true, it->second};
+        return std::nullopt;
+    };
+    return env;
+}
+
 void emitTileCompute(VectorEmitter& em, const eval::ComputeSpec& spec, const std::vector<TileValue>& ins,
                      const std::vector<TileValue>& outs, std::map<std::string, std::string>& inVar) {
     const std::string ct = em.ct(), n = em.count();
@@ -232,16 +245,8 @@ SkeletonCode composeElementwise(Frame& f) {
     for (const auto& [a, v] : task.attrs) f.addField("draftAttr_" + a, "float", f.attrHostValue(a));
 
     // Compute body (vector) and, for the 310P short tail, the same program on scalars.
-    VectorEmitter::Env env;
-    env.ct = ct;
-    env.count = "n";
     std::map<std::string, std::string> inVar;
-    env.ref = [&](const std::string& n) -> std::optional<Val> {
-        if (task.attrs.count(n)) return Val{false, "attr_" + n + "_"};
-        auto it = inVar.find(n);
-        if (it != inVar.end()) return Val{true, it->second};
-        return std::nullopt;
-    };
+    const VectorEmitter::Env env = tileEnv(task, ct, inVar);
     VectorEmitter em(env, f.knowledge, "compute.out");
     std::vector<TileValue> tileIns, tileOuts;
     for (const auto& i : ins) tileIns.push_back({i.decl->name, "in_" + i.decl->name, i.it, i.decl->dtype});

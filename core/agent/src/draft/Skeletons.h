@@ -102,6 +102,9 @@ HostLets hoistHostLets(const eval::Task& task);
 // One tile's compute (ElementwiseSkeleton.cpp): each input's LocalTensor `local` (GM element type
 // gmType) cast to the emitter's compute type as needed and bound in inVar by its name, the lets,
 // then each output's expression written into its LocalTensor.
+// The emitter's environment for a tile of n elements in compute type ct: attributes as their
+// members attr_<a>_, inputs as the tile variables inVar binds (filled by emitTileCompute).
+VectorEmitter::Env tileEnv(const eval::Task& task, const std::string& ct, std::map<std::string, std::string>& inVar);
 struct TileValue {
     std::string name, local, gmType, dtype;
 };

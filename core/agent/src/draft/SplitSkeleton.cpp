@@ -106,16 +106,8 @@ SkeletonCode composeSplit(Frame& f) {
     f.addField("draftWidth", "uint32_t", hostExpression(task, outShape[1]));
     for (const auto& [a, v] : task.attrs) f.addField("draftAttr_" + a, "float", f.attrHostValue(a));
 
-    VectorEmitter::Env env;
-    env.ct = ct;
-    env.count = "n";
     std::map<std::string, std::string> inVar;
-    env.ref = [&](const std::string& n) -> std::optional<Val> {
-        if (task.attrs.count(n)) return Val{false, "attr_" + n + "_"};
-        auto it = inVar.find(n);
-        if (it != inVar.end()) return Val{true, it->second};
-        return std::nullopt;
-    };
+    const VectorEmitter::Env env = tileEnv(task, ct, inVar);
     VectorEmitter em(env, f.knowledge, "compute.out");
     std::vector<TileValue> tileIns, tileOuts;
     for (const auto& i : ins)

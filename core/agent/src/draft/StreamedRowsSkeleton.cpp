@@ -91,6 +91,8 @@ public:
         const std::string tail = f_.knowledge.idiom("tail_copy").value("method", "");
         window_ = tail != "datacopy_pad";
         f_.knowledge.idiom("row_reduce");
+        for (const auto& pass : plan_.passes)
+            for (const auto& r : pass) nanCheck_ |= task_.specialValues && (r.expr->name == "row_max" || r.expr->name == "row_min");
         if (segmented() && !plan_.scans.empty())
             throw DraftError("field 'compute.row_lead_axes': a running scan over a row spread over leading axes is not drafted yet");
         if (!plan_.totals.empty() && task_.launch.present)
@@ -233,14 +235,22 @@ private:
             }
             const std::string& n = r.expr->name;
             const std::string api = n == "row_max" ? "ReduceMax" : n == "row_min" ? "ReduceMin" : "ReduceSum";
+            const bool nan = nanCheck_ && n != "row_sum" && n != "row_mean";
             auto combine = [&](const std::string& got) {
-                if (n == "row_max") return r.var + " = std::fmax(" + r.var + ", " + got + ");";
-                if (n == "row_min") return r.var + " = std::fmin(" + r.var + ", " + got + ");";
+                const std::string f = n == "row_max" ? "std::fmax" : "std::fmin";
+                if (nan) return r.var + " = std::isnan(" + r.var + ") || std::isnan(" + got + ") ? NAN : " + f + "(" + r.var + ", " + got + ");";
+                if (n == "row_max" || n == "row_min") return r.var + " = " + f + "(" + r.var + ", " + got + ");";
                 return r.var + " += " + got + ";";
             };
             if (window_) em.line("if (skip == 0) {");
+            if (nan) {  // PyTorch's max propagates NaN, the vector unit's skips it: a NaN in the chunk makes the value NaN
+                em.line("Compare(mask_, " + v.ref + ", " + v.ref + ", CMPMODE::EQ, len);");
+                em.line("Select(nan_, mask_, zero_, (" + l_.ct + ")NAN, SELMODE::VSEL_TENSOR_SCALAR_MODE, len);");
+                em.line("ReduceSum(red_, nan_, work_, len);");
+                em.line("const float nanIn" + r.var + " = (float)red_.GetValue(0);");
+            }
             em.line(api + "(red_, " + v.ref + ", work_, len);");
-            em.line(combine("(float)red_.GetValue(0)"));
+            em.line(combine(nan ? "(std::isnan(nanIn" + r.var + ") ? NAN : (float)red_.GetValue(0))" : "(float)red_.GetValue(0)"));
             if (window_) {
                 em.line("} else {  // a window: only its last len - skip elements are new");
                 em.line("for (uint32_t i = skip; i < len; ++i) " + combine("(float)" + v.ref + ".GetValue(i)"));
@@ -393,8 +403,9 @@ private:
             if ((io.role == Role::Row || io.role == Role::Bcast)) perElem += dtypeBytes(io.decl->dtype);
         size_t buffers = final_.buffers.size();
         for (const auto& p : passes_) buffers += p.buffers.size();
+        if (nanCheck_) buffers += 2;  // nan_ and zero_ (and a mask bit per element, within `fixed`'s slack below)
         perElem += buffers * (l_.ct == "half" ? 2 : 4);
-        const size_t fixed = 64 + 32 * plan_.totals.size() + 1024;
+        const size_t fixed = 64 + 32 * plan_.totals.size() + 1024 + (nanCheck_ ? 32768 / 8 + 32 : 0);
         const size_t ub = f_.device.ubUsableBytes > fixed ? f_.device.ubUsableBytes - fixed : 0;
         size_t tile = ub / perElem / 64 * 64;
         if (tile < 64) throw DraftError("field 'compute': the spec needs " + std::to_string(perElem) +
@@ -426,6 +437,7 @@ private:
     PassCode final_, perRow_, combine_;
     uint32_t tileElems_ = 0;
     bool window_ = false;          // no DataCopyPad: a row's unaligned end is read as an overlapping window
+    bool nanCheck_ = false;        // NaN may reach a row_max/row_min (Task::specialValues): propagate it
     mutable std::string chunks_;   // the <pass>Chunk functions, collected while the passes are written
 };
 
@@ -616,6 +628,11 @@ std::string StreamedRows::kernelClass() const {
     for (const auto& b : bufs) k += "        pipe_.InitBuffer(" + b + ", " + tileBytes + l_.ct + "));\n";
     k += "        pipe_.InitBuffer(workBuf_, " + tileBytes + l_.ct + "));\n        pipe_.InitBuffer(redBuf_, 64);\n";
     k += "        red_ = redBuf_.Get<" + l_.ct + ">();\n        work_ = workBuf_.Get<" + l_.ct + ">();\n";
+    if (nanCheck_)
+        k += "        pipe_.InitBuffer(nanBuf_, " + tileBytes + l_.ct + "));\n        pipe_.InitBuffer(zeroBuf_, " + tileBytes + l_.ct +
+             "));\n        pipe_.InitBuffer(maskBuf_, (TILE_ELEMS / 8 + 31) / 32 * 32);\n        nan_ = nanBuf_.Get<" + l_.ct +
+             ">();\n        zero_ = zeroBuf_.Get<" + l_.ct + ">();\n        mask_ = maskBuf_.Get<uint8_t>();\n"
+             "        Duplicate(zero_, (" + l_.ct + ")0, TILE_ELEMS);\n";
     if (!plan_.totals.empty()) {
         const std::string n = std::to_string(plan_.totals.size() * 8);
         k += "        wsGm_.SetGlobalBuffer((__gm__ float*)gm_workspace, (uint64_t)BLOCK_DIM * " + n + ");\n";
@@ -655,6 +672,9 @@ std::string StreamedRows::kernelClass() const {
     }
     for (const auto& b : bufs) k += "    TBuf<TPosition::VECCALC> " + b + ";\n";
     k += "    TBuf<TPosition::VECCALC> workBuf_, redBuf_;\n    LocalTensor<" + l_.ct + "> work_, red_;\n";
+    if (nanCheck_)
+        k += "    TBuf<TPosition::VECCALC> nanBuf_, zeroBuf_, maskBuf_;  // NaN propagation of row_max/row_min\n    LocalTensor<" + l_.ct +
+             "> nan_, zero_;\n    LocalTensor<uint8_t> mask_;\n";
     for (const auto& io : l_.io)
         if (io.role != Role::Total) k += "    GlobalTensor<" + io.it + "> " + io.decl->name + "Gm_;\n";
     if (!plan_.totals.empty()) k += "    GlobalTensor<float> wsGm_;\n    TQue<TPosition::VECOUT, 1> partQ_;\n";

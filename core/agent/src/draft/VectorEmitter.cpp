@@ -35,8 +35,9 @@ std::string scalarFunction(const std::string& fn, const std::vector<std::string>
     if (fn == "square") return "(" + x + " * " + x + ")";
     if (fn == "erf") return "std::erf(" + x + ")";
     if (fn == "pow") return "std::pow(" + x + ", " + a[1] + ")";
-    if (fn == "max") return "std::fmax(" + x + ", " + a[1] + ")";
-    if (fn == "min") return "std::fmin(" + x + ", " + a[1] + ")";
+    // max and min as PyTorch's maximum/minimum: NaN in, NaN out (std::fmax alone would drop it).
+    if (fn == "max" || fn == "min")
+        return "(std::isnan(" + x + ") || std::isnan(" + a[1] + ") ? NAN : std::" + (fn == "max" ? "fmax(" : "fmin(") + x + ", " + a[1] + "))";
     if (fn == "leaky_relu") return "(" + x + " >= 0.0f ? " + x + " : " + x + " * (" + a[1] + "))";
     return "";
 }

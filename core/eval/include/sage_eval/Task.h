@@ -63,6 +63,9 @@ struct Task {
     // Tensor lists (a CANN Bench foreach operator, view "members"): the dim holding a case's member
     // count (<list input>_count); the draft launches its kernel once per member. Empty otherwise.
     std::string listMembers;
+    // Some case draws NaN or infinity (CANN Bench's special-value cases): a draft's max and min row
+    // reductions then propagate NaN as PyTorch's do (the vector unit's maximum skips NaN).
+    bool specialValues = false;
     std::string referenceSource, baselineSource, tunedSource;  // baseline and tuned may be empty
     std::string taskJsonText;  // for cache keys
     // A CANN Bench operator read in its own layout (CannBench.h): its golden.py is the oracle, each
