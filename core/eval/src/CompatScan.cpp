@@ -1,6 +1,7 @@
 #include "sage_eval/CompatScan.h"
 
 #include "sage_eval/KernelSourceKind.h"
+#include "StagedOpTree.h"
 
 #include "sage_toolchain/Files.h"
 #include "sage_toolchain/ProjectPaths.h"
@@ -97,19 +98,48 @@ std::string opTypeOf(const fs::path& opRoot) {
     return out;
 }
 
-// Quoted includes of `text` (in file `from`) that resolve to a file inside `root`.
-std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& text, const fs::path& from,
-                                                            const fs::path& root) {
+// A quoted include of a kernel file, resolved: the tree file it names, the folder that makes it
+// resolve from the compiler's include path ("" when the compiler finds it in the staging folder)
+// and, when the compile sees it there, its staged path (StagedOpTree).
+struct LocalInclude {
+    std::string name;
+    fs::path file;
+    fs::path includeDir;
+    std::string staged;
+};
+
+// Where an including file sits: its tree path and, when the compile reads it from the staging
+// folder, its staged path there.
+struct IncludingFile {
+    fs::path path;
+    std::string staged;
+};
+
+// Quoted includes of `text` (in `from`) that resolve inside op directory `root` or its tree, in
+// the order the compiler searches: next to a staged file in the stage; the op directory; the
+// shared folders of the family; the kernel's own staged folder `kernelStaged` (last on the include
+// path), where CANN's build puts sibling ops and common/inc/op_kernel; a path relative to the file
+// that stays inside the tree (`../../../common/inc/op_kernel/macro.h`).
+std::vector<LocalInclude> localIncludes(const std::string& text, const IncludingFile& from, const fs::path& root,
+                                        StagedOpTree& stage, const std::string& kernelStaged) {
     static const std::regex inc(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)")re", std::regex::multiline);
-    std::vector<std::pair<std::string, fs::path>> out;
+    std::vector<LocalInclude> out;
+    const fs::path tree = projectTreeOf(root);
     for (auto it = std::sregex_iterator(text.begin(), text.end(), inc); it != std::sregex_iterator(); ++it) {
         const std::string name = (*it)[1].str();
+        std::string staged;
+        if (!from.staged.empty()) {
+            if (fs::path p = stage.resolve(fs::path(from.staged).parent_path().string(), name, staged); !p.empty()) {
+                out.push_back({name, p, {}, staged});
+                continue;
+            }
+        }
         bool found = false;
-        for (const fs::path& base : {from.parent_path(), root, root / "op_kernel"}) {
+        for (const fs::path& base : {from.path.parent_path(), root, root / "op_kernel"}) {
             fs::path p = base / name;
             std::error_code ec;
             if (fs::is_regular_file(p, ec) && inside(p, root)) {
-                out.push_back({name, p});
+                out.push_back({name, p, fs::absolute(base).lexically_normal(), {}});
                 found = true;
                 break;
             }
@@ -133,12 +163,29 @@ std::vector<std::pair<std::string, fs::path>> localIncludes(const std::string& t
                     if (p.filename() == fs::path(name).filename() && p.string().size() >= name.size() &&
                         p.string().compare(p.string().size() - name.size(), name.size(), name) == 0 &&
                         it->is_regular_file()) {
-                        out.push_back({name, p});
+                        // The directory that makes `name` resolve from the include path.
+                        fs::path dir = fs::absolute(p);
+                        const fs::path rel(name);
+                        for (auto part = rel.begin(); part != rel.end(); ++part) dir = dir.parent_path();
+                        out.push_back({name, p, dir.lexically_normal(), {}});
                         found = true;
                     }
                 }
                 if (found) break;
             }
+        }
+        if (found) continue;
+        if (from.staged.empty() && !kernelStaged.empty() && !simulators) {
+            if (fs::path p = stage.resolve(kernelStaged, name, staged); !p.empty()) {
+                out.push_back({name, p, {}, staged});
+                continue;
+            }
+        }
+        if (name.find("..") != std::string::npos) {
+            const fs::path p = from.path.parent_path() / name;
+            std::error_code ec;
+            if (fs::is_regular_file(p, ec) && inside(p, tree))
+                out.push_back({name, p, fs::absolute(from.path.parent_path()).lexically_normal(), {}});
         }
     }
     return out;
@@ -405,29 +452,33 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
         source = deviceSourceOf(source);
     }
     // 1. Policy, for the kernel and (transitively) the local headers it includes.
+    StagedOpTree stage(projectTreeOf(opRoot));
+    const std::string kernelStaged = fs::path(StagedOpTree::stagedPathOf(path)).parent_path().string();
     std::set<std::string> seen, includeDirs, names;
-    std::vector<std::pair<fs::path, std::string>> work{{path, source}};
+    std::vector<std::string> texts;
+    // The kernel itself is compiled from the work folder, not the stage: its staged folder is searched last.
+    std::vector<std::pair<IncludingFile, std::string>> work{{{path, ""}, source}};
     while (!work.empty() && b.refused.empty()) {
-        auto [p, text] = work.back();
+        auto [from, text] = work.back();
         work.pop_back();
-        auto locals = localIncludes(text, p, opRoot);
         std::vector<std::string> here;
-        for (const auto& [name, resolved] : locals) {
-            here.push_back(name);
-            names.insert(name);
-            // The directory that makes `name` resolve from the include path.
-            fs::path dir = fs::absolute(resolved);
-            const fs::path rel(name);
-            for (auto it = rel.begin(); it != rel.end(); ++it) dir = dir.parent_path();
-            includeDirs.insert(dir.lexically_normal().string());
-            if (seen.insert(fs::weakly_canonical(resolved).string()).second) work.push_back({resolved, slurp(resolved)});
+        for (auto& inc : localIncludes(text, from, opRoot, stage, kernelStaged)) {
+            here.push_back(inc.name);
+            names.insert(inc.name);
+            if (!inc.includeDir.empty()) includeDirs.insert(inc.includeDir.string());
+            // A file read from the stage and the same file read from the tree are two files to the compiler.
+            if (!seen.insert(fs::weakly_canonical(inc.file).string() + "|" + inc.staged).second) continue;
+            std::string included = slurp(inc.file);
+            if (!inc.staged.empty()) b.request.staged.push_back({inc.staged, included});
+            texts.push_back(included);
+            work.push_back({{inc.file, inc.staged}, std::move(included)});
         }
-        for (auto& d : toolchain::SourcePolicy::check(text, fs::relative(p, root).string(), here))
+        for (auto& d : toolchain::SourcePolicy::check(text, fs::relative(from.path, root).string(), here))
             if (d.severity == toolchain::Severity::Error && !(wholeProgram && programHostInclude(d, npuInclude))) b.refused.push_back(d);
     }
     b.localHeaders.assign(names.begin(), names.end());
     b.kernelTexts = {source};
-    for (const auto& p : seen) b.kernelTexts.push_back(slurp(p));
+    b.kernelTexts.insert(b.kernelTexts.end(), texts.begin(), texts.end());
     // 2. The compile request, with the op directory and the kernel-side host shims on the include path.
     toolchain::CompileRequest& cr = b.request;
     cr.source = source;
@@ -445,6 +496,7 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     for (const auto& d : commonIncludeDirs(opRoot)) cr.extraFlags.push_back("-I" + fs::absolute(d).string());
     cr.extraFlags.insert(cr.extraFlags.end(), {"-I" + npuInclude + "/host", "-w"});
     for (const auto& d : includeDirs) cr.extraFlags.push_back("-I" + d);
+    if (!cr.staged.empty()) cr.stagedDir = kernelStaged;
     return b;
 }
 

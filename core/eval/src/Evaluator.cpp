@@ -331,6 +331,8 @@ toolchain::CompileRequest Evaluator::compileRequest(const Task& task, const Eval
     cr.displayName = req.kernelName;
     cr.prelude = req.prelude ? *req.prelude : task.preludeFor(req.source);
     cr.extraFlags = req.extraFlags;
+    cr.staged = req.staged;
+    cr.stagedDir = req.stagedDir;
     cr.npuArch = device.npuArch;
     cr.deviceId = device.id;
     return cr;

@@ -332,6 +332,8 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
             req.prelude = prelude;
             req.extraFlags = kernel.request.extraFlags;
             req.localHeaders = kernel.localHeaders;
+            req.staged = kernel.request.staged;
+            req.stagedDir = kernel.request.stagedDir;
             cr.evaluation = evaluator_.evaluate(task, req);
             if (!cr.evaluation.success() && rep.error.empty())
                 rep.error = "config '" + cfg.name + "': " +

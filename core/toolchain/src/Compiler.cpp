@@ -46,6 +46,8 @@ constexpr uint64_t kCompileMemoryBytes = 1ull << 30;
 // The whole compile (driver, cc1plus, as, gold) where a cgroup v2 group is available.
 constexpr uint64_t kCompileGroupMemoryBytes = 2ull << 30;
 constexpr uint64_t kMaxKernelObjectBytes = 64ull << 20;
+// The folder of the work directory that holds a request's staged files (CompileRequest::staged).
+constexpr const char* kStageFolder = "stage";
 
 // The compiler runs confined like the runner (docs/security.md): it sees /usr, the kernel
 // headers, the runtime library and its own work directory, with memory, CPU, file-size and
@@ -124,6 +126,26 @@ std::string resolveIncludeFolders(CompileRequest& req, const std::string& npuInc
         if (!why.empty()) return why;
         f = "-I" + real;
     }
+    return "";
+}
+
+// "" when `path` is a plain relative path inside the staging folder, else why not: a staged file
+// may only land inside it (its name comes from an op tree someone else wrote).
+std::string stagedPathProblem(const std::string& path) {
+    const fs::path p(path);
+    if (path.empty() || p.is_absolute()) return "the staged path '" + printable(path) + "' is not relative";
+    for (const auto& part : p)
+        if (part == ".." || part == "." || part.empty())
+            return "the staged path '" + printable(path) + "' leaves the staging folder";
+    for (unsigned char c : path)
+        if (c < 0x20 || c == 0x7f || c == '\\') return "the staged path '" + printable(path) + "' holds a control character or a backslash";
+    return "";
+}
+
+std::string stagedFilesProblem(const CompileRequest& req) {
+    for (const auto& f : req.staged)
+        if (std::string why = stagedPathProblem(f.path); !why.empty()) return why;
+    if (!req.staged.empty() && !req.stagedDir.empty()) return stagedPathProblem(req.stagedDir);
     return "";
 }
 
@@ -246,6 +268,8 @@ std::vector<std::string> Compiler::flags(const CompileRequest& req) const {
                                   "-include", "prelude.h"};
     if (!req.isReference) f.push_back("-D__NPU_ARCH__=" + std::to_string(req.npuArch));
     for (const auto& x : req.extraFlags) f.push_back(x);
+    // Relative to the work directory the compiler runs in: the same flag (and cache key) for every compile.
+    if (!req.staged.empty() && !req.stagedDir.empty()) f.push_back("-I" + (fs::path(kStageFolder) / req.stagedDir).string());
     return f;
 }
 
@@ -254,6 +278,7 @@ std::string Compiler::cacheKey(const CompileRequest& req) const {
     h.add(req.source).add(req.prelude).add(req.deviceId).add(std::to_string(req.npuArch));
     h.add(req.isReference ? "reference" : "kernel").add(paths_.compiler).add(headerDigest_);
     for (const auto& f : flags(req)) h.add(f);
+    for (const auto& f : req.staged) h.add(f.path).add(f.text);
     // What the confined compiler can see decides what compiles (an include outside the shown
     // folders fails): bump this when the compiler's sandbox changes, so no stale result is reused.
     h.add("confinement-v2");
@@ -376,6 +401,7 @@ void storeInCache(CompileResult& res, const fs::path& work, const fs::path& dir)
     writeFile((work / "result.json").string(), out.dump());
     std::error_code ec;
     fs::remove(work / "prelude.h", ec);
+    fs::remove_all(work / kStageFolder, ec);  // copies of project files: the key already stands for them
     fs::rename(work, dir, ec);
     if (ec) fs::remove_all(work, ec);  // another process cached the same key first: use theirs
     trimCacheFolderSometimes(dir.parent_path());
@@ -389,7 +415,9 @@ CompileResult Compiler::compile(const CompileRequest& request) const {
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     CompileResult res;
     CompileRequest resolved = request;
-    if (const std::string refused = resolveIncludeFolders(resolved, paths_.npuInclude); !refused.empty()) {
+    std::string refused = stagedFilesProblem(request);
+    if (refused.empty()) refused = resolveIncludeFolders(resolved, paths_.npuInclude);
+    if (!refused.empty()) {
         addError(res, request.displayName.empty() ? "kernel.cpp" : request.displayName, refused);
         return res;
     }
@@ -409,6 +437,12 @@ CompileResult Compiler::compile(const CompileRequest& request) const {
     fs::create_directories(work);
     const std::string srcName = req.isReference ? "reference.cpp" : "kernel.cpp";
     writeFile((work / srcName).string(), req.source);
+    // The candidate's own staged folder must exist for "../x" to lead anywhere from it.
+    if (!req.staged.empty() && !req.stagedDir.empty()) fs::create_directories(work / kStageFolder / req.stagedDir);
+    for (const auto& f : req.staged) {
+        fs::create_directories((work / kStageFolder / f.path).parent_path());
+        writeFile((work / kStageFolder / f.path).string(), f.text);
+    }
     // With the precompiled header included first, the prelude comes after the header's
     // default SAGE_TILING_TYPE, so it replaces it instead of redefining it. Same binary either way.
     const std::string pch = precompiledHeader(req);

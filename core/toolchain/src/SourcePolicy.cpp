@@ -149,7 +149,9 @@ std::string refusal(const std::string& header, bool quoted) {
         return "is an AscendC library header the simulator does not implement (implemented: " +
                joined(SourcePolicy::shippedAscendHeaders()) + ")";
     if (header.find("..") != std::string::npos || header.front() == '/')
-        return "points outside the op directory";
+        return "resolves to no file of the op tree: not in the op directory, not where CANN's build stages the "
+               "tree's kernel folders (<op>/ for a sibling op's op_kernel/, inc/ for common/inc/op_kernel/), or it "
+               "leaves the tree";
     if (header.rfind("acl/", 0) == 0 || header.rfind("graph/", 0) == 0 || header.rfind("register/", 0) == 0 ||
         header.rfind("tiling/", 0) == 0 || header.rfind("platform/", 0) == 0)
         return "is a CANN host header; a kernel file cannot use it (host code belongs in op_host/)";

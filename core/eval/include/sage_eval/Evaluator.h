@@ -36,6 +36,9 @@ struct EvalRequest {
     std::optional<std::string> prelude;
     std::vector<std::string> extraFlags;
     std::vector<std::string> localHeaders;
+    // The project files the real build stages next to the kernel (toolchain::CompileRequest::staged).
+    std::vector<toolchain::StagedFile> staged;
+    std::string stagedDir;
     std::map<std::string, nlohmann::json> caseLaunch;
 };
 

@@ -12,6 +12,14 @@
 
 namespace sage::toolchain {
 
+// A file the compile sees in its staging folder, as CANN's build copies an op tree's kernel
+// folders next to each other (StagedOpTree in core/eval): `path` relative, without "..", and
+// `text` the one the source policy checked (the compiler never reads the tree for it).
+struct StagedFile {
+    std::string path;
+    std::string text;
+};
+
 struct CompileRequest {
     std::string source;        // the candidate file's text, compiled unmodified
     std::string displayName;   // the name diagnostics use, e.g. "kernel.cpp"
@@ -23,6 +31,11 @@ struct CompileRequest {
     // The project the -I folders of extraFlags belong to (an op tree): each folder must resolve
     // inside it (or inside the kernel headers), links included. Empty: no folder may be a link.
     std::string projectRoot;
+    // Files written under the compile's staging folder, and the candidate's own folder there
+    // (searched after every -I folder of extraFlags, so that "../inc/platform.h" resolves as in
+    // the real build). Part of the cache key.
+    std::vector<StagedFile> staged;
+    std::string stagedDir;
     // A compile nobody waits for yet (the agent's speculative one): lowest CPU priority, and
     // stopped when `cancel` becomes true (such a result is never cached).
     bool background = false;

@@ -1,0 +1,124 @@
+// Includes that leave an op's folder but stay in its op tree resolve as CANN's build stages the
+// tree (issue 46, item 1): "../inc/x.h" is common/inc/op_kernel/x.h, "../<op>/x.h" a sibling op's
+// op_kernel/x.h; a link out of the tree is still refused and never read. Op trees written here.
+#include "sage_eval/CompatScan.h"
+#include "sage_toolchain/Compiler.h"
+#include "sage_toolchain/ToolPaths.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+using namespace sage;
+namespace fs = std::filesystem;
+
+class TestOpTreeStaging : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    toolchain::ToolPaths paths_;
+
+    static void write(const fs::path& p, const std::string& text) {
+        fs::create_directories(p.parent_path());
+        std::ofstream(p) << text;
+    }
+    // An op tree: the shared kernel headers in common/inc/op_kernel, a sibling op `sib` whose
+    // header includes them by their staged path, and `myop` (norm/myop) whose kernel reaches both.
+    fs::path writeTree(const std::string& name) {
+        const fs::path tree = fs::path(dir_.path().toStdString()) / name;
+        fs::remove_all(tree);
+        write(tree / "common/inc/op_kernel/platform.h",
+              "#ifndef TEST_PLATFORM_H\n#define TEST_PLATFORM_H\n#include \"nn_utils.h\"\n"
+              "constexpr int kPlatformMark = 7 + kUtilsMark;\n#endif\n");
+        write(tree / "common/inc/op_kernel/nn_utils.h", "#pragma once\nconstexpr int kUtilsMark = 3;\n");
+        write(tree / "norm/sib/op_kernel/sib_base.h",
+              "#pragma once\n#include \"../inc/platform.h\"\nconstexpr int kSibMark = kPlatformMark + 1;\n");
+        // A path from the file itself that stays inside the tree resolves too.
+        write(tree / "norm/myop/op_kernel/arch35/myop_impl.h",
+              "#pragma once\n#include \"../../../../common/inc/op_kernel/platform.h\"\n"
+              "constexpr int kImplMark = kPlatformMark * 2;\n");
+        write(tree / "norm/myop/op_kernel/myop.cpp",
+              "#include \"kernel_operator.h\"\n#include \"../inc/platform.h\"\n#include \"../sib/sib_base.h\"\n"
+              "#include \"arch35/myop_impl.h\"\n"
+              "static_assert(kSibMark == 11 && kImplMark == 20, \"the tree's own headers were compiled\");\n"
+              "extern \"C\" __global__ __aicore__ void myop(GM_ADDR x) { (void)x; }\n");
+        return tree;
+    }
+    eval::CompatFile scan(const fs::path& tree, const fs::path& file) {
+        toolchain::Compiler compiler(paths_);
+        eval::CompatScanner scanner(compiler, 2201, "ascend910b1-sim");
+        return scanner.scanFile(tree.string(), file.string());
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        paths_ = toolchain::ToolPaths::fromEnvironment();
+        paths_.cacheDir = dir_.filePath("cache").toStdString();
+    }
+
+    void includesUpToTheTreesCommonFolderResolve() {
+        const fs::path tree = writeTree("resolves");
+        const fs::path kernel = tree / "norm/myop/op_kernel/myop.cpp";
+        const eval::OpKernelBuild b = eval::prepareOpKernel(tree.string(), kernel.string(), paths_.npuInclude);
+        QVERIFY2(b.refused.empty(), b.refused.empty() ? "" : b.refused.front().message.c_str());
+        // The files the compiler reads from the stage, under the paths CANN's build copies them to.
+        std::set<std::string> staged;
+        for (const auto& f : b.request.staged) staged.insert(f.path);
+        QCOMPARE(staged, (std::set<std::string>{"inc/platform.h", "inc/nn_utils.h", "sib/sib_base.h"}));
+        QCOMPARE(b.request.stagedDir, std::string("myop"));
+        const eval::CompatFile r = scan(tree, kernel);
+        QVERIFY2(r.parsed && r.compiled, r.firstError.c_str());
+    }
+
+    void linkOutOfTheTreeIsRefused() {
+        const fs::path tree = writeTree("linked");
+        const fs::path secret = tree.parent_path() / "secret-outside";
+        write(secret / "platform.h", "#error SECRET-HEADER-46\n");
+        write(secret / "sib_base.h", "#error SECRET-SIBLING-46\n");
+        // The shared folder is a link out of the tree.
+        fs::remove_all(tree / "common/inc/op_kernel");
+        fs::create_directory_symlink(secret, tree / "common/inc/op_kernel");
+        const eval::CompatFile shared = scan(tree, tree / "norm/myop/op_kernel/myop.cpp");
+        QVERIFY(!shared.parsed && !shared.compiled);
+        QVERIFY2(shared.firstError.find("resolves to no file of the op tree") != std::string::npos, shared.firstError.c_str());
+        QVERIFY2(shared.firstError.find("SECRET") == std::string::npos, shared.firstError.c_str());
+        // A sibling's header linked out of the tree: the same.
+        write(tree / "norm/other/op_kernel/other.cpp",
+              "#include \"kernel_operator.h\"\n#include \"../sib/sib_base.h\"\n"
+              "extern \"C\" __global__ __aicore__ void other(GM_ADDR x) { (void)x; }\n");
+        fs::remove(tree / "norm/sib/op_kernel/sib_base.h");
+        fs::create_symlink(secret / "sib_base.h", tree / "norm/sib/op_kernel/sib_base.h");
+        const eval::CompatFile sibling = scan(tree, tree / "norm/other/op_kernel/other.cpp");
+        QVERIFY(!sibling.parsed && !sibling.compiled);
+        QVERIFY2(sibling.firstError.find("other.cpp:2:") != std::string::npos, sibling.firstError.c_str());
+        QVERIFY2(sibling.firstError.find("SECRET") == std::string::npos, sibling.firstError.c_str());
+    }
+
+    // The compiler sees the staged text it is given (part of the cache key), and nothing outside its stage.
+    void compilerCompilesTheStagedText() {
+        toolchain::Compiler compiler(paths_);
+        toolchain::CompileRequest cr;
+        cr.source = "#include \"../inc/p.h\"\nstatic_assert(kStaged == 5, \"staged text\");\n";
+        cr.displayName = "k.cpp";
+        cr.staged = {{"inc/p.h", "constexpr int kStaged = 5;\n"}};
+        cr.stagedDir = "myop";
+        auto ok = compiler.compile(cr);
+        QVERIFY2(ok.ok, ok.diagnostics.empty() ? "" : ok.diagnostics.front().message.c_str());
+        cr.staged[0].text = "constexpr int kStaged = 6;\n";
+        auto changed = compiler.compile(cr);
+        QVERIFY(!changed.ok);
+        QVERIFY(!changed.cached);
+        cr.staged[0].path = "../inc/p.h";
+        auto escaped = compiler.compile(cr);
+        QVERIFY(!escaped.ok);
+        QVERIFY2(!escaped.diagnostics.empty() && escaped.diagnostics[0].message.find("leaves the staging folder") != std::string::npos,
+                 escaped.diagnostics.empty() ? "" : escaped.diagnostics[0].message.c_str());
+    }
+};
+
+QTEST_MAIN(TestOpTreeStaging)
+#include "test_op_tree_staging.moc"
