@@ -59,22 +59,13 @@ std::string copyOut(const std::vector<SplitIo>& outs) {
     return k + "    }\n";
 }
 
-} // namespace
-
-SkeletonCode composeSplit(Frame& f) {
-    const eval::Task& task = f.task;
-    const eval::ComputeSpec& spec = task.compute;
-    if (f.knowledge.idiom("tail_copy").value("method", "") != "datacopy_pad")
-        throw DraftError("field 'compute.split': the split draft reads each part with a strided DataCopyPad, which " + f.device.id +
-                         " does not have");
+// The inputs (a split one with its parts) and outputs, checked against the outputs' [rows, w];
+// `queued` gets one entry per UB queue (a split input once per part).
+void classify(const eval::Task& task, std::vector<SplitIo>& ins, std::vector<SplitIo>& outs, std::vector<const eval::TensorDecl*>& queued) {
     const auto& outShape = task.outputs.front().shape;
-    if (outShape.size() != 2)
-        throw DraftError("field 'compute.split': the outputs are [rows, w]; '" + task.outputs.front().name + "' is " + shapeText(outShape));
-    std::vector<SplitIo> ins, outs;
-    std::vector<const eval::TensorDecl*> queued;  // one entry per UB queue, for the tile size
     for (const auto& d : task.inputs) {
         SplitIo io{d.name, cxxType(d.dtype), d.dtype, {}};
-        for (const auto& [input, parts] : spec.split)
+        for (const auto& [input, parts] : task.compute.split)
             if (input == d.name) io.parts = parts;
         if (!io.parts.empty()) {
             if (d.shape.size() != 2 || d.shape[0] != outShape[0])
@@ -93,6 +84,50 @@ SkeletonCode composeSplit(Frame& f) {
         outs.push_back({d.name, cxxType(d.dtype), d.dtype, {}});
         queued.push_back(&d);
     }
+}
+
+// Process(): the tiles (a group of whole rows, or a chunk of one long row) in order, each core a
+// contiguous share.
+std::string processCode() {
+    return "    __aicore__ inline void Process() {\n"
+           "        // A row that fits the tile is copied whole, several rows per copy; a longer one in chunks.\n"
+           "        // The units (a group of rows, or a chunk of a row) are dealt to the cores in contiguous shares,\n"
+           "        // so one long row (a split over the first axis) spreads over the cores too.\n"
+           "        const uint32_t rowPitch = (width_ + ALIGN - 1) / ALIGN * ALIGN;\n"
+           "        const uint32_t rowsPerCore = (rows_ + GetBlockNum() - 1) / GetBlockNum();\n"
+           "        uint32_t rowsPerTile = rowPitch <= TILE_LENGTH ? TILE_LENGTH / rowPitch : 1;\n"
+           "        if (rowsPerTile > rowsPerCore) rowsPerTile = rowsPerCore;\n"
+           "        if (rowsPerTile > 4095) rowsPerTile = 4095;  // DataCopyPad's blockCount\n"
+           "        if (rowsPerTile == 0) rowsPerTile = 1;\n"
+           "        const uint32_t chunk = rowPitch <= TILE_LENGTH ? width_ : TILE_LENGTH;\n"
+           "        const uint32_t chunks = (width_ + chunk - 1) / chunk;\n"
+           "        const uint64_t units = (uint64_t)(rows_ + rowsPerTile - 1) / rowsPerTile * chunks;\n"
+           "        const uint64_t per = (units + GetBlockNum() - 1) / GetBlockNum();\n"
+           "        const uint64_t u0 = per * GetBlockIdx() < units ? per * GetBlockIdx() : units;\n"
+           "        const uint64_t u1 = u0 + per < units ? u0 + per : units;\n"
+           "        for (uint64_t u = u0; u < u1; ++u) {\n"
+           "            const uint32_t r = uint32_t(u / chunks) * rowsPerTile, c = uint32_t(u % chunks) * chunk;\n"
+           "            const uint32_t nr = rows_ - r < rowsPerTile ? rows_ - r : rowsPerTile;\n"
+           "            const uint32_t nc = width_ - c < chunk ? width_ - c : chunk;\n"
+           "            const uint32_t pitch = (nc + ALIGN - 1) / ALIGN * ALIGN;\n"
+           "            CopyIn(r, nr, c, nc, pitch);\n            Compute(nr * pitch);\n            CopyOut(r, nr, c, nc, pitch);\n"
+           "        }\n    }\n\nprivate:\n";
+}
+
+} // namespace
+
+SkeletonCode composeSplit(Frame& f) {
+    const eval::Task& task = f.task;
+    const eval::ComputeSpec& spec = task.compute;
+    if (f.knowledge.idiom("tail_copy").value("method", "") != "datacopy_pad")
+        throw DraftError("field 'compute.split': the split draft reads each part with a strided DataCopyPad, which " + f.device.id +
+                         " does not have");
+    const auto& outShape = task.outputs.front().shape;
+    if (outShape.size() != 2)
+        throw DraftError("field 'compute.split': the outputs are [rows, w]; '" + task.outputs.front().name + "' is " + shapeText(outShape));
+    std::vector<SplitIo> ins, outs;
+    std::vector<const eval::TensorDecl*> queued;  // one entry per UB queue, for the tile size
+    classify(task, ins, outs, queued);
     std::vector<const eval::TensorDecl*> all;
     for (const auto* list : {&task.inputs, &task.outputs})
         for (const auto& d : *list) all.push_back(&d);
@@ -131,30 +166,7 @@ SkeletonCode composeSplit(Frame& f) {
             k += "        pipe_.InitBuffer(inQ_" + n + ", BUFFER_NUM, TILE_LENGTH * sizeof(" + i.it + "));\n";
     for (const auto& o : outs) k += "        pipe_.InitBuffer(outQ_" + o.name + ", BUFFER_NUM, TILE_LENGTH * sizeof(" + o.it + "));\n";
     for (const auto& b : em.buffers()) k += "        pipe_.InitBuffer(" + b + ", TILE_LENGTH * sizeof(" + ct + "));\n";
-    k += "    }\n"
-         "    __aicore__ inline void Process() {\n"
-         "        // A row that fits the tile is copied whole, several rows per copy; a longer one in chunks.\n"
-         "        // The units (a group of rows, or a chunk of a row) are dealt to the cores in contiguous shares,\n"
-         "        // so one long row (a split over the first axis) spreads over the cores too.\n"
-         "        const uint32_t rowPitch = (width_ + ALIGN - 1) / ALIGN * ALIGN;\n"
-         "        const uint32_t rowsPerCore = (rows_ + GetBlockNum() - 1) / GetBlockNum();\n"
-         "        uint32_t rowsPerTile = rowPitch <= TILE_LENGTH ? TILE_LENGTH / rowPitch : 1;\n"
-         "        if (rowsPerTile > rowsPerCore) rowsPerTile = rowsPerCore;\n"
-         "        if (rowsPerTile > 4095) rowsPerTile = 4095;  // DataCopyPad's blockCount\n"
-         "        if (rowsPerTile == 0) rowsPerTile = 1;\n"
-         "        const uint32_t chunk = rowPitch <= TILE_LENGTH ? width_ : TILE_LENGTH;\n"
-         "        const uint32_t chunks = (width_ + chunk - 1) / chunk;\n"
-         "        const uint64_t units = (uint64_t)(rows_ + rowsPerTile - 1) / rowsPerTile * chunks;\n"
-         "        const uint64_t per = (units + GetBlockNum() - 1) / GetBlockNum();\n"
-         "        const uint64_t u0 = per * GetBlockIdx() < units ? per * GetBlockIdx() : units;\n"
-         "        const uint64_t u1 = u0 + per < units ? u0 + per : units;\n"
-         "        for (uint64_t u = u0; u < u1; ++u) {\n"
-         "            const uint32_t r = uint32_t(u / chunks) * rowsPerTile, c = uint32_t(u % chunks) * chunk;\n"
-         "            const uint32_t nr = rows_ - r < rowsPerTile ? rows_ - r : rowsPerTile;\n"
-         "            const uint32_t nc = width_ - c < chunk ? width_ - c : chunk;\n"
-         "            const uint32_t pitch = (nc + ALIGN - 1) / ALIGN * ALIGN;\n"
-         "            CopyIn(r, nr, c, nc, pitch);\n            Compute(nr * pitch);\n            CopyOut(r, nr, c, nc, pitch);\n"
-         "        }\n    }\n\nprivate:\n";
+    k += "    }\n" + processCode();
     k += copyIn(ins);
     k += "    __aicore__ inline void Compute(uint32_t n) {\n";
     for (const auto& t : tileIns) k += "        LocalTensor<" + t.gmType + "> " + t.local + " = inQ_" + t.name + ".DeQue<" + t.gmType + ">();\n";
