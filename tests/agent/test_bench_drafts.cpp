@@ -190,6 +190,7 @@ private slots:
     void tensorListsLaunchPerMember() {
         const eval::Task& t = *set_.find("foreach_scale_add");
         QCOMPARE(t.listMembers, std::string("a_count"));
+        QVERIFY2(t.description.find("ctx.dim(\"<name>_count\")") != std::string::npos, t.description.c_str());  // what an LLM reads
         const auto d = agent::composeDraft(t, device(), {});
         QVERIFY2(d.ok, d.error.c_str());
         QVERIFY(d.source.find("ctx.dim(\"a_count\")") != std::string::npos);

@@ -222,7 +222,11 @@ std::string caseInterface(const Operator& op) {
                     "type) and DTYPE_<TENSOR>_IS_<DTYPE> (defined for the case's dtype, e.g. DTYPE_X_IS_FLOAT16) for " + tensors + ".";
     if (!strings.empty()) s += " String attributes (" + strings + "): ATTR_<NAME> (the text) and ATTR_<NAME>_<VALUE>.";
     if (!numbers.empty()) s += " Numeric and bool attributes (" + numbers + "): ctx.attr(\"name\") in SAGE_HOST.";
-    return s + " Shapes: ctx.shape(tensor, axis), ctx.rank(tensor), ctx.numel(tensor) in SAGE_HOST.";
+    s += " Shapes: ctx.shape(tensor, axis), ctx.rank(tensor), ctx.numel(tensor) in SAGE_HOST.";
+    if (!listInput(op).empty())
+        s += " Tensor lists (inputs and outputs alike) arrive as one tensor per member, <name>_0, <name>_1, ..., with the member "
+             "count as ctx.dim(\"<name>_count\") and DTYPE_<NAME> the first member's type.";
+    return s;
 }
 
 } // namespace
