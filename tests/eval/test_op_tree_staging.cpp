@@ -74,6 +74,18 @@ private slots:
         QVERIFY2(r.parsed && r.compiled, r.firstError.c_str());
     }
 
+    // CANN's common/inc/op_kernel/platform.h includes the basic API by its bare name
+    // ("kernel_basic_intf.h", basic_api/ being on CANN's include path): it must reach the simulator's API.
+    void sharedHeaderReachesTheBasicApiByBareName() {
+        const fs::path tree = writeTree("bare_basic_api");
+        write(tree / "common/inc/op_kernel/platform.h",
+              "#pragma once\n#include \"kernel_basic_intf.h\"\n#include \"nn_utils.h\"\n"
+              "constexpr int kPlatformMark = 7 + kUtilsMark;\n"
+              "template <typename T> __aicore__ inline uint32_t BlockBytes() { return AscendC::ONE_BLK_SIZE; }\n");
+        const eval::CompatFile r = scan(tree, tree / "norm/myop/op_kernel/myop.cpp");
+        QVERIFY2(r.parsed && r.compiled, r.firstError.c_str());
+    }
+
     void linkOutOfTheTreeIsRefused() {
         const fs::path tree = writeTree("linked");
         const fs::path secret = tree.parent_path() / "secret-outside";
