@@ -194,6 +194,20 @@ private slots:
         QCOMPARE(r.configs.at(0).tilings.at(0).blockDim, 1u);
     }
 
+    // Issue 46, items 2 and 3: the tiling struct and TilingFunc live only under op_host/arch22/
+    // (compiled for a 910B, arch35/ left out), and platform/soc_spec.h with PlatformAscendC
+    // answers the chosen profile's architecture, vector cores and UB size.
+    void archFolderTilingReadsTheProfileThroughSocSpec() {
+        const std::string p = SAGE_OP_DATA_DIR "/arch_scale";
+        auto r = run(p, p + "/spec");
+        QVERIFY2(r.pass(), r.toText().c_str());
+        const npu::DeviceProfile& d = evaluator_->devices().get("ascend910b1-sim");
+        const auto& t = r.configs.at(0).tilings.at(0);
+        QCOMPARE(t.blockDim, uint32_t(d.vectorCores));
+        QCOMPARE(t.workspaceBytes, uint64_t(d.ubUsableBytes));
+        QCOMPARE(d.npuArch, 2201);
+    }
+
     void inPlaceOutputMissingFromTheSpecSaysItsName() {
         QTemporaryDir tmp;
         const fs::path dst = fs::path(tmp.path().toStdString()) / "tiny_accumulate";

@@ -74,6 +74,48 @@ private slots:
         QVERIFY2(r.parsed && r.compiled, r.firstError.c_str());
     }
 
+    // CANN's common/inc/op_kernel/platform.h includes the basic API by its bare name
+    // ("kernel_basic_intf.h", basic_api/ being on CANN's include path): it must reach the simulator's API.
+    void sharedHeaderReachesTheBasicApiByBareName() {
+        const fs::path tree = writeTree("bare_basic_api");
+        write(tree / "common/inc/op_kernel/platform.h",
+              "#pragma once\n#include \"kernel_basic_intf.h\"\n#include \"nn_utils.h\"\n"
+              "constexpr int kPlatformMark = 7 + kUtilsMark;\n"
+              "template <typename T> __aicore__ inline uint32_t BlockBytes() { return AscendC::ONE_BLK_SIZE; }\n");
+        const eval::CompatFile r = scan(tree, tree / "norm/myop/op_kernel/myop.cpp");
+        QVERIFY2(r.parsed && r.compiled, r.firstError.c_str());
+    }
+
+    // Tiling structs where CANN's ops keep them (issue 46, item 3): the op's op_host/arch22/ for a
+    // 910B (arch35/ is another architecture's and stays out), or, for a family, the header of a
+    // sibling op that registers the op's class (ops-nn's foreach_utils/op_host/foreach_tiling_def.h).
+    void tilingStructsAreFoundInTheArchFolderAndTheFamilysSibling() {
+        const fs::path tree = writeTree("tiling_places");
+        write(tree / "norm/myop/op_host/arch22/myop_tiling.h",
+              "#pragma once\n#include \"register/tilingdata_base.h\"\nnamespace optiling {\n"
+              "BEGIN_TILING_DATA_DEF(MyopArch22Tiling)\nTILING_DATA_FIELD_DEF(uint32_t, mark22);\nEND_TILING_DATA_DEF;\n"
+              "REGISTER_TILING_DATA_CLASS(Myop, MyopArch22Tiling)\n}\n");
+        write(tree / "norm/myop/op_host/arch35/myop_tiling_arch35.h", "#error ARCH35-HEADER-IN-A-910B-BUILD\n");
+        write(tree / "norm/myop/op_kernel/myop.cpp",
+              "#include \"kernel_operator.h\"\n"
+              "extern \"C\" __global__ __aicore__ void myop(GM_ADDR x, GM_ADDR tiling) {\n"
+              "    GET_TILING_DATA(t, tiling);\n    (void)t.mark22;\n    (void)x;\n}\n");
+        const eval::CompatFile own = scan(tree, tree / "norm/myop/op_kernel/myop.cpp");
+        QVERIFY2(own.parsed && own.compiled, own.firstError.c_str());
+        // A family member with no tiling header of its own.
+        write(tree / "norm/fam_utils/op_host/fam_tiling_def.h",
+              "#pragma once\n#include \"register/tilingdata_base.h\"\nnamespace optiling {\n"
+              "BEGIN_TILING_DATA_DEF(FamCommonTiling)\nTILING_DATA_FIELD_DEF(uint32_t, famMark);\nEND_TILING_DATA_DEF;\n"
+              "REGISTER_TILING_DATA_CLASS(FamAbs, FamCommonTiling)\n}\n");
+        write(tree / "norm/fam_abs/op_host/fam_abs_def.cpp", "// the definition only\n");
+        write(tree / "norm/fam_abs/op_kernel/fam_abs.cpp",
+              "#include \"kernel_operator.h\"\n"
+              "extern \"C\" __global__ __aicore__ void fam_abs(GM_ADDR x, GM_ADDR tiling) {\n"
+              "    GET_TILING_DATA_WITH_STRUCT(FamCommonTiling, t, tiling);\n    (void)t.famMark;\n    (void)x;\n}\n");
+        const eval::CompatFile family = scan(tree, tree / "norm/fam_abs/op_kernel/fam_abs.cpp");
+        QVERIFY2(family.parsed && family.compiled, family.firstError.c_str());
+    }
+
     void linkOutOfTheTreeIsRefused() {
         const fs::path tree = writeTree("linked");
         const fs::path secret = tree.parent_path() / "secret-outside";

@@ -8,6 +8,7 @@
 #include "sage_toolchain/SourcePolicy.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -202,6 +203,7 @@ struct TilingHeaders {
     // kernels use). An op's own host constants (BLOCK_SIZE, NCHW_CONV_ADDR_LIST_SIZE) stay out:
     // they clash with the kernel's and AscendC's names of the same spelling.
     std::set<std::string> exported;
+    std::vector<fs::path> dirs;  // folders of force-included headers the include path lacks (a sibling's op_host)
 
     void collectNames(const std::string& text, bool withConstants) {
         static const std::regex def(R"(BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\))");
@@ -220,7 +222,18 @@ struct TilingHeaders {
     }
 };
 
-TilingHeaders tilingHeaders(const fs::path& opRoot, const std::vector<fs::path>& headers) {
+// The .h files of a folder, sorted (none when it is missing).
+std::vector<fs::path> headersIn(const fs::path& dir) {
+    std::vector<fs::path> out;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return out;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+        if (e.path().extension() == ".h" && e.is_regular_file(ec)) out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TilingHeaders tilingHeaders(const fs::path& opRoot, const std::vector<fs::path>& headers, const std::string& archDir) {
     static const std::regex reg(R"(REGISTER_TILING_DATA_CLASS\s*\(\s*\w+\s*,\s*(\w+)\s*\))");
     static const std::regex def(R"(BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\))");
     TilingHeaders th;
@@ -251,6 +264,28 @@ TilingHeaders tilingHeaders(const fs::path& opRoot, const std::vector<fs::path>&
             return th;
         }
     }
+    // Or in a sibling op of the family that holds the family's host code (ops-nn's
+    // foreach/foreach_utils/op_host/foreach_tiling_def.h registers ForeachAbs' class), at the top
+    // of its op_host/ or in the architecture's folder. Only files inside the op tree are read.
+    const fs::path tree = projectTreeOf(opRoot);
+    std::error_code ec;
+    std::vector<fs::path> siblings;
+    for (const auto& e : fs::directory_iterator(opRoot.parent_path(), ec))
+        if (e.is_directory(ec) && e.path() != opRoot) siblings.push_back(e.path());
+    std::sort(siblings.begin(), siblings.end());
+    for (const auto& sib : siblings)
+        for (const fs::path& dir : {sib / "op_host", sib / "op_host" / archDir})
+            for (const auto& h : headersIn(dir)) {
+                if (!inside(h, tree)) continue;
+                const std::string text = slurp(h);
+                std::smatch m;
+                if (!std::regex_search(text, m, mine)) continue;
+                th.cls = m[1];
+                th.collectNames(text, true);
+                th.includes += toolchain::quotedIncludeLine(fs::absolute(h).string());
+                th.dirs.push_back(fs::absolute(h.parent_path()));  // the sandboxed compiler sees only named folders
+                return th;
+            }
     return th;
 }
 
@@ -345,18 +380,20 @@ std::string optilingUsings(const std::set<std::string>& exported, const std::vec
 // headers, force-included, with SAGE_TILING_TYPE naming the registered class (and optiling's
 // names visible, as the generated header declares them globally), and DTYPE_<NAME> for each
 // input and output, from the first data type of the op definition in op_host/<op>.cpp.
-std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& kernelTexts) {
+// The tiling headers of the architecture's folder (op_host/arch22/, arch35/) come after the top
+// ones: CANN's build of an op for one architecture compiles that folder's tiling with the rest.
+std::string opPrelude(const fs::path& opRoot, const std::vector<std::string>& kernelTexts, const std::string& archDir,
+                      std::set<std::string>& includeDirs) {
     std::error_code ec;
     fs::path host = opRoot / "op_host";
     if (!fs::is_directory(host, ec)) return {};
-    std::vector<fs::path> headers, sources;
-    for (const auto& e : fs::directory_iterator(host, ec)) {
-        if (e.path().extension() == ".h") headers.push_back(e.path());
+    std::vector<fs::path> headers = headersIn(host), sources;
+    for (const auto& h : headersIn(host / archDir)) headers.push_back(h);
+    for (const auto& e : fs::directory_iterator(host, ec))
         if (e.path().extension() == ".cpp") sources.push_back(e.path());
-    }
-    std::sort(headers.begin(), headers.end());
     std::sort(sources.begin(), sources.end());
-    const TilingHeaders th = tilingHeaders(opRoot, headers);
+    const TilingHeaders th = tilingHeaders(opRoot, headers, archDir);
+    for (const auto& d : th.dirs) includeDirs.insert(d.string());
     std::string out;
     if (!th.cls.empty()) out += "#define SAGE_TILING_TYPE " + th.cls + "\n";
     out += dtypeMacros(sources, kernelTexts);
@@ -426,8 +463,15 @@ bool programHostInclude(const toolchain::Diagnostic& d, const std::string& npuIn
 
 } // namespace
 
+std::string hostArchDirOf(int npuArch) { return "arch" + std::to_string(npuArch / 100); }
+
+bool isArchFolder(const std::string& name) {
+    return name.size() > 4 && name.rfind("arch", 0) == 0 &&
+           std::all_of(name.begin() + 4, name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
 OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& file, const std::string& npuInclude,
-                              bool wholeProgram) {
+                              bool wholeProgram, int npuArch) {
     OpKernelBuild b;
     const fs::path path(file), root(rootDir);
     const fs::path opRoot = opRootOf(path);
@@ -484,7 +528,9 @@ OpKernelBuild prepareOpKernel(const std::string& rootDir, const std::string& fil
     cr.source = source;
     cr.displayName = fs::relative(path, root).string();
     cr.projectRoot = fs::absolute(projectTreeOf(opRoot)).string();
-    cr.prelude = opPrelude(opRoot, b.kernelTexts);
+    // A kernel kept in an architecture's folder (op_kernel/arch35/) is built for that architecture only.
+    const std::string folder = path.parent_path().filename().string();
+    cr.prelude = opPrelude(opRoot, b.kernelTexts, isArchFolder(folder) ? folder : hostArchDirOf(npuArch), includeDirs);
     // A program's own build passes definitions from its CMakeLists.txt (scenario numbers).
     if (program) cr.prelude = buildDefinitionsOf(slurp(path.parent_path() / "CMakeLists.txt")) + cr.prelude;
     // The `.asc` compiler provides the SIMT built-ins (threadIdx, dim3, __launch_bounds__) unasked.
@@ -506,7 +552,7 @@ CompatFile CompatScanner::scanFile(const std::string& rootDir, const std::string
     // A program file without main (a kernel compiled on its own and linked with the host part
     // elsewhere) is compiled for its device part even when whole programs are asked for.
     const bool whole = wholePrograms && !programSourceOf(slurp(file)).source.empty();
-    OpKernelBuild b = prepareOpKernel(rootDir, file, compiler_.paths().npuInclude, whole);
+    OpKernelBuild b = prepareOpKernel(rootDir, file, compiler_.paths().npuInclude, whole, npuArch_);
     if (classifyKernelSource(fs::path(file).filename().string(), slurp(file)).kind == KernelSourceKind::Program)
         r.kind = "program";
     r.whole = whole && r.kind == "program";

@@ -13,14 +13,22 @@ using nlohmann::json;
 HostProgram compileHostProgram(const toolchain::Compiler& compiler, const OpProject& project,
                                const npu::DeviceProfile& device) {
     toolchain::CompileRequest cr;
+    // The device's architecture folder (op_host/arch22/ for a 910B) holds the tiling CANN's build
+    // compiles for it; the other architectures' folders stay out, as they do in that build.
+    std::vector<std::string> sources = project.hostSources;
+    if (auto arch = project.archHostSources.find(hostArchDirOf(device.npuArch)); arch != project.archHostSources.end())
+        sources.insert(sources.end(), arch->second.begin(), arch->second.end());
     // One source compiles unchanged (its diagnostics name its lines); several are included by
     // absolute path into one translation unit, as they form one host library in the real build.
-    if (project.hostSources.size() == 1) {
-        cr.source = toolchain::readProjectFile(project.hostSources[0], projectTreeOf(project.dir), 4 << 20);
+    if (sources.size() == 1) {
+        cr.source = toolchain::readProjectFile(sources[0], projectTreeOf(project.dir), 4 << 20);
     } else {
-        for (const auto& s : project.hostSources) cr.source += toolchain::quotedIncludeLine(fs::absolute(s).string());
+        for (const auto& s : sources) {
+            (void)toolchain::readProjectFile(s, projectTreeOf(project.dir), 4 << 20);  // inside the tree, bounded
+            cr.source += toolchain::quotedIncludeLine(fs::absolute(s).string());
+        }
     }
-    cr.displayName = "op_host/" + fs::path(project.hostSources[0]).filename().string();
+    cr.displayName = "op_host/" + fs::path(sources[0]).filename().string();
     cr.prelude = "#include \"sage_op_host_driver.h\"\n";
     cr.npuArch = device.npuArch;
     cr.deviceId = device.id;
@@ -38,7 +46,7 @@ HostProgram compileHostProgram(const toolchain::Compiler& compiler, const OpProj
 json hostPlatform(const npu::DeviceProfile& d) {
     return {{"soc", d.soc},       {"aiv_cores", d.vectorCores}, {"aic_cores", d.cubeCores}, {"split", d.splitArch},
             {"ub", d.ubUsableBytes}, {"l1", d.l1Bytes},         {"l0a", d.l0aBytes},        {"l0b", d.l0bBytes},
-            {"l0c", d.l0cBytes}};
+            {"l0c", d.l0cBytes},  {"npu_arch", d.npuArch}};
 }
 
 std::vector<json> runHostRequests(const toolchain::Sandbox& sandbox, const HostProgram& program, const json& deviceJson,

@@ -121,7 +121,7 @@ void readRun(const toolchain::SandboxReport& sr, const ProgramRunOptions& o, con
 }
 
 // The device as PlatformAscendCManager describes it to the program's host code
-// (host/tiling/platform/platform_ascendc.h): fe::PlatFormInfos' leading fields in order.
+// (host/tiling/platform/platform_ascendc.h): fe::PlatFormInfos' leading fields in order, npuArch last.
 std::string devicePlatformDefinition(const npu::DeviceProfile& d) {
     std::string soc;
     for (char c : d.soc)
@@ -129,7 +129,8 @@ std::string devicePlatformDefinition(const npu::DeviceProfile& d) {
     return "#define SAGE_DEVICE_PLATFORM {\"" + soc + "\", " + std::to_string(d.vectorCores) + "u, " +
            std::to_string(d.cubeCores) + "u, " + (d.splitArch ? "true" : "false") + ", " +
            std::to_string(d.ubUsableBytes) + "ull, " + std::to_string(d.l1Bytes) + "ull, " + std::to_string(d.l0aBytes) +
-           "ull, " + std::to_string(d.l0bBytes) + "ull, " + std::to_string(d.l0cBytes) + "ull}\n";
+           "ull, " + std::to_string(d.l0bBytes) + "ull, " + std::to_string(d.l0cBytes) + "ull, " +
+           std::to_string(d.npuArch) + "u}\n";
 }
 
 } // namespace
@@ -174,7 +175,7 @@ ProgramReport runProgram(const Evaluator& evaluator, const std::string& programF
         return r;
     }
     const npu::DeviceProfile& device = evaluator.devices().get(o.deviceId);
-    OpKernelBuild b = prepareOpKernel(dir.string(), file.string(), evaluator.paths().npuInclude, true);
+    OpKernelBuild b = prepareOpKernel(dir.string(), file.string(), evaluator.paths().npuInclude, true, device.npuArch);
     if (!b.refused.empty()) {
         r.status = toolchain::RunStatus::Rejected;
         r.message = b.refused.front().message;

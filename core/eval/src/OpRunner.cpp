@@ -274,7 +274,7 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
         rep.op = rep.opDef.value("type", "");
         const Binding binding = bindTensors(rep.opDef, spec.task, specFile);
         // 2. The kernel file, checked like any candidate (local headers of the op allowed).
-        OpKernelBuild kernel = prepareOpKernel(project.dir, project.kernelFile, paths.npuInclude);
+        OpKernelBuild kernel = prepareOpKernel(project.dir, project.kernelFile, paths.npuInclude, false, device.npuArch);
         if (!kernel.refused.empty()) {
             rep.error = firstError(kernel.refused);
             return rep;

@@ -1,6 +1,7 @@
 // Opening an op project and reading the spec that makes it a task (docs/tasks.md "Op specs").
 #include "sage_eval/OpProject.h"
 
+#include "sage_eval/CompatScan.h"
 #include "sage_json/BoundedJson.h"
 #include "sage_toolchain/Files.h"
 
@@ -36,6 +37,16 @@ OpProject OpProject::open(const std::string& dirPath) {
             if ((e.path().extension() == ".cpp" || e.path().extension() == ".cc") && !isAclnnLayer(e.path()))
                 p.hostSources.push_back(e.path().string());
     std::sort(p.hostSources.begin(), p.hostSources.end());
+    if (fs::is_directory(host, ec))
+        for (const auto& d : fs::directory_iterator(host, ec)) {
+            const std::string folder = d.path().filename().string();
+            if (!d.is_directory(ec) || !isArchFolder(folder)) continue;
+            auto& list = p.archHostSources[folder];
+            for (const auto& e : fs::directory_iterator(d.path(), ec))
+                if ((e.path().extension() == ".cpp" || e.path().extension() == ".cc") && !isAclnnLayer(e.path()))
+                    list.push_back(e.path().string());
+            std::sort(list.begin(), list.end());
+        }
     if (p.hostSources.empty())
         throw OpProjectError((host / "").string() + ": no host source (op_host/<op>.cpp with the op definition and its "
                              "TilingFunc): sage op runs the op's own host tiling, so the project needs one");

@@ -107,7 +107,7 @@ const std::vector<std::string>& SourcePolicy::shippedAscendHeaders() {
         // CANN's current op repositories: tensor lists, tiling templates, Ops::Base helpers.
         "kernel_operator_list_tensor_intf.h", "ascendc/host_api/tiling/template_argument.h",
         "op_kernel/platform_util.h", "op_kernel/math_util.h", "utils/debug/asc_printf.h", "basic_api/kernel_basic_intf.h",
-        "basic_api/kernel_operator_block_sync_intf.h",
+        "kernel_basic_intf.h", "basic_api/kernel_operator_block_sync_intf.h",
         // The SIMT API (core/npu/include/simt_api).
         "simt_api/asc_simt.h", "simt_api/common_functions.h", "simt_api/asc_fp16.h", "simt_api/asc_bf16.h",
         "simt_api/device_atomic_functions.h", "simt_api/device_functions.h", "simt_api/device_sync_functions.h",

@@ -55,9 +55,15 @@ struct OpKernelBuild {
 };
 // `wholeProgram`: a single-file program is prepared to run as a whole (programSourceOf, with
 // sage_asc/program.h force-included and the host headers a program's main uses allowed) instead
-// of for its device part.
+// of for its device part. `npuArch` (the device profile's) chooses the op_host/arch<NN>/ folder
+// whose tiling headers the kernel sees, unless the kernel sits in an op_kernel/arch<NN>/ folder.
 OpKernelBuild prepareOpKernel(const std::string& root, const std::string& file, const std::string& npuInclude,
-                              bool wholeProgram = false);
+                              bool wholeProgram = false, int npuArch = 2201);
+// The folder CANN's ops keep one architecture's host tiling in: op_host/arch22 for npu_arch 2201
+// (910B), arch35 for 3510.
+std::string hostArchDirOf(int npuArch);
+// Whether a folder name is one architecture's folder ("arch22", "arch35").
+bool isArchFolder(const std::string& name);
 // The op directory a kernel file belongs to (the parent of its op_kernel/ folder).
 std::string opRootOf(const std::string& kernelFile);
 // The tree an op belongs to (the highest folder above it holding `common/`, else the op folder):

@@ -27,6 +27,9 @@ struct OpProject {
     std::string dir;                       // the op directory (holds op_host/ and op_kernel/)
     std::string name;                      // its folder name, e.g. "abs"
     std::vector<std::string> hostSources;  // op_host/*.cpp, sorted
+    // op_host/arch<NN>/*.cpp by folder (arch22, arch35): one architecture's tiling, compiled with
+    // hostSources for a device of that architecture (hostArchDirOf).
+    std::map<std::string, std::vector<std::string>> archHostSources;
     std::string kernelFile;                // op_kernel/<name>.cpp (or the only .cpp there)
     static OpProject open(const std::string& dir);  // throws OpProjectError
 };

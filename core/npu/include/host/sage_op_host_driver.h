@@ -112,10 +112,12 @@ inline fe::PlatFormInfos platformOf(const json& p) {
     info.l0aBytes = p.value("l0a", info.l0aBytes);
     info.l0bBytes = p.value("l0b", info.l0bBytes);
     info.l0cBytes = p.value("l0c", info.l0cBytes);
+    info.npuArch = p.value("npu_arch", info.npuArch);
     info.res["SoCInfo"]["ai_core_cnt"] = std::to_string(info.aicCores);
     info.res["SoCInfo"]["vector_core_cnt"] = std::to_string(info.aivCores);
     info.res["AICoreSpec"]["ub_size"] = std::to_string(info.ubBytes);
     info.res["AICoreSpec"]["l1_size"] = std::to_string(info.l1Bytes);
+    info.res["version"]["NpuArch"] = std::to_string(info.npuArch);
     info.res["version"]["Short_SoC_version"] = info.socVersion.rfind("Ascend910B", 0) == 0 ? "Ascend910B" : info.socVersion;
     return info;
 }

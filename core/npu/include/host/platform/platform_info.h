@@ -13,6 +13,7 @@ struct PlatFormInfos {
     uint32_t aivCores = 48, aicCores = 24;
     bool splitArch = true;
     uint64_t ubBytes = 196352, l1Bytes = 524288, l0aBytes = 65536, l0bBytes = 65536, l0cBytes = 131072;
+    uint32_t npuArch = 2201;  // the profile's "npu_arch" (__NPU_ARCH__), what GetCurNpuArch() answers
     uint64_t l2Bytes = 201326592, hbmBytes = 68719476736ull;
     std::map<std::string, std::map<std::string, std::string>> res;  // GetPlatformRes(label, key)
 

@@ -227,7 +227,9 @@ public:
         return workspaces.data();
     }
     size_t GetWorkspaceNum() const { return workspaces.size(); }
-    fe::PlatFormInfos* GetPlatformInfo() { return &platform; }
+    // Const, handing out a writable description, as CANN's contexts do (ops-nn's tiling_util.h asks
+    // a `const TilingParseContext*`); the context owns it here instead of pointing at it.
+    fe::PlatFormInfos* GetPlatformInfo() const { return const_cast<fe::PlatFormInfos*>(&platform); }
     const char* GetNodeName() const { return node.name; }
     const char* GetNodeType() const { return node.type; }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node; }
@@ -266,7 +268,9 @@ public:
     const char* GetNodeName() const { return node.name; }
     const char* GetNodeType() const { return node.type; }
     template <typename T> T* GetCompiledInfo() { return static_cast<T*>(compileInfo); }
-    fe::PlatFormInfos* GetPlatformInfo() { return &platform; }
+    // Const, handing out a writable description, as CANN's contexts do (ops-nn's tiling_util.h asks
+    // a `const TilingParseContext*`); the context owns it here instead of pointing at it.
+    fe::PlatFormInfos* GetPlatformInfo() const { return const_cast<fe::PlatFormInfos*>(&platform); }
     const char* GetCompiledJson() const { return "{}"; }
 };
 

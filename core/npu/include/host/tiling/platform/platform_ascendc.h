@@ -5,6 +5,7 @@
 #pragma once
 
 #include "platform/platform_info.h"
+#include "platform/soc_spec.h"
 #include "register/tilingdata_base.h"
 
 #include <cstdint>
@@ -37,6 +38,8 @@ public:
         }
     }
     void GetCoreMemBw(CoreMemType, uint64_t& bw) const { bw = 0; }
+    // The architecture ops-nn's tilings branch on (NpuArch::DAV_2201 for a 910B), from the profile.
+    NpuArch GetCurNpuArch() const { return NpuArchOf(info_.npuArch); }
     SocVersion GetSocVersion() const {
         const std::string& s = info_.socVersion;
         if (s.rfind("Ascend910B", 0) == 0) return SocVersion::ASCEND910B;
