@@ -53,6 +53,18 @@ class TestOpTreeStaging : public QObject {
         return scanner.scanFile(tree.string(), file.string());
     }
 
+    // A host tiling header declaring `structName` with one uint32_t `field`, registered for `opClass`.
+    static std::string tilingHeader(const std::string& structName, const std::string& field, const std::string& opClass) {
+        return "#pragma once\n#include \"register/tilingdata_base.h\"\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(" + structName +
+               ")\nTILING_DATA_FIELD_DEF(uint32_t, " + field + ");\nEND_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(" + opClass + ", " +
+               structName + ")\n}\n";
+    }
+    // A kernel `entry` that reads its tiling with `getTiling` (into t) and touches t.<field>.
+    static std::string kernelReading(const std::string& entry, const std::string& getTiling, const std::string& field) {
+        return "#include \"kernel_operator.h\"\nextern \"C\" __global__ __aicore__ void " + entry + "(GM_ADDR x, GM_ADDR tiling) {\n    " +
+               getTiling + ";\n    (void)t." + field + ";\n    (void)x;\n}\n";
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
@@ -91,27 +103,16 @@ private slots:
     // sibling op that registers the op's class (ops-nn's foreach_utils/op_host/foreach_tiling_def.h).
     void tilingStructsAreFoundInTheArchFolderAndTheFamilysSibling() {
         const fs::path tree = writeTree("tiling_places");
-        write(tree / "norm/myop/op_host/arch22/myop_tiling.h",
-              "#pragma once\n#include \"register/tilingdata_base.h\"\nnamespace optiling {\n"
-              "BEGIN_TILING_DATA_DEF(MyopArch22Tiling)\nTILING_DATA_FIELD_DEF(uint32_t, mark22);\nEND_TILING_DATA_DEF;\n"
-              "REGISTER_TILING_DATA_CLASS(Myop, MyopArch22Tiling)\n}\n");
+        write(tree / "norm/myop/op_host/arch22/myop_tiling.h", tilingHeader("MyopArch22Tiling", "mark22", "Myop"));
         write(tree / "norm/myop/op_host/arch35/myop_tiling_arch35.h", "#error ARCH35-HEADER-IN-A-910B-BUILD\n");
-        write(tree / "norm/myop/op_kernel/myop.cpp",
-              "#include \"kernel_operator.h\"\n"
-              "extern \"C\" __global__ __aicore__ void myop(GM_ADDR x, GM_ADDR tiling) {\n"
-              "    GET_TILING_DATA(t, tiling);\n    (void)t.mark22;\n    (void)x;\n}\n");
+        write(tree / "norm/myop/op_kernel/myop.cpp", kernelReading("myop", "GET_TILING_DATA(t, tiling)", "mark22"));
         const eval::CompatFile own = scan(tree, tree / "norm/myop/op_kernel/myop.cpp");
         QVERIFY2(own.parsed && own.compiled, own.firstError.c_str());
         // A family member with no tiling header of its own.
-        write(tree / "norm/fam_utils/op_host/fam_tiling_def.h",
-              "#pragma once\n#include \"register/tilingdata_base.h\"\nnamespace optiling {\n"
-              "BEGIN_TILING_DATA_DEF(FamCommonTiling)\nTILING_DATA_FIELD_DEF(uint32_t, famMark);\nEND_TILING_DATA_DEF;\n"
-              "REGISTER_TILING_DATA_CLASS(FamAbs, FamCommonTiling)\n}\n");
+        write(tree / "norm/fam_utils/op_host/fam_tiling_def.h", tilingHeader("FamCommonTiling", "famMark", "FamAbs"));
         write(tree / "norm/fam_abs/op_host/fam_abs_def.cpp", "// the definition only\n");
         write(tree / "norm/fam_abs/op_kernel/fam_abs.cpp",
-              "#include \"kernel_operator.h\"\n"
-              "extern \"C\" __global__ __aicore__ void fam_abs(GM_ADDR x, GM_ADDR tiling) {\n"
-              "    GET_TILING_DATA_WITH_STRUCT(FamCommonTiling, t, tiling);\n    (void)t.famMark;\n    (void)x;\n}\n");
+              kernelReading("fam_abs", "GET_TILING_DATA_WITH_STRUCT(FamCommonTiling, t, tiling)", "famMark"));
         const eval::CompatFile family = scan(tree, tree / "norm/fam_abs/op_kernel/fam_abs.cpp");
         QVERIFY2(family.parsed && family.compiled, family.firstError.c_str());
     }

@@ -41,13 +41,19 @@ std::string categoryConstruct(const std::string& category) {
     return "";
 }
 
+// A case's attribute, or proto.yaml's default when the case leaves it out (null when neither has it).
+json caseAttr(const Operator& op, const BenchCase& c, const std::string& attr) {
+    json a = c.attrs.value(attr, json());
+    for (const auto& p : op.proto.attrs)
+        if (a.is_null() && p.name == attr) a = p.defaultValue;
+    return a;
+}
+
 // The axis of a rank-`rank` tensor that the case's integer attribute `attr` names (negative from the
 // end; proto.yaml's default when the case leaves it out).
 template <typename Bad>
 int64_t attrAxis(const Operator& op, const BenchCase& c, const std::string& attr, int64_t rank, const std::string& tensor, Bad bad) {
-    json a = c.attrs.value(attr, json());
-    for (const auto& p : op.proto.attrs)
-        if (a.is_null() && p.name == attr) a = p.defaultValue;
+    const json a = caseAttr(op, c, attr);
     if (!a.is_number_integer()) throw bad("case " + std::to_string(c.id) + " has no integer attribute '" + attr + "'");
     const int64_t at = a.get<int64_t>() < 0 ? rank + a.get<int64_t>() : a.get<int64_t>();
     if (at < 0 || at >= rank) throw bad("case " + std::to_string(c.id) + "'s " + attr + " is outside the axes of '" + tensor + "'");
@@ -194,8 +200,8 @@ std::vector<ComputeSpec> parseDraftSpecs(const Operator& op) {
         }
     }
     for (const auto& c : op.cases)
-        if (!views.contains(viewKeyOf(op, c)) && !views.contains("*"))
-            throw std::invalid_argument("field 'views': no view \"" + viewKeyOf(op, c) + "\" for case " + std::to_string(c.id));
+        if (const std::string key = viewKeyOf(op, c); !views.contains(key) && !views.contains("*"))
+            throw std::invalid_argument("field 'views': no view \"" + key + "\" for case " + std::to_string(c.id));
     return out;
 }
 
@@ -256,10 +262,7 @@ std::string viewKeyOf(const Operator& op, const BenchCase& c) {
     std::smatch m;
     const std::string r = rule.is_string() ? rule.get<std::string>() : "";
     if (std::regex_match(r, m, value)) {
-        json a = c.attrs.value(m[1].str(), json());
-        for (const auto& p : op.proto.attrs)
-            if (a.is_null() && p.name == m[1].str()) a = p.defaultValue;
-        const auto v = numberOf(a);
+        const auto v = numberOf(caseAttr(op, c, m[1].str()));
         if (!v) throw bad("case " + std::to_string(c.id) + " has no numeric attribute '" + m[1].str() + "'");
         if (std::isnan(*v)) return "nan";
         if (std::isinf(*v)) return *v > 0 ? "inf" : "-inf";

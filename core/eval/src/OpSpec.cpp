@@ -32,21 +32,21 @@ OpProject OpProject::open(const std::string& dirPath) {
     p.dir = dir.string();
     p.name = (dir.filename().empty() ? dir.parent_path() : dir).filename().string();
     const fs::path host = dir / "op_host", kernel = dir / "op_kernel";
-    if (fs::is_directory(host, ec))
-        for (const auto& e : fs::directory_iterator(host, ec))
+    // The host sources of a folder (op_host/ itself, or one of its arch folders), sorted.
+    auto hostSourcesIn = [&ec](const fs::path& folder) {
+        std::vector<std::string> list;
+        for (const auto& e : fs::directory_iterator(folder, ec))
             if ((e.path().extension() == ".cpp" || e.path().extension() == ".cc") && !isAclnnLayer(e.path()))
-                p.hostSources.push_back(e.path().string());
-    std::sort(p.hostSources.begin(), p.hostSources.end());
-    if (fs::is_directory(host, ec))
-        for (const auto& d : fs::directory_iterator(host, ec)) {
-            const std::string folder = d.path().filename().string();
-            if (!d.is_directory(ec) || !isArchFolder(folder)) continue;
-            auto& list = p.archHostSources[folder];
-            for (const auto& e : fs::directory_iterator(d.path(), ec))
-                if ((e.path().extension() == ".cpp" || e.path().extension() == ".cc") && !isAclnnLayer(e.path()))
-                    list.push_back(e.path().string());
-            std::sort(list.begin(), list.end());
-        }
+                list.push_back(e.path().string());
+        std::sort(list.begin(), list.end());
+        return list;
+    };
+    if (fs::is_directory(host, ec)) {
+        p.hostSources = hostSourcesIn(host);
+        for (const auto& d : fs::directory_iterator(host, ec))
+            if (d.is_directory(ec) && isArchFolder(d.path().filename().string()))
+                p.archHostSources[d.path().filename().string()] = hostSourcesIn(d.path());
+    }
     if (p.hostSources.empty())
         throw OpProjectError((host / "").string() + ": no host source (op_host/<op>.cpp with the op definition and its "
                              "TilingFunc): sage op runs the op's own host tiling, so the project needs one");

@@ -47,11 +47,11 @@ Variant variantOf(const eval::Task& task, const eval::TaskCase& c, const std::st
     return v;
 }
 
-// The variants the cases need, in a stable order.
-std::vector<Variant> variantsOf(const eval::Task& task, const std::string& byAttr) {
-    std::set<Variant> seen;
-    for (const auto& c : task.cases) seen.insert(variantOf(task, c, byAttr));
-    return {seen.begin(), seen.end()};
+// The variants the cases need, each with its cases, in a stable order.
+std::map<Variant, std::vector<eval::TaskCase>> casesByVariant(const eval::Task& task, const std::string& byAttr) {
+    std::map<Variant, std::vector<eval::TaskCase>> out;
+    for (const auto& c : task.cases) out[variantOf(task, c, byAttr)].push_back(c);
+    return out;
 }
 
 
@@ -99,25 +99,22 @@ DraftResult composeBenchDraft(const eval::Task& task, const std::function<DraftR
     for (const auto& t : task.outputs) names.outputs.push_back(t.name);
     for (const auto& [a, value] : task.attrs) names.attrs.push_back(a);
     std::map<std::string, std::pair<std::string, long long>> knobs;
-    std::vector<std::string> adopted;
     std::string body, firstMove, firstRationale;
     json action;
     std::set<int64_t> adoptedIds;
-    std::vector<Variant> variants;
+    std::map<Variant, std::vector<eval::TaskCase>> variants;
     try {
-        variants = variantsOf(task, byAttr);
+        variants = casesByVariant(task, byAttr);
     } catch (const std::invalid_argument& e) {
         out.error = task.bench->draftSpecFile + ": " + e.what();
         return out;
     }
-    for (const auto& v : variants) {
+    for (const auto& [v, cases] : variants) {
         const json& view = eval::cannbench::viewSpec(spec, v.viewKey);
         names.dims = eval::cannbench::draftDims(view);
         eval::Task vt = task;
         vt.bench = nullptr;  // the composer drafts this variant as a plain task
-        vt.cases.clear();    // with its own cases only (what the composer checks of them)
-        for (const auto& c : task.cases)
-            if (!(variantOf(task, c, byAttr) < v) && !(v < variantOf(task, c, byAttr))) vt.cases.push_back(c);
+        vt.cases = cases;    // its own cases only (what the composer checks of them)
         for (auto* list : {&vt.inputs, &vt.outputs})
             for (auto& d : *list) d.shape = eval::cannbench::draftShapeOf(view, d.name);
         for (size_t i = 0; i < vt.inputs.size(); ++i) vt.inputs[i].dtype = v.inputDtypes[i];

@@ -32,6 +32,8 @@ struct ElementwiseParts {
     const eval::Task& task;
     const std::vector<Io>& ins;
     const std::vector<Io>& outs;
+    const std::vector<TileValue>& tileIns;
+    const std::vector<TileValue>& tileOuts;
     std::vector<std::string> lines, buffers, scalarTail;
     bool pad;
 };
@@ -49,15 +51,8 @@ std::string privatePart(const ElementwiseParts& p) {
         else k += "        DataCopy(in_" + n + ", " + n + "Gm_[off], n);\n";
         k += "        inQ_" + n + ".EnQue(in_" + n + ");\n";
     }
-    k += "    }\n    __aicore__ inline void Compute(uint32_t n) {\n";
-    for (const auto& i : p.ins)
-        k += "        LocalTensor<" + i.it + "> in_" + i.decl->name + " = inQ_" + i.decl->name + ".DeQue<" + i.it + ">();\n";
-    for (const auto& o : p.outs)
-        k += "        LocalTensor<" + o.it + "> out_" + o.decl->name + " = outQ_" + o.decl->name + ".AllocTensor<" + o.it + ">();\n";
-    for (const auto& l : p.lines) k += "        " + l + "\n";
-    for (const auto& o : p.outs) k += "        outQ_" + o.decl->name + ".EnQue(out_" + o.decl->name + ");\n";
-    for (const auto& i : p.ins) k += "        inQ_" + i.decl->name + ".FreeTensor(in_" + i.decl->name + ");\n";
-    k += "    }\n    __aicore__ inline void CopyOut(uint32_t off, uint32_t n) {\n";
+    k += "    }\n" + tileComputeFunction(p.tileIns, p.tileOuts, p.lines);
+    k += "    __aicore__ inline void CopyOut(uint32_t off, uint32_t n) {\n";
     for (const auto& o : p.outs) {
         const std::string& n = o.decl->name;
         k += "        LocalTensor<" + o.it + "> out_" + n + " = outQ_" + n + ".DeQue<" + o.it + ">();\n";
@@ -162,6 +157,17 @@ std::string processBody(bool pad) {
 }
 
 } // namespace
+
+std::string tileComputeFunction(const std::vector<TileValue>& ins, const std::vector<TileValue>& outs,
+                                const std::vector<std::string>& lines) {
+    std::string k = "    __aicore__ inline void Compute(uint32_t n) {\n";
+    for (const auto& t : ins) k += "        LocalTensor<" + t.gmType + "> " + t.local + " = inQ_" + t.name + ".DeQue<" + t.gmType + ">();\n";
+    for (const auto& t : outs) k += "        LocalTensor<" + t.gmType + "> " + t.local + " = outQ_" + t.name + ".AllocTensor<" + t.gmType + ">();\n";
+    for (const auto& l : lines) k += "        " + l + "\n";
+    for (const auto& t : outs) k += "        outQ_" + t.name + ".EnQue(" + t.local + ");\n";
+    for (const auto& t : ins) k += "        inQ_" + t.name + ".FreeTensor(" + t.local + ");\n";
+    return k + "    }\n";
+}
 
 VectorEmitter::Env tileEnv(const eval::Task& task, const std::string& ct, std::map<std::string, std::string>& inVar) {
     VectorEmitter::Env env;
@@ -271,7 +277,7 @@ SkeletonCode composeElementwise(Frame& f) {
     for (const auto& b : em.buffers()) k += "        pipe_.InitBuffer(" + b + ", TILE_LENGTH * sizeof(" + ct + "));\n";
     k += "    }\n    __aicore__ inline void Process() {\n";
     k += processBody(pad);
-    k += privatePart({task, ins, outs, em.lines(), em.buffers(), scalarTail, pad});
+    k += privatePart({task, ins, outs, tileIns, tileOuts, em.lines(), em.buffers(), scalarTail, pad});
 
     k += "extern \"C\" __global__ __aicore__ void " + f.entry + "(" + f.kernelParams() + ") {\n" +
          "    GET_TILING_DATA_WITH_STRUCT(" + f.tilingStruct + ", tilingData, gm_tiling);\n    DraftKernel op;\n    op.Init(";

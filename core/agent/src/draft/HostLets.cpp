@@ -6,15 +6,15 @@
 #include "draft/Skeletons.h"
 
 #include <cstdio>
-#include <set>
 
 namespace sage::agent::draft {
 namespace {
 
-bool hostOnly(const eval::Expr& e, const eval::Task& task, const std::set<std::string>& hostLets) {
+// An expression of numbers, attributes (hoisted lets among them) and elementwise functions only.
+bool hostOnly(const eval::Expr& e, const eval::Task& task) {
     switch (e.op) {
     case eval::Expr::Op::Number: return true;
-    case eval::Expr::Op::Ref: return task.attrs.count(e.name) > 0 || hostLets.count(e.name) > 0;
+    case eval::Expr::Op::Ref: return task.attrs.count(e.name) > 0;
     case eval::Expr::Op::Call: {
         const eval::FunctionInfo* f = eval::findFunction(e.name);
         if (!f || f->kind != "elementwise") return false;
@@ -23,7 +23,7 @@ bool hostOnly(const eval::Expr& e, const eval::Task& task, const std::set<std::s
     default: break;
     }
     for (const auto& a : e.args)
-        if (!hostOnly(a, task, hostLets)) return false;
+        if (!hostOnly(a, task)) return false;
     return true;
 }
 
@@ -69,12 +69,10 @@ std::string hostCode(const eval::Expr& e, const std::map<std::string, std::strin
 
 HostLets hoistHostLets(const eval::Task& task) {
     HostLets h{task, {}};
-    std::set<std::string> names;
     std::vector<eval::ComputeStep> kept;
     for (const auto& l : task.compute.lets) {
-        if (hostOnly(l.expr, h.task, names) && !task.attrs.count(l.name)) {
+        if (hostOnly(l.expr, h.task) && !task.attrs.count(l.name)) {
             h.hostValue[l.name] = hostCode(l.expr, h.hostValue);
-            names.insert(l.name);
             h.task.attrs[l.name] = 0.0;  // an attribute to the kernel; its value comes from hostValue
         } else {
             kept.push_back(l);

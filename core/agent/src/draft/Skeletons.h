@@ -108,6 +108,10 @@ VectorEmitter::Env tileEnv(const eval::Task& task, const std::string& ct, std::m
 struct TileValue {
     std::string name, local, gmType, dtype;
 };
+// Compute(uint32_t n): dequeue the inputs (inQ_<name>), allocate the outputs (outQ_<name>), run
+// `lines`, enqueue the outputs and free the inputs.
+std::string tileComputeFunction(const std::vector<TileValue>& ins, const std::vector<TileValue>& outs,
+                                const std::vector<std::string>& lines);
 void emitTileCompute(VectorEmitter& em, const eval::ComputeSpec& spec, const std::vector<TileValue>& ins,
                      const std::vector<TileValue>& outs, std::map<std::string, std::string>& inVar);
 // TILE_LENGTH (from the UB budget: BUFFER_NUM queue buffers per tensor in `all` plus calcBuffers

@@ -168,13 +168,7 @@ SkeletonCode composeSplit(Frame& f) {
     for (const auto& b : em.buffers()) k += "        pipe_.InitBuffer(" + b + ", TILE_LENGTH * sizeof(" + ct + "));\n";
     k += "    }\n" + processCode();
     k += copyIn(ins);
-    k += "    __aicore__ inline void Compute(uint32_t n) {\n";
-    for (const auto& t : tileIns) k += "        LocalTensor<" + t.gmType + "> " + t.local + " = inQ_" + t.name + ".DeQue<" + t.gmType + ">();\n";
-    for (const auto& t : tileOuts) k += "        LocalTensor<" + t.gmType + "> " + t.local + " = outQ_" + t.name + ".AllocTensor<" + t.gmType + ">();\n";
-    for (const auto& l : em.lines()) k += "        " + l + "\n";
-    for (const auto& t : tileOuts) k += "        outQ_" + t.name + ".EnQue(" + t.local + ");\n";
-    for (const auto& t : tileIns) k += "        inQ_" + t.name + ".FreeTensor(" + t.local + ");\n";
-    k += "    }\n" + copyOut(outs);
+    k += tileComputeFunction(tileIns, tileOuts, em.lines()) + copyOut(outs);
     k += "\n    TPipe pipe_;\n";
     for (const auto& t : tileIns) k += "    TQue<TPosition::VECIN, 1> inQ_" + t.name + ";\n";
     for (const auto& t : tileOuts) k += "    TQue<TPosition::VECOUT, 1> outQ_" + t.name + ";\n";
