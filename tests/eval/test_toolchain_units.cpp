@@ -76,6 +76,10 @@ private slots:
         QCOMPARE(b.vectorCores, 48);
         QVERIFY(std::abs(b.gmToUbBytesPerCycle - 220.1 / 1.85) < 1e-6);
         QVERIFY(!c.get("ascend310p3-sim").dataCopyPad);
+        QCOMPARE(b.l2Bytes, uint64_t(0));  // no "l2" object: no L2 model
+        const auto& b2 = c.get("ascend910b2-sim");
+        QCOMPARE(b2.l2Bytes, uint64_t(192) << 20);
+        QVERIFY(b2.l2BytesPerCycle > b2.chipGmBytesPerCycle);
         try {
             c.get("nope");
             QFAIL("unknown device accepted");
@@ -95,6 +99,12 @@ private slots:
         QVERIFY2(e.find("'memory_bytes.ub_usable'") != std::string::npos, e.c_str());
         e = profileError([](json& p) { p["cores"]["layout"] = "fused"; });
         QVERIFY2(e.find("split") != std::string::npos, e.c_str());
+        e = profileError([](json& p) { p["l2"] = {{"bytes", 201326592}, {"chip_tbps", 2.4}}; });
+        QVERIFY2(e.find("'l2.read_latency_cycles'") != std::string::npos && e.find("missing") != std::string::npos, e.c_str());
+        e = profileError([](json& p) {
+            p["l2"] = {{"bytes", 201326592}, {"chip_tbps", -1}, {"read_latency_cycles", 50}, {"write_latency_cycles", 50}};
+        });
+        QVERIFY2(e.find("'l2.chip_tbps'") != std::string::npos && e.find("out of range") != std::string::npos, e.c_str());
         e = profileError([](json& p) { p["id"] = "other"; });
         QVERIFY2(e.find("must match the file name") != std::string::npos, e.c_str());
         std::string path = write("broken.json", "{ not json");

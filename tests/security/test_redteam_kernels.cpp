@@ -422,6 +422,27 @@ private slots:
         QVERIFY2(r.message.find("below the roofline") != std::string::npos, r.message.c_str());
         QVERIFY(!eval::RunCache::cacheable(r.status));
     }
+    void aRunFasterThanHbmIsPossibleWhenItsDataFitsInL2() {
+        // A repeated launch whose footprint the L2 holds beats the HBM bound, not the L2's.
+        const auto& device = evaluator_->devices().get("ascend910b2-sim");
+        QVERIFY(device.l2Bytes > 0);
+        toolchain::RunSpec spec;
+        spec.tensors.push_back({"z", "float32", {1 << 20}, true, ""});
+        const double bytes = 4.0 * (1 << 20);
+        toolchain::RunResult r;
+        r.status = toolchain::RunStatus::Ok;
+        toolchain::LaunchResult l;
+        l.gmFootprintBytes = uint64_t(bytes);
+        l.totalCycles = uint64_t(bytes / device.chipGmBytesPerCycle) - 1;  // below HBM's bound
+        r.launches.push_back(l);
+        QVERIFY2(!eval::rejectImpossibleResult(r, spec, device), r.message.c_str());
+        r.launches[0].totalCycles = uint64_t(bytes / device.l2BytesPerCycle) / 2;  // below the L2's too
+        QVERIFY(eval::rejectImpossibleResult(r, spec, device));
+        r.status = toolchain::RunStatus::Ok;
+        r.launches[0].gmFootprintBytes = 64ull << 30;  // a footprint far beyond L2: about HBM's bound
+        r.launches[0].totalCycles = uint64_t(0.9 * bytes / device.chipGmBytesPerCycle);
+        QVERIFY(eval::rejectImpossibleResult(r, spec, device));
+    }
 
     // --- a violation cannot hide itself ------------------------------------------------------
     void patchedExitCannotHideAViolation() {

@@ -1,5 +1,7 @@
 #include "sage_eval/ProfileAnalyzer.h"
 
+#include "sage_npu/L2Model.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -69,7 +71,11 @@ ProfileSection analyzeProfile(const std::vector<toolchain::LaunchResult>& launch
     // Roofline: the least time the device could need for this work, on all of its cores.
     p.gmBytes = compulsoryBytes;
     bool cube = std::any_of(launches.begin(), launches.end(), [](const auto& l) { return l.cubeKernel; });
-    double memCycles = double(compulsoryBytes) / dev.chipGmBytesPerCycle;
+    // The chip's GM rate as the launches met it: a footprint the L2 holds moves faster than HBM.
+    double chipRate = dev.chipGmBytesPerCycle;
+    for (const auto& l : launches)
+        chipRate = std::max(chipRate, npu::gmPathFor(dev, l.gmFootprintBytes).chipBytesPerCycle);
+    double memCycles = double(compulsoryBytes) / chipRate;
     double vecCycles = double(repeats) * dev.cyclesPerRepeatSimple / double(dev.vectorCores);
     double cubeCycles = double(fractals) * dev.cubeCyclesPerFractal / double(dev.cubeCores);
     p.rooflineCycles = uint64_t(std::ceil(std::max({memCycles, vecCycles, cubeCycles}))) + overhead;
@@ -83,7 +89,7 @@ ProfileSection analyzeProfile(const std::vector<toolchain::LaunchResult>& launch
     if (double(overhead) >= 0.5 * double(p.totalCycles)) p.bottleneck = "launch_bound";
     else if (p.coresUsed > 1 && p.imbalance > 0.3) p.bottleneck = "load_imbalance";
     else if (int(p.coresUsed) < available &&
-             (!memoryHeavy || double(p.coresUsed) * perCoreBw < 0.9 * dev.chipGmBytesPerCycle))
+             (!memoryHeavy || double(p.coresUsed) * perCoreBw < 0.9 * chipRate))
         p.bottleneck = "under_parallelized";
     else if (maxRatio < 0.5) p.bottleneck = "sync_stall";
     else {

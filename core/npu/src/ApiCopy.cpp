@@ -146,7 +146,7 @@ void copyGmToLocal(const LocalRef& dst, const GmRef& src, const CopyShape& shape
     const uint64_t bytes = uint64_t(len) * shape.blockCount * passes.size();
     const double bpc = m == Mem::UB ? c.gmReadBpc : c.gmL1Bpc;
     IssueResult at = s.issue(PipeId::MTE2, m == Mem::UB ? "DataCopy GM->UB" : "DataCopy GM->L1", s.prof.dmaIssueCycles,
-                             s.prof.gmReadLatencyCycles, std::max<uint64_t>(1, cyclesFor(bytes, bpc)), bytes, 0, loc);
+                             c.gmReadLatency, std::max<uint64_t>(1, cyclesFor(bytes, bpc)), bytes, 0, loc);
     for (const LoopPass& p : passes)
         gmToLocalPass(s, shiftedLocal(dst, p.dst), src.ptr + p.src, src.limit, shape, t, padApi, at, api, loc);
     s.launch->gmBytesRead += bytes;
@@ -168,7 +168,7 @@ void copyLocalToGm(const GmRef& dst, const LocalRef& src, const CopyShape& shape
     const auto passes = loopPasses(c, false, memOf(src.pos));
     const uint64_t bytes = uint64_t(len) * shape.blockCount * passes.size();
     IssueResult at = s.issue(PipeId::MTE3, memOf(src.pos) == Mem::UB ? "DataCopy UB->GM" : "DataCopy local->GM",
-                             s.prof.dmaIssueCycles, s.prof.gmWriteLatencyCycles,
+                             s.prof.dmaIssueCycles, c.gmWriteLatency,
                              std::max<uint64_t>(1, cyclesFor(bytes, c.gmWriteBpc)), bytes, 0, loc);
     for (const LoopPass& p : passes)
         localToGmPass(s, dst.ptr + p.dst, dst.limit, shiftedLocal(src, p.src), shape, t, padApi, at, api, loc);

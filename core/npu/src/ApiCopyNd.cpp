@@ -78,7 +78,7 @@ void copyGmToLocalNd(const LocalRef& dst, const GmRef& src, const NdCopy& p, DTy
     s.checkLocal(dst, e.dstSpan, api, loc);
     s.checkGm(src.ptr, src.limit, e.readElements ? e.srcSpan : 0, api, loc);
     const uint64_t bytes = e.readElements * es;
-    IssueResult at = s.issue(PipeId::MTE2, "DataCopy GM->UB (nd)", s.prof.dmaIssueCycles, s.prof.gmReadLatencyCycles,
+    IssueResult at = s.issue(PipeId::MTE2, "DataCopy GM->UB (nd)", s.prof.dmaIssueCycles, c.gmReadLatency,
                              std::max<uint64_t>(1, uint64_t(std::ceil(double(bytes) / c.gmReadBpc))), bytes, 0, loc);
     uint64_t idx[5] = {};
     uint8_t* base = c.localPtr(dst);

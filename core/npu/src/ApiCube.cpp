@@ -48,7 +48,7 @@ void copyNd2Nz(const LocalRef& dst, const GmRef& src, const Nd2Nz& p, DType t, L
     s.checkLocal(dst, dstEnd * es, api, loc);
     s.checkGm(src.ptr, src.limit, srcEnd * es, api, loc);
     uint64_t bytes = uint64_t(p.ndNum) * p.nValue * p.dValue * es;
-    IssueResult at = s.issue(PipeId::MTE2, "DataCopy GM->L1 (ND2NZ)", s.prof.dmaIssueCycles, s.prof.gmReadLatencyCycles,
+    IssueResult at = s.issue(PipeId::MTE2, "DataCopy GM->L1 (ND2NZ)", s.prof.dmaIssueCycles, c.gmReadLatency,
                              std::max<uint64_t>(1, uint64_t(std::ceil(double(bytes) / c.gmL1Bpc))), bytes, 0, loc);
     uint8_t* d = c.localPtr(dst);
     // Up to c0 consecutive columns of a row land next to each other in one fractal row: one copy each.
@@ -183,7 +183,7 @@ void fixpipe(const GmRef& dst, const LocalRef& src, const FixpipeShape& p, DType
     s.checkLocal(src, std::min<uint64_t>(srcEnd, src.bytes), api, loc, 64);
     s.checkGm(dst.ptr, dst.limit, dstEnd, api, loc);
     uint64_t bytes = uint64_t(p.mSize) * p.nSize * des;
-    IssueResult at = s.issue(PipeId::FIX, "Fixpipe L0C->GM", s.prof.dmaIssueCycles, s.prof.gmWriteLatencyCycles,
+    IssueResult at = s.issue(PipeId::FIX, "Fixpipe L0C->GM", s.prof.dmaIssueCycles, c.gmWriteLatency,
                              std::max<uint64_t>(1, uint64_t(std::ceil(double(bytes) / c.l0cGmBpc))), bytes, 0, loc);
     const uint8_t* sp = c.localPtr(src);
     for (uint32_t m = 0; m < p.mSize; ++m)

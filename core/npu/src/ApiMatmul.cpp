@@ -79,7 +79,7 @@ void matmulBlock(const MatmulBlock& blk, Loc loc) {
 
     // Timing: the A and B panels of this block through MTE2 and MTE1, the fractals on M, C out on FIX.
     const uint64_t inBytes = (M * K + K * N) * es;
-    IssueResult ld = s.issue(PipeId::MTE2, "Matmul GM->L1", s.prof.dmaIssueCycles, s.prof.gmReadLatencyCycles,
+    IssueResult ld = s.issue(PipeId::MTE2, "Matmul GM->L1", s.prof.dmaIssueCycles, c.gmReadLatency,
                              std::max<uint64_t>(1, uint64_t(std::ceil(double(inBytes) / c.gmL1Bpc))), inBytes, 0, loc);
     s.launch->gmBytesRead += blk.a.isLocal ? K * N * es : inBytes;
     auto after = [&](PipeId p, uint64_t t) { c.pipes[size_t(p)].barrier = std::max(c.pipes[size_t(p)].barrier, t); };
@@ -97,7 +97,7 @@ void matmulBlock(const MatmulBlock& blk, Loc loc) {
     const uint32_t ces = dtypeSize(blk.cType);
     const uint64_t outBytes = M * N * ces;
     IssueResult out = s.issue(PipeId::FIX, blk.dstIsLocal ? "Matmul L0C->UB" : "Matmul L0C->GM", s.prof.dmaIssueCycles,
-                              blk.dstIsLocal ? 0 : s.prof.gmWriteLatencyCycles,
+                              blk.dstIsLocal ? 0 : c.gmWriteLatency,
                               blk.dstIsLocal ? 0 : std::max<uint64_t>(1, uint64_t(std::ceil(double(outBytes) / c.l0cGmBpc))),
                               outBytes, 0, loc);
 

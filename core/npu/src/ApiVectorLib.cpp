@@ -180,7 +180,7 @@ void fillGm(const GmRef& dst, uint64_t count, DType t, double value, Loc loc) {
     const uint64_t bytes = count * es;
     s.checkGm(dst.ptr, dst.limit, bytes, "InitGlobalMemory", loc);
     if (bytes == 0) return s.scalarCost(s.prof.scalarIssueCycles, loc);
-    s.issue(PipeId::MTE3, "InitGlobalMemory", s.prof.dmaIssueCycles, s.prof.gmWriteLatencyCycles,
+    s.issue(PipeId::MTE3, "InitGlobalMemory", s.prof.dmaIssueCycles, c.gmWriteLatency,
             std::max<uint64_t>(1, uint64_t(std::ceil(double(bytes) / c.gmWriteBpc))), bytes, 0, loc);
     uint8_t one[8];
     vecmath::storeScalar(t, one, value);

@@ -65,7 +65,8 @@ CoreContext::CoreContext(Simulation::Impl& s, const DeviceProfile& p) : sim(s), 
     dcacheTags.assign(std::max<uint32_t>(1, p.dcacheLines), ~0ull);
 }
 
-void CoreContext::reset(uint32_t b, uint32_t c, double share) {
+void CoreContext::reset(uint32_t b, uint32_t c, const GmPath& path, uint32_t activeCores) {
+    const double share = path.chipBytesPerCycle / std::max(1u, activeCores);
     block = b;
     core = c;
     allocTop.fill(0);
@@ -85,6 +86,8 @@ void CoreContext::reset(uint32_t b, uint32_t c, double share) {
     gmWriteBpc = cap(prof.ubToGmBytesPerCycle);
     gmL1Bpc = cap(prof.gmToL1BytesPerCycle);
     l0cGmBpc = cap(prof.l0cToGmBytesPerCycle);
+    gmReadLatency = path.readLatencyCycles;
+    gmWriteLatency = path.writeLatencyCycles;
     std::fill(dcacheTags.begin(), dcacheTags.end(), ~0ull);
     for (auto& c2 : clock) c2.fill(0);
     for (size_t m = 0; m < size_t(Mem::Count); ++m) {

@@ -2,6 +2,7 @@
 // buffers, flags, the per-pipe timing model and the race detector's shadow memory.
 #pragma once
 
+#include "sage_npu/L2Model.h"
 #include "kernel_runtime.h"
 #include "sage_npu/Simulation.h"
 
@@ -104,7 +105,8 @@ struct Allocation {  // for the capacity report
 class CoreContext {
 public:
     CoreContext(Simulation::Impl& sim, const DeviceProfile& p);
-    void reset(uint32_t block, uint32_t core, double gmBytesPerCycleShare);
+    // `path` is how this launch reaches GM; the chip rate is shared by `activeCores`.
+    void reset(uint32_t block, uint32_t core, const GmPath& path, uint32_t activeCores);
 
     Simulation::Impl& sim;
     const DeviceProfile& prof;
@@ -134,6 +136,7 @@ public:
     std::map<uint64_t, uint64_t> portBusy;
     uint64_t reservePort(uint64_t ready, uint64_t cycles);
     double gmReadBpc = 0, gmWriteBpc = 0, gmL1Bpc = 0, l0cGmBpc = 0;
+    uint32_t gmReadLatency = 0, gmWriteLatency = 0;  // L2 and HBM blended (L2Model.h)
     std::vector<uint64_t> dcacheTags;
 
     // Race detection.

@@ -248,6 +248,9 @@ void launch(const char* kernelName, uint32_t blockDim, void (*body)(void*), void
         return;
     }
     if (!s.core) s.core = std::make_unique<CoreContext>(s, s.prof);
+    for (const auto& [ptr, a] : s.gmAllocations) rep.gmFootprintBytes += a.bytes;
+    const GmPath path = gmPathFor(s.prof, rep.gmFootprintBytes);
+    rep.l2Share = path.l2Share;
     CoreContext& c = *s.core;
     const int maxCores = std::max(s.prof.vectorCores, s.prof.cubeCores);
     std::vector<uint64_t> coreEnd(static_cast<size_t>(maxCores), 0);
@@ -257,7 +260,7 @@ void launch(const char* kernelName, uint32_t blockDim, void (*body)(void*), void
         uint32_t ncores = uint32_t(cube ? s.prof.cubeCores : s.prof.vectorCores);
         uint32_t core = b % ncores, wave = b / ncores;
         uint32_t active = std::min(ncores, blockDim - wave * ncores);
-        c.reset(b, core, s.prof.chipGmBytesPerCycle / active);
+        c.reset(b, core, path, active);
         size_t firstEvent = rep.events.size();
         try {
             body(arg);

@@ -300,6 +300,8 @@ toolchain::LaunchResult convert(const npu::LaunchReport& r, const std::string& c
     l.gmBytesWritten = r.gmBytesWritten;
     l.vectorRepeats = r.vectorRepeats;
     l.cubeFractals = r.cubeFractals;
+    l.gmFootprintBytes = r.gmFootprintBytes;
+    l.l2Share = r.l2Share;
     for (const auto& c : r.cores) {
         toolchain::CoreRecord cr;
         cr.core = c.core;

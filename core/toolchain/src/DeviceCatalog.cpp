@@ -34,6 +34,7 @@ public:
         if (!node->is_string() || node->get<std::string>().empty()) fail(path, "must be a non-empty string");
         return node->get<std::string>();
     }
+    bool has(const std::string& path) const { return find(path) != nullptr; }
     bool flag(const std::string& path) const {
         const json* node = find(path);
         if (!node) fail(path, "missing (expected true or false)");
@@ -102,6 +103,12 @@ npu::DeviceProfile DeviceCatalog::fromJson(const json& j, const std::string& ori
     p.gmReadLatencyCycles = uint32_t(f.number("latency_cycles.gm_read", 0, 100000, " cycles"));
     p.gmWriteLatencyCycles = uint32_t(f.number("latency_cycles.gm_write", 0, 100000, " cycles"));
     p.dmaIssueCycles = uint32_t(f.number("latency_cycles.dma_issue", 0, 10000, " cycles"));
+    if (f.has("l2")) {  // optional: a profile without it has no L2 (every GM access pays HBM)
+        p.l2Bytes = uint64_t(f.number("l2.bytes", 1024, 1e12, " bytes"));
+        p.l2BytesPerCycle = f.number("l2.chip_tbps", 0.001, 100, " TB/s") * 1000.0 / ghz;
+        p.l2ReadLatencyCycles = uint32_t(f.number("l2.read_latency_cycles", 0, 100000, " cycles"));
+        p.l2WriteLatencyCycles = uint32_t(f.number("l2.write_latency_cycles", 0, 100000, " cycles"));
+    }
     p.vectorBytesPerRepeat = uint32_t(f.number("vector.bytes_per_repeat", 32, 4096, " bytes"));
     if (p.vectorBytesPerRepeat != 256) f.fail("vector.bytes_per_repeat", "must be 256 (8 blocks of 32 bytes)");
     p.maxRepeat = uint32_t(f.number("vector.max_repeat", 1, 65535, ""));
@@ -185,6 +192,8 @@ json DeviceCatalog::summary(const npu::DeviceProfile& p) {
                 {"ub_usable_bytes", p.ubUsableBytes},
                 {"gm_to_ub_bytes_per_cycle", p.gmToUbBytesPerCycle},
                 {"chip_gm_bytes_per_cycle", p.chipGmBytesPerCycle},
+                {"l2_bytes", p.l2Bytes},
+                {"l2_bytes_per_cycle", p.l2BytesPerCycle},
                 {"data_copy_pad", p.dataCopyPad},
                 {"bfloat16", p.bfloat16}};
 }

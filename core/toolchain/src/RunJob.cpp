@@ -117,7 +117,8 @@ constexpr auto kLaunchFields = fields::table(
     fields::field("cube_kernel", &L::cubeKernel), fields::field("aborted", &L::aborted), fields::field("events_truncated", &L::eventsTruncated),
     fields::field("total_cycles", &L::totalCycles), fields::field("launch_overhead_cycles", &L::launchOverheadCycles),
     fields::field("gm_bytes_read", &L::gmBytesRead), fields::field("gm_bytes_written", &L::gmBytesWritten),
-    fields::field("vector_repeats", &L::vectorRepeats), fields::field("cube_fractals", &L::cubeFractals), fields::field("ops", &L::ops));
+    fields::field("vector_repeats", &L::vectorRepeats), fields::field("cube_fractals", &L::cubeFractals), fields::field("ops", &L::ops),
+    fields::field("gm_footprint_bytes", &L::gmFootprintBytes), fields::field("l2_share", &L::l2Share));
 } // namespace
 
 json toJson(const LaunchResult& l, bool withEvents) {

@@ -41,6 +41,15 @@ struct DeviceProfile {
     uint32_t gmWriteLatencyCycles = 153;
     uint32_t dmaIssueCycles = 9;
 
+    // The chip's L2 cache, in front of HBM (0 bytes: not modelled). A launch is timed as a
+    // benchmark times it, after earlier identical launches: the share of its GM footprint the L2
+    // can hold, min(1, l2Bytes / footprint), is found there; that share moves at the L2 rate with
+    // the L2 latency, the rest at the HBM rate (chipGmBytesPerCycle) with the GM latency.
+    uint64_t l2Bytes = 0;
+    double l2BytesPerCycle = 0;       // all active cores together, for data the L2 holds
+    uint32_t l2ReadLatencyCycles = 0;
+    uint32_t l2WriteLatencyCycles = 0;
+
     // Vector unit.
     uint32_t vectorBytesPerRepeat = 256;
     uint32_t maxRepeat = 255;

@@ -59,6 +59,8 @@ struct LaunchReport {
     uint64_t totalCycles = 0;  // launch overhead + slowest core
     uint64_t launchOverheadCycles = 0;
     uint64_t gmBytesRead = 0, gmBytesWritten = 0;
+    uint64_t gmFootprintBytes = 0;  // every live GM allocation at launch
+    double l2Share = 0;             // of the footprint found in L2 (0 without an L2 model)
     uint64_t vectorRepeats = 0, cubeFractals = 0;
     std::vector<CoreReport> cores;
     std::vector<TimelineEvent> events;

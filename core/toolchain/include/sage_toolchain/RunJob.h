@@ -87,6 +87,8 @@ struct LaunchResult {
     bool cubeKernel = false, aborted = false, eventsTruncated = false;
     uint64_t totalCycles = 0, launchOverheadCycles = 0;
     uint64_t gmBytesRead = 0, gmBytesWritten = 0, vectorRepeats = 0, cubeFractals = 0;
+    uint64_t gmFootprintBytes = 0;
+    double l2Share = 0;
     std::vector<CoreRecord> cores;
     std::vector<std::string> ops;
     std::vector<EventRecord> events;
