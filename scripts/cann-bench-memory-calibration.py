@@ -24,13 +24,11 @@ within 2x for both, and every held-out case.
 import argparse
 import json
 import math
-import os
 import statistics
 
-import yaml
+from cann_bench_common import flat_shapes, measured_cases as measured, spearman
 
 L2_BYTES = 192 * 2**20  # 910B2 L2 (shared/reference/npu-device-facts.md)
-DTYPE_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1, "int32": 4, "int64": 8}
 # operator -> (level, inputs, outputs written per input element of the first input's shape)
 STREAMS = {
     "gelu": ("level1", 1, 1), "exp": ("level1", 1, 1), "foreach_addcdiv_scalar": ("level1", 3, 1),
@@ -40,30 +38,16 @@ CALIBRATE = ["gelu", "exp", "foreach_addcdiv_scalar", "apply_adam_w"]
 HELD_OUT = ["sigmoid", "maximum"]
 
 
-def flat_shapes(shapes):
-    out = []
-    for s in shapes:
-        if s and isinstance(s[0], list):
-            out += flat_shapes(s)
-        else:
-            out.append(s)
-    return out
-
-
 def measured_cases(tasks, op):
     level, n_in, n_out = STREAMS[op]
-    meta = json.load(open(os.path.join(tasks, "metadata", "910b2.json")))[level][op]
-    for case in yaml.safe_load(open(os.path.join(tasks, level, op, "cases.yaml")))["cases"]:
-        m = meta.get(str(case["case_id"]))
-        if not m or abs(m["baseline_perf_us"] - max(10 * m["t_hw_us"], 10)) < 1e-6:
-            continue
+    for case, us in measured(tasks, level, op):
         dtype = case["dtype"][0] if isinstance(case["dtype"], list) else case["dtype"]
         shapes = flat_shapes(case["input_shape"])
         if dtype != "float32" or len({tuple(s) for s in shapes}) > 1 and op == "maximum":
             continue  # float32 only (memory-bound); maximum without broadcasting
         elements = sum(math.prod(s) for s in shapes)  # every input tensor
         traffic = elements * 4 * (n_in + n_out) / n_in
-        yield {"op": op, "case": case["case_id"], "traffic": traffic, "us": m["baseline_perf_us"]}
+        yield {"op": op, "case": case["case_id"], "traffic": traffic, "us": us}
 
 
 def l2_share(footprint):
@@ -73,19 +57,6 @@ def l2_share(footprint):
 def predict(c, t0, r_l2, r_hbm, with_l2=True):
     h = l2_share(c["traffic"]) if with_l2 else 0.0
     return t0 + c["traffic"] / 1e6 * (h / r_l2 + (1 - h) / r_hbm)  # rates in TB/s = bytes per µs / 1e6
-
-
-def spearman(a, b):
-    def ranks(v):
-        order = sorted(range(len(v)), key=lambda i: v[i])
-        r = [0.0] * len(v)
-        for pos, i in enumerate(order):
-            r[i] = pos
-        return r
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = statistics.mean(ra), statistics.mean(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    return cov / math.sqrt(sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb))
 
 
 def judge(cases, t0, r_l2, r_hbm, with_l2):

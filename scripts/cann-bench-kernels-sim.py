@@ -1,0 +1,189 @@
+#!/usr/bin/python3
+"""CANN's own kernels, simulated at CANN Bench's cases, side by side with their measured times.
+
+    scripts/cann-bench-kernels-sim.py CANN_BENCH/tasks OPS_NN_CHECKOUT --out RESULTS.json
+        [--sage build/bin/sage] [--specs resources/op-specs] [--device ascend910b2-sim]
+        [--profile-json PROFILE.json] [--only rms_norm,...]
+    scripts/cann-bench-kernels-sim.py --report RESULTS.json [--report BEFORE.json]
+
+CANN Bench times CANN's production kernels on a real 910B2 (metadata/910b2.json; a case counts when
+its baseline was measured, not the stand-in max(10 x t_hw_us, 10)). For each operator below whose
+910B kernel is an ops-nn op project that `sage op` runs and verifies, every measured case becomes a
+case of a temporary copy of the op's spec (one spec per dtype configuration), and `sage op --json`
+gives its simulated time. --profile-json runs against another version of the device profile (for a
+"before" figure): a temporary resources folder holds it under the device's id.
+
+--report prints, per half (operators A–L calibrate, M–Z are held out; fixed before the first run)
+and per size class of the inputs (< 64 KiB, < 16 MiB, larger): Spearman rank correlation of
+simulated and measured time, the median simulated/measured ratio, the share within 2x, and the 10
+cases furthest from 1.
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+from cann_bench_common import DTYPE_BYTES, flat_shapes, measured_cases, spearman
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def prod(shape):
+    return math.prod(shape) if shape else 1
+
+
+# CANN Bench operator -> (level, ops-nn project, spec folder under --specs, case -> (config, dims, attrs)).
+# The mapping reads a case's input shapes, dtypes and attributes and names the spec's dims.
+def map_rms_norm(case):
+    x, gamma = case["input_shape"][0], case["input_shape"][1]
+    r, d = prod(x[: len(x) - len(gamma)]), prod(gamma)
+    return case["dtype"][0], {"R": r, "D": d}, {"epsilon": case.get("attrs", {}).get("epsilon", 1e-6)}
+
+
+OPERATORS = {
+    "rms_norm": ("level2", "norm/rms_norm", "norm/rms_norm", map_rms_norm),
+}
+
+
+def half_of(op):
+    return "A–L" if op[0].lower() <= "l" else "M–Z"
+
+
+def size_class(nbytes):
+    return "< 64 KiB" if nbytes < 64 * 1024 else "< 16 MiB" if nbytes < 16 * 2**20 else "≥ 16 MiB"
+
+
+def input_bytes(case):
+    dtypes = case["dtype"] if isinstance(case["dtype"], list) else [case["dtype"]]
+    total = 0
+    for i, s in enumerate(flat_shapes(case["input_shape"])):
+        total += prod(s) * DTYPE_BYTES.get(dtypes[min(i, len(dtypes) - 1)], 4)
+    return total
+
+
+def resources_with_profile(profile_json, device, tmp):
+    """A copy of resources/ whose devices/<device>.json is the given profile (others linked)."""
+    res = os.path.join(tmp, "resources")
+    os.makedirs(os.path.join(res, "devices"))
+    src = os.path.join(ROOT, "resources")
+    for name in os.listdir(src):
+        if name != "devices":
+            os.symlink(os.path.join(src, name), os.path.join(res, name))
+    for name in os.listdir(os.path.join(src, "devices")):
+        os.symlink(os.path.join(src, "devices", name), os.path.join(res, "devices", name))
+    os.unlink(os.path.join(res, "devices", device + ".json"))
+    shutil.copy(profile_json, os.path.join(res, "devices", device + ".json"))
+    return res
+
+
+def run_operator(a, op, env):
+    level, project, spec_rel, mapper = OPERATORS[op]
+    spec_dir = os.path.join(a.specs, spec_rel)
+    task = json.load(open(os.path.join(spec_dir, "task.json")))
+    by_config = {}
+    for case, measured_us in measured_cases(a.tasks, level, op):
+        config, dims, attrs = mapper(case)
+        by_config.setdefault(config, []).append((case, measured_us, dims, attrs))
+    rows = []
+    for config, cases in sorted(by_config.items()):
+        with tempfile.TemporaryDirectory(prefix="sage-cannk-") as tmp:
+            t = dict(task)
+            t["configs"] = [c for c in task["configs"] if c["name"] == config]
+            if not t["configs"]:
+                print(f"{op}: the spec has no configuration '{config}'; its cases are skipped", file=sys.stderr)
+                continue
+            t["cases"] = [{"name": f"case{c['case_id']}", "dims": dims, **({"attrs": attrs} if attrs else {}),
+                           **({"perf": True} if i == 0 else {})}
+                          for i, (c, _, dims, attrs) in enumerate(cases)]
+            spec = os.path.join(tmp, "spec")
+            os.makedirs(spec)
+            shutil.copy(os.path.join(spec_dir, "reference.cpp"), spec)
+            json.dump(t, open(os.path.join(spec, "task.json"), "w"), indent=1)
+            cmd = [a.sage, "op", os.path.join(a.ops_nn, project), "--spec", spec, "--device", a.device,
+                   "--seeds", "1", "--timeout", "600", "--json"]
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            try:
+                report = json.loads(p.stdout)
+            except json.JSONDecodeError:
+                print(f"{op} {config}: sage op gave no report: {p.stderr.strip()[-400:]}", file=sys.stderr)
+                continue
+            configs = report.get("configs") or [{}]
+            ev = configs[0].get("evaluation", {})
+            times = {r.get("case"): r.get("device_us") for r in ev.get("run", {}).get("runs", [])}
+            verified = {c.get("case"): c.get("pass") for c in ev.get("verify", {}).get("cases", [])}
+            for case, measured_us, dims, _ in cases:
+                name = f"case{case['case_id']}"
+                rows.append({"operator": op, "case": case["case_id"], "config": config, "dims": dims,
+                             "input_bytes": input_bytes(case), "measured_us": measured_us,
+                             "simulated_us": times.get(name), "verified": verified.get(name),
+                             "error": report.get("error", "") if times.get(name) is None else ""})
+        print(f"{op} {config}: {len(cases)} cases", file=sys.stderr)
+    return rows
+
+
+def figures(rows):
+    sim, meas = [r["simulated_us"] for r in rows], [r["measured_us"] for r in rows]
+    ratios = [s / m for s, m in zip(sim, meas)]
+    return (len(rows), spearman(sim, meas), statistics.median(ratios),
+            sum(0.5 <= x <= 2 for x in ratios) / len(ratios))
+
+
+def report(paths):
+    for path in paths:
+        rows = [r for r in json.load(open(path))["rows"] if r.get("simulated_us")]
+        print(f"\n{path}: {len(rows)} cases simulated")
+        print("| half | size class | cases | Spearman | median sim / measured | within 2× |")
+        print("|---|---|---:|---:|---:|---:|")
+        for half in ("A–L", "M–Z"):
+            part = [r for r in rows if half_of(r["operator"]) == half]
+            for cls in ("< 64 KiB", "< 16 MiB", "≥ 16 MiB", "all"):
+                sel = [r for r in part if cls == "all" or size_class(r["input_bytes"]) == cls]
+                if sel:
+                    n, rho, med, w2 = figures(sel)
+                    print(f"| {half} | {cls} | {n} | {rho:.3f} | {med:.3f} | {w2:.0%} |")
+        worst = sorted(rows, key=lambda r: -abs(math.log(r["simulated_us"] / r["measured_us"])))[:10]
+        print("\n| operator | case | config | input MiB | measured µs | simulated µs | ratio |")
+        print("|---|---:|---|---:|---:|---:|---:|")
+        for r in worst:
+            print(f"| {r['operator']} | {r['case']} | {r['config']} | {r['input_bytes'] / 2**20:.2f} | "
+                  f"{r['measured_us']:.2f} | {r['simulated_us']:.2f} | {r['simulated_us'] / r['measured_us']:.2f} |")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("tasks", nargs="?")
+    ap.add_argument("ops_nn", nargs="?")
+    ap.add_argument("--out")
+    ap.add_argument("--sage", default=os.path.join(ROOT, "build", "bin", "sage"))
+    ap.add_argument("--specs", default=os.path.join(ROOT, "resources", "op-specs"))
+    ap.add_argument("--device", default="ascend910b2-sim")
+    ap.add_argument("--profile-json")
+    ap.add_argument("--only")
+    ap.add_argument("--report", action="append")
+    a = ap.parse_args()
+    if a.report:
+        report(a.report)
+        return
+    if not (a.tasks and a.ops_nn and a.out):
+        ap.error("give CANN_BENCH/tasks, OPS_NN_CHECKOUT and --out (or --report FILE)")
+    env = dict(os.environ)
+    with tempfile.TemporaryDirectory(prefix="sage-cannk-res-") as tmp:
+        if a.profile_json:
+            env["SAGE_RESOURCES"] = resources_with_profile(a.profile_json, a.device, tmp)
+        ops = a.only.split(",") if a.only else sorted(OPERATORS)
+        rows = []
+        for op in ops:
+            if op not in OPERATORS:
+                ap.error(f"--only: no mapping for '{op}' (known: {', '.join(sorted(OPERATORS))})")
+            rows += run_operator(a, op, env)
+    json.dump({"device": a.device, "profile_json": a.profile_json, "rows": rows}, open(a.out, "w"), indent=1)
+    print(f"{len(rows)} cases written to {a.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
