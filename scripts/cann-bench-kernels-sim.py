@@ -37,16 +37,77 @@ def prod(shape):
     return math.prod(shape) if shape else 1
 
 
-# CANN Bench operator -> (level, ops-nn project, spec folder under --specs, case -> (config, dims, attrs)).
-# The mapping reads a case's input shapes, dtypes and attributes and names the spec's dims.
+# CANN Bench operator -> (level, ops-nn project, spec folder under --specs, mapper). A mapper reads a
+# case's input shapes, dtypes and attributes and gives (spec configuration, spec dims, attributes),
+# or None for a case the spec does not cover (counted as skipped).
+def rows_by_last(x, last):
+    return {"R": prod(x[: len(x) - len(last)]), "D": prod(last)}
+
+
 def map_rms_norm(case):
-    x, gamma = case["input_shape"][0], case["input_shape"][1]
-    r, d = prod(x[: len(x) - len(gamma)]), prod(gamma)
-    return case["dtype"][0], {"R": r, "D": d}, {"epsilon": case.get("attrs", {}).get("epsilon", 1e-6)}
+    return case["dtype"][0], rows_by_last(case["input_shape"][0], case["input_shape"][1]), \
+        {"epsilon": case.get("attrs", {}).get("epsilon", 1e-6)}
+
+
+def map_add_rms_norm_dynamic_quant(case):
+    shapes = case["input_shape"]
+    if len(shapes) != 3:
+        return None  # smooth scales or beta: not in the spec
+    return case["dtype"][0], rows_by_last(shapes[0], shapes[2]), {"epsilon": case.get("attrs", {}).get("epsilon", 1e-6)}
+
+
+def map_dynamic_quant(case):
+    x = case["input_shape"][0]
+    if len(case["input_shape"]) != 1:
+        return None  # smooth scales: not in the spec
+    return case["dtype"][0], {"R": prod(x[:-1]), "D": x[-1]}, {}
+
+
+def map_group_norm(case):
+    x = case["input_shape"][0]
+    a = case.get("attrs", {})
+    g = int(a.get("num_groups", 1))
+    return case["dtype"][0], {"N": x[0], "C": x[1], "L": prod(x[2:]), "G": g}, \
+        {"num_groups": g, "eps": a.get("epsilon", 1e-5), "activate_silu": False}
+
+
+def map_dequant_swiglu_quant(case):
+    shapes = [s for s in case["input_shape"] if s is not None]
+    if len(shapes) != 1 or case["dtype"][0] not in ("float16", "bfloat16"):
+        return None  # int32 input (dequantisation) or a quant scale: not in the spec
+    x = shapes[0]
+    return case["dtype"][0], {"R": prod(x[:-1]), "H2": x[-1], "H": x[-1] // 2}, \
+        {"activate_left": 1 if case.get("attrs", {}).get("activate_left") else 0}
+
+
+def map_swi_glu(case):
+    x = case["input_shape"][0]
+    dim = case.get("attrs", {}).get("dim", -1)
+    if dim not in (-1, len(x) - 1):
+        return None  # a split along another axis: the spec splits the last one
+    return case["dtype"][0], {"R": prod(x[:-1]), "C2": x[-1], "C": x[-1] // 2}, {}
+
+
+def map_foreach_addcdiv_scalar(case):
+    lists = case["input_shape"][:3]
+    members = [tuple(m) for lst in lists for m in lst]
+    if any(len(lst) != 2 for lst in lists) or len(set(members)) != 1:
+        return None  # the spec has lists of two members of one shape
+    x = members[0]
+    return case["dtype"][0], {"R": prod(x[:-1]), "C": x[-1], "K": 2}, {}
 
 
 OPERATORS = {
+    "add_rms_norm_dynamic_quant": ("level3", "norm/add_rms_norm_dynamic_quant", "norm/add_rms_norm_dynamic_quant",
+                                   map_add_rms_norm_dynamic_quant),
+    "dequant_swiglu_quant": ("level3", "quant/dequant_swiglu_quant", "quant/dequant_swiglu_quant",
+                             map_dequant_swiglu_quant),
+    "dynamic_quant": ("level2", "quant/dynamic_quant", "quant/dynamic_quant", map_dynamic_quant),
+    "foreach_addcdiv_scalar": ("level1", "foreach/foreach_addcdiv_scalar", "foreach/foreach_addcdiv_scalar",
+                               map_foreach_addcdiv_scalar),
+    "group_norm": ("level2", "norm/group_norm_silu", "norm/group_norm_silu", map_group_norm),
     "rms_norm": ("level2", "norm/rms_norm", "norm/rms_norm", map_rms_norm),
+    "swi_glu": ("level1", "activation/swi_glu", "activation/swi_glu", map_swi_glu),
 }
 
 
@@ -85,21 +146,28 @@ def run_operator(a, op, env):
     level, project, spec_rel, mapper = OPERATORS[op]
     spec_dir = os.path.join(a.specs, spec_rel)
     task = json.load(open(os.path.join(spec_dir, "task.json")))
-    by_config = {}
+    groups, skipped = {}, []
     for case, measured_us in measured_cases(a.tasks, level, op):
-        config, dims, attrs = mapper(case)
-        by_config.setdefault(config, []).append((case, measured_us, dims, attrs))
+        mapped = mapper(case)
+        if mapped is None:
+            skipped.append(case["case_id"])
+            continue
+        config, dims, attrs = mapped
+        groups.setdefault((config, json.dumps(attrs, sort_keys=True)), []).append((case, measured_us, dims))
+    if skipped:
+        print(f"{op}: cases {skipped} are outside the spec and skipped", file=sys.stderr)
     rows = []
-    for config, cases in sorted(by_config.items()):
+    for (config, attrs_text), cases in sorted(groups.items()):
+        attrs = json.loads(attrs_text)
         with tempfile.TemporaryDirectory(prefix="sage-cannk-") as tmp:
             t = dict(task)
-            t["configs"] = [c for c in task["configs"] if c["name"] == config]
+            t["configs"] = [dict(c, attrs={**c.get("attrs", {}), **attrs}) for c in task["configs"] if c["name"] == config]
             if not t["configs"]:
                 print(f"{op}: the spec has no configuration '{config}'; its cases are skipped", file=sys.stderr)
                 continue
-            t["cases"] = [{"name": f"case{c['case_id']}", "dims": dims, **({"attrs": attrs} if attrs else {}),
-                           **({"perf": True} if i == 0 else {})}
-                          for i, (c, _, dims, attrs) in enumerate(cases)]
+            t["attrs"] = {**task.get("attrs", {}), **attrs}
+            t["cases"] = [{"name": f"case{c['case_id']}", "dims": dims, **({"perf": True} if i == 0 else {})}
+                          for i, (c, _, dims) in enumerate(cases)]
             spec = os.path.join(tmp, "spec")
             os.makedirs(spec)
             shutil.copy(os.path.join(spec_dir, "reference.cpp"), spec)
@@ -116,10 +184,10 @@ def run_operator(a, op, env):
             ev = configs[0].get("evaluation", {})
             times = {r.get("case"): r.get("device_us") for r in ev.get("run", {}).get("runs", [])}
             verified = {c.get("case"): c.get("pass") for c in ev.get("verify", {}).get("cases", [])}
-            for case, measured_us, dims, _ in cases:
+            for case, measured_us, dims in cases:
                 name = f"case{case['case_id']}"
                 rows.append({"operator": op, "case": case["case_id"], "config": config, "dims": dims,
-                             "input_bytes": input_bytes(case), "measured_us": measured_us,
+                             "attrs": attrs, "input_bytes": input_bytes(case), "measured_us": measured_us,
                              "simulated_us": times.get(name), "verified": verified.get(name),
                              "error": report.get("error", "") if times.get(name) is None else ""})
         print(f"{op} {config}: {len(cases)} cases", file=sys.stderr)

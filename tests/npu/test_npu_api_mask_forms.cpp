@@ -3,6 +3,7 @@
 // part 3) against plain C++, with their bad inputs.
 #include "NpuHarness.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -12,11 +13,70 @@ namespace mf {
 
 namespace {
 bool bit(const uint8_t* bits, int i) { return (bits[i / 8] >> (i % 8)) & 1u; }
+
+// Folds `chunks` chunks of 64 floats into the first with one Max whose repeats read the
+// destination the earlier repeats wrote (dst and src1 repeat stride 0, src0 one repeat on).
+extern "C" __global__ __aicore__ void fold_max_kernel(GM_ADDR in, GM_ADDR out, uint32_t chunks) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, chunks * 64 * sizeof(float));
+    AscendC::GlobalTensor<float> inGm, outGm;
+    inGm.SetGlobalBuffer((__gm__ float*)in, chunks * 64);
+    outGm.SetGlobalBuffer((__gm__ float*)out, 64);
+    AscendC::LocalTensor<float> x = buf.Get<float>();
+    AscendC::DataCopy(x, inGm, chunks * 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Max(x, x[64], x, 64, uint8_t(chunks - 1), {1, 1, 1, 0, 8, 0});
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(outGm, x, 64);
+}
+
+// A row maximum written to dst[offset]: ReduceMax asks 2 * sizeof(T) alignment of its destination.
+extern "C" __global__ __aicore__ void reduce_max_at_kernel(GM_ADDR in, GM_ADDR out, uint32_t offset) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> src, dst, tmp;
+    pipe.InitBuffer(src, 256 * sizeof(float));
+    pipe.InitBuffer(dst, 64 * sizeof(float));
+    pipe.InitBuffer(tmp, 64 * sizeof(float));
+    AscendC::GlobalTensor<float> inGm, outGm;
+    inGm.SetGlobalBuffer((__gm__ float*)in, 256);
+    outGm.SetGlobalBuffer((__gm__ float*)out, 64);
+    AscendC::LocalTensor<float> s = src.Get<float>(), d = dst.Get<float>(), t = tmp.Get<float>();
+    AscendC::DataCopy(s, inGm, 256);
+    AscendC::Duplicate(d, 0.0f, 64);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::ReduceMax(d[offset], s, t, 256, false);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(outGm, d, 64);
+}
 } // namespace
 
 class TestNpuApiMaskForms : public QObject {
     Q_OBJECT
 private slots:
+    void repeatsOfOneInstructionRunInOrder() {
+        NpuHarness h;
+        const uint32_t chunks = 5;
+        float* in = h.gmRandom<float>(chunks * 64, -10, 10, 7);
+        float* out = h.gm<float>(64);
+        ICPU_RUN_KF(fold_max_kernel, 1, (GM_ADDR)in, (GM_ADDR)out, chunks);
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        for (int j = 0; j < 64; ++j) {
+            float m = in[j];
+            for (uint32_t c = 1; c < chunks; ++c) m = std::max(m, in[c * 64 + j]);
+            QCOMPARE(out[j], m);  // every chunk, not only the first and the last
+        }
+    }
+    void reduceMaxDestinationNeedsTwoElementsAlignment() {
+        NpuHarness h;
+        float* in = h.gmRandom<float>(256, -10, 10, 8);
+        float* out = h.gm<float>(64);
+        ICPU_RUN_KF(reduce_max_at_kernel, 1, (GM_ADDR)in, (GM_ADDR)out, 2u);  // 8 bytes: allowed
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        QCOMPARE(out[2], *std::max_element(in, in + 256));
+        ICPU_RUN_KF(reduce_max_at_kernel, 1, (GM_ADDR)in, (GM_ADDR)out, 1u);  // 4 bytes of float: refused
+        QVERIFY(h.find("misaligned_address"));
+    }
     void compareRepeatFormWritesOneBitPerLane() {
         NpuHarness h;
         float* in = h.gmRandom<float>(256, -5, 5, 1);

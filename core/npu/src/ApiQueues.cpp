@@ -320,7 +320,7 @@ uint8_t* scalarGm(const GmRef& gm, uint64_t byteOffset, uint32_t bytes, bool wri
     uint64_t& tag = c.dcacheTags[line % c.dcacheTags.size()];
     bool hit = tag == line;
     tag = line;
-    s.scalarCost(hit ? s.prof.scalarGmHitCycles : s.prof.scalarGmMissCycles, loc);
+    s.scalarCost(hit ? s.prof.scalarGmHitCycles : c.scalarGmMiss, loc);
     (write ? s.launch->gmBytesWritten : s.launch->gmBytesRead) += bytes;
     return p;
 }

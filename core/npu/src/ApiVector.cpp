@@ -147,18 +147,30 @@ void vecRepeat(VecOp op, DType t, const LocalRef& dst, const LocalRef& s0, const
     if (s1) s.checkLocal(*s1, span(L.s1, es), name, loc);
     if (L.dst.empty()) return s.scalarCost(s.prof.scalarIssueCycles, loc);
     IssueResult at = issueVector(s, name, L.repeats, cyclesPerRepeat(s.prof, op, t), L.dst.size() * es, loc);
-    size_t n = L.dst.size();
-    std::vector<uint8_t> a(n * es), b(s1 ? n * es : 0), d(n * es);
     const uint8_t* p0 = c.localPtr(s0);
     const uint8_t* p1 = s1 ? c.localPtr(*s1) : nullptr;
     uint8_t* pd = c.localPtr(dst);
-    for (size_t i = 0; i < n; ++i) {
-        std::memcpy(&a[i * es], p0 + L.s0[i], es);
-        if (p1) std::memcpy(&b[i * es], p1 + L.s1[i], es);
-        std::memcpy(&d[i * es], pd + L.dst[i], es);
+    // Repeats run in order, each reading what the earlier ones wrote: with a zero repeat stride on
+    // the destination and one source, Max(dst, src[64], dst, 64, n, {1,1,1,0,8,0}) folds n chunks
+    // into dst (CANN's row reductions rely on it).
+    const uint32_t perRepeat = s.prof.vectorBytesPerRepeat / es;
+    std::vector<uint8_t> a, b, d;
+    for (size_t first = 0; first < L.dst.size();) {
+        size_t last = first;
+        while (last < L.dst.size() && L.lane[last] / perRepeat == L.lane[first] / perRepeat) ++last;
+        const size_t n = last - first;
+        a.resize(n * es);
+        b.resize(s1 ? n * es : 0);
+        d.resize(n * es);
+        for (size_t i = 0; i < n; ++i) {
+            std::memcpy(&a[i * es], p0 + L.s0[first + i], es);
+            if (p1) std::memcpy(&b[i * es], p1 + L.s1[first + i], es);
+            std::memcpy(&d[i * es], pd + L.dst[first + i], es);
+        }
+        vecmath::elementwise(op, t, d.data(), a.data(), p1 ? b.data() : nullptr, scalar, n);
+        for (size_t i = 0; i < n; ++i) std::memcpy(pd + L.dst[first + i], &d[i * es], es);
+        first = last;
     }
-    vecmath::elementwise(op, t, d.data(), a.data(), p1 ? b.data() : nullptr, scalar, n);
-    for (size_t i = 0; i < n; ++i) std::memcpy(pd + L.dst[i], &d[i * es], es);
     if (op != VecOp::Duplicate) s.access(PipeId::V, s0, span(L.s0, es), false, at, loc);
     if (s1) s.access(PipeId::V, *s1, span(L.s1, es), false, at, loc);
     s.access(PipeId::V, dst, span(L.dst, es), true, at, loc);
@@ -197,7 +209,9 @@ void vecReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, c
     uint64_t perRepeat = s.prof.vectorBytesPerRepeat / es;
     uint64_t repeats = (count + perRepeat - 1) / perRepeat;
     s.checkLocal(src, bytes, name, loc);
-    s.checkLocal(dst, (withIndex ? 2 : 1) * es, name, loc);
+    // ReduceMax/ReduceMin ask their destination for 2 * sizeof(T) alignment only (the value and its
+    // index), not 32 bytes (API reference, ReduceMax "dstLocal"): a row maximum may go to dst[row].
+    s.checkLocal(dst, (withIndex ? 2 : 1) * es, name, loc, op == ReduceOp::Sum ? 32 : 2 * es);
     uint64_t tmpNeed = (repeats * es + 31) / 32 * 32;
     if (tmp && tmp->bytes < tmpNeed)
         s.report("vector_count_exceeds_tensor",

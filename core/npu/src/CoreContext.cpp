@@ -3,6 +3,7 @@
 #include "SimImpl.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace sage::npu {
 
@@ -88,6 +89,8 @@ void CoreContext::reset(uint32_t b, uint32_t c, const GmPath& path, uint32_t act
     l0cGmBpc = cap(prof.l0cToGmBytesPerCycle);
     gmReadLatency = path.readLatencyCycles;
     gmWriteLatency = path.writeLatencyCycles;
+    scalarGmMiss = uint32_t(std::lround(double(prof.scalarGmMissCycles) * double(path.readLatencyCycles) /
+                                        double(std::max(1u, prof.gmReadLatencyCycles))));
     std::fill(dcacheTags.begin(), dcacheTags.end(), ~0ull);
     for (auto& c2 : clock) c2.fill(0);
     for (size_t m = 0; m < size_t(Mem::Count); ++m) {

@@ -137,6 +137,7 @@ public:
     uint64_t reservePort(uint64_t ready, uint64_t cycles);
     double gmReadBpc = 0, gmWriteBpc = 0, gmL1Bpc = 0, l0cGmBpc = 0;
     uint32_t gmReadLatency = 0, gmWriteLatency = 0;  // L2 and HBM blended (L2Model.h)
+    uint32_t scalarGmMiss = 0;  // a scalar GM read that misses the data cache goes to L2 or HBM alike
     std::vector<uint64_t> dcacheTags;
 
     // Race detection.

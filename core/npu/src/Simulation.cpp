@@ -220,7 +220,7 @@ void copyTiling(void* dst, size_t bytes, const void* src, Loc loc) {
     auto& s = activeImpl();
     s.checkGm(static_cast<const uint8_t*>(src), nullptr, bytes, "GET_TILING_DATA", loc);
     std::memcpy(dst, src, bytes);
-    s.scalarCost(s.prof.scalarGmMissCycles + bytes / 8, loc);
+    s.scalarCost(s.ctx().scalarGmMiss + bytes / 8, loc);
 }
 
 void launch(const char* kernelName, uint32_t blockDim, void (*body)(void*), void* arg, Loc loc) {
