@@ -92,17 +92,31 @@ private:
     std::vector<uint8_t> data_;
 };
 
-template <typename T> class TypedContinuousVector {
+// A list attribute's elements, stored contiguously. Untyped, as CANN's: GetData() is the first
+// element's address, which the op casts to the element type its definition declares
+// (`static_cast<const bool*>(list->GetData())` for a ListBool); TypedContinuousVector<T> gives it typed.
+class ContinuousVector {
 public:
-    TypedContinuousVector() = default;
-    explicit TypedContinuousVector(std::vector<T> v) : v_(std::move(v)) {}
-    size_t GetSize() const { return v_.size(); }
-    const T* GetData() const { return v_.data(); }
+    ContinuousVector() = default;
+    template <typename T> explicit ContinuousVector(const std::vector<T>& v) : size_(v.size()) {
+        static_assert(std::is_trivially_copyable_v<T>, "a list attribute holds plain values");
+        bytes_.resize(v.size() * sizeof(T));
+        if (!v.empty()) std::memcpy(bytes_.data(), v.data(), bytes_.size());
+    }
+    size_t GetSize() const { return size_; }
+    const void* GetData() const { return bytes_.data(); }
 
 private:
-    std::vector<T> v_;
+    std::vector<uint8_t> bytes_;
+    size_t size_ = 0;
 };
-using ContinuousVector = TypedContinuousVector<int64_t>;
+
+template <typename T> class TypedContinuousVector : public ContinuousVector {
+public:
+    TypedContinuousVector() = default;
+    explicit TypedContinuousVector(const std::vector<T>& v) : ContinuousVector(v) {}
+    const T* GetData() const { return static_cast<const T*>(ContinuousVector::GetData()); }
+};
 
 // Attributes by index, each stored as the type the op definition declared.
 class RuntimeAttrs {
@@ -114,7 +128,9 @@ public:
     const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
     const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
     const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
-    const ContinuousVector* GetListInt(size_t i) const { return GetAttrPointer<ContinuousVector>(i); }
+    const TypedContinuousVector<int64_t>* GetListInt(size_t i) const {
+        return GetAttrPointer<TypedContinuousVector<int64_t>>(i);
+    }
     const TypedContinuousVector<float>* GetListFloat(size_t i) const {
         return GetAttrPointer<TypedContinuousVector<float>>(i);
     }
@@ -234,6 +250,7 @@ public:
     const char* GetNodeType() const { return node.type; }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node; }
     size_t GetComputeNodeInputNum() const { return inputShapes.size(); }
+    size_t GetComputeNodeOutputNum() const { return outputShapes.size(); }
     template <typename T> const T* GetCompileInfo() const { return static_cast<const T*>(compileInfo); }
     const void* GetCompileInfo() const { return compileInfo; }
     ge::graphStatus SetBlockDim(uint32_t d) {
