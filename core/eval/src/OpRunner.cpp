@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <iomanip>
 #include <regex>
 #include <set>
@@ -23,6 +24,17 @@ namespace {
 std::string upper(std::string s) {
     for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
     return s;
+}
+
+// The ge::DataType name of a spec data type (sage_op_dtypes.h), or "" for one it does not name.
+std::string geDtypeName(const std::string& dtype) {
+    static const std::map<std::string, std::string> names = {
+        {"float32", "DT_FLOAT"}, {"float16", "DT_FLOAT16"}, {"bfloat16", "DT_BF16"}, {"int8", "DT_INT8"},
+        {"int16", "DT_INT16"},   {"int32", "DT_INT32"},     {"int64", "DT_INT64"},   {"uint8", "DT_UINT8"},
+        {"uint16", "DT_UINT16"}, {"uint32", "DT_UINT32"},   {"uint64", "DT_UINT64"}, {"bool", "DT_BOOL"},
+        {"float64", "DT_DOUBLE"}};
+    auto it = names.find(dtype);
+    return it == names.end() ? std::string() : it->second;
 }
 
 // The exported name of the wrapper a templated kernel entry gets (templateEntryWrapper).
@@ -95,6 +107,26 @@ std::string templateEntryWrapper(const std::string& source, const std::vector<st
         if (!trimmed(p).empty()) names += (names.empty() ? "" : ", ") + lastIdentifier(p);
     return "\nextern \"C\" void " + std::string(kTemplateEntry) + "(" + m[2].str() + ") { " + entry + "<" + values +
            ">(" + names + "); }\n";
+}
+
+// An entry declared through a linkage macro (ops-nn's dynamic_quant: `KERNEL_LINKAGE __global__
+// __aicore__ void dynamic_quant(...)`, the macro being `static` in CPU-debug builds such as the
+// simulator's, where __CCE_KT_TEST__ is set) is not exported. It gets an exported wrapper in the
+// same file, as a templated entry does; "" when the entry is declared extern "C" itself.
+std::string linkageMacroEntryWrapper(const std::string& source, const std::string& entry) {
+    const std::string code = toolchain::SourcePolicy::codeOnly(source);
+    const std::regex head("(?:__global__\\s+__aicore__|__aicore__\\s+__global__)\\s+void\\s+" + entry + "\\s*\\(([^)]*)\\)");
+    std::smatch m;
+    if (!std::regex_search(code, m, head)) return "";
+    // What precedes the declaration in the original text (codeOnly blanks the "C" of extern "C").
+    static const std::regex externC(R"(extern\s+"C"\s*$)");
+    const size_t at = size_t(m.position(0));
+    const size_t from = at > 64 ? at - 64 : 0;
+    if (std::regex_search(source.substr(from, at - from), externC)) return "";
+    std::string names;
+    for (const auto& p : splitTopLevel(m[1].str()))
+        if (!trimmed(p).empty()) names += (names.empty() ? "" : ", ") + lastIdentifier(p);
+    return "\nextern \"C\" void " + std::string(kTemplateEntry) + "(" + m[1].str() + ") { " + entry + "(" + names + "); }\n";
 }
 
 std::string firstError(const std::vector<toolchain::Diagnostic>& ds) {
@@ -254,6 +286,7 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
         auto host = compileHostProgram(compiler, project, device);
         rep.hostCompiled = host.ok;
         rep.hostDiagnostics = host.diagnostics;
+        rep.notes = host.notes;
         if (!host.ok) {
             rep.error = "op_host does not compile against the simulator's host shim: " + firstError(host.diagnostics) +
                         " (the shim is core/npu/include/host; docs/compatibility.md lists what it covers)";
@@ -284,8 +317,9 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
             rep.error = project.kernelFile + ": no `extern \"C\" __global__ __aicore__ void <op>(...)` kernel entry found";
             return rep;
         }
-        if (const std::string wrapper = templateEntryWrapper(kernel.request.source, kernel.kernelTexts, entry);
-            !wrapper.empty()) {
+        std::string wrapper = templateEntryWrapper(kernel.request.source, kernel.kernelTexts, entry);
+        if (wrapper.empty()) wrapper = linkageMacroEntryWrapper(kernel.request.source, entry);
+        if (!wrapper.empty()) {
             kernel.request.source += wrapper;
             entry = kTemplateEntry;
         }
@@ -324,11 +358,16 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
             req.profile = opt.profile;
             req.timeoutSeconds = opt.timeoutSeconds;
             std::string prelude = kernel.request.prelude;
-            // The configuration's data types, as the real build defines them per compiled configuration.
-            for (const auto& [name, dtype] : cfg.dtypes)
-                for (const char* macro : {"DTYPE_", "ORIG_DTYPE_"})
-                    prelude += "#undef " + std::string(macro) + upper(name) + "\n#define " + macro + upper(name) + " " +
-                               cxxTypeOf(dtype) + "\n";
+            // The configuration's data types, as the real build defines them per compiled configuration:
+            // DTYPE_<NAME> the C++ type, ORIG_DTYPE_<NAME> the data type's name, which kernels compare
+            // with DT_BF16 and the like in #if and if constexpr (sage_op_dtypes.h gives their values).
+            prelude += "#include \"sage_op_dtypes.h\"\n";
+            for (const auto& [name, dtype] : cfg.dtypes) {
+                prelude += "#undef DTYPE_" + upper(name) + "\n#define DTYPE_" + upper(name) + " " + cxxTypeOf(dtype) + "\n";
+                const std::string ge = geDtypeName(dtype);
+                prelude += "#undef ORIG_DTYPE_" + upper(name) + "\n#define ORIG_DTYPE_" + upper(name) + " " +
+                           (ge.empty() ? cxxTypeOf(dtype) : ge) + "\n";
+            }
             req.prelude = prelude;
             req.extraFlags = kernel.request.extraFlags;
             req.localHeaders = kernel.localHeaders;
@@ -380,7 +419,7 @@ json OpRunReport::toJson() const {
     return {{"project", project}, {"spec", spec},          {"op", op},
             {"device", device},   {"host_compiled", hostCompiled}, {"host_diagnostics", diags},
             {"op_def", opDef},    {"configs", cfgs},       {"host_tiling_ran", hostTilingRan()},
-            {"pass", pass()},     {"error", error}};
+            {"pass", pass()},     {"error", error},          {"notes", notes}};
 }
 
 std::string OpRunReport::toText() const {
@@ -391,6 +430,7 @@ std::string OpRunReport::toText() const {
     o << "host     " << (hostCompiled ? "compiled" : "FAILED") << "\n";
     for (const auto& d : hostDiagnostics)
         if (d.severity == toolchain::Severity::Error) o << "    " << P(d.file) << ":" << d.line << ": " << P(d.message) << "\n";
+    for (const auto& n : notes) o << "note: " << P(n) << "\n";
     for (const auto& c : configs) {
         o << "config " << P(c.config.name) << " [";
         bool first = true;
