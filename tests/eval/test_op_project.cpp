@@ -212,7 +212,9 @@ private slots:
     // compile each as its own translation unit (two define the same file-local INPUT_X, one calls a
     // function the other defines), the pair_helper op it names in DEPENDENCIES brings the base
     // class its tiling derives from, its tiling includes a REG_OP prototype and reads a ListBool
-    // attribute as bools; its shape inference does not compile, which is a note, not a stop.
+    // attribute as bools; its shape inference does not compile, which is a note, not a stop. Its
+    // kernel compares ORIG_DTYPE_X/Z with DT_ names in #if and static_assert, names int4b_t, and
+    // declares its entry through a linkage macro that is `static` in the simulator's build.
     void opTreeHostSourcesDependenciesAndShapeInference() {
         const std::string p = SAGE_OP_DATA_DIR "/shim_tree/family/scale_pair";
         const eval::OpProject project = eval::OpProject::open(p);
