@@ -268,6 +268,31 @@ private slots:
         QVERIFY(skipped.configs.at(0).evaluation.verify.cases.at(0).outputs.empty());
     }
 
+    // A dynamic input (a tensor list, ops-nn's foreach ops) is declared in the spec as x_0, x_1,
+    // ...: the host tiling sees one input with three instances, the kernel one argument, a tensor
+    // list description. A spec without the list's tensors, or with a gap, is refused and told how.
+    void tensorListInputReachesTilingAndKernel() {
+        const std::string p = SAGE_OP_DATA_DIR "/shim_tree/family/list_sum";
+        auto r = run(p, p + "/spec");
+        QVERIFY2(r.pass(), r.toText().c_str());
+        QCOMPARE(r.opDef["inputs"][0]["param"].get<std::string>(), std::string("dynamic"));
+        QCOMPARE(r.configs.at(0).tilings.at(0).tilingBytes, uint64_t(8));
+        QTemporaryDir tmp;
+        const fs::path spec = fs::path(tmp.path().toStdString()) / "spec";
+        fs::copy(p + "/spec", spec, fs::copy_options::recursive);
+        replaceIn((spec / "task.json").string(), "\"x_0\"", "\"x_first\"");
+        auto missing = run(p, spec.string());
+        QVERIFY(!missing.pass());
+        QVERIFY2(missing.error.find("'x' is a tensor list (dynamic): declare its tensors as x_0, x_1") != std::string::npos,
+                 missing.error.c_str());
+        // A gap in the numbering ends the list: x_9 belongs to no input the op has, and is refused.
+        replaceIn((spec / "task.json").string(), "\"x_first\"", "\"x_0\"");
+        replaceIn((spec / "task.json").string(), "\"x_1\"", "\"x_9\"");
+        auto gap = run(p, spec.string());
+        QVERIFY(!gap.pass());
+        QVERIFY2(gap.error.find("'x_9' is not one of the op's inputs") != std::string::npos, gap.error.c_str());
+    }
+
     void inPlaceOutputMissingFromTheSpecSaysItsName() {
         QTemporaryDir tmp;
         const fs::path dst = fs::path(tmp.path().toStdString()) / "tiny_accumulate";

@@ -136,51 +136,75 @@ std::string firstError(const std::vector<toolchain::Diagnostic>& ds) {
 }
 
 // How the spec's tensors line up with the op definition: the kernel's argument list (inputs,
-// outputs, workspace, tiling) and, per definition input, the spec tensor (or none: absent).
+// outputs, workspace, tiling) and, per definition entry, the spec tensors bound to it: none for an
+// optional one the spec leaves out, one for a required or optional one, the list's tensors for a
+// dynamic one (a tensor list <name>_0, <name>_1, ... in the spec).
 struct Binding {
     std::vector<std::string> args;
-    std::vector<const TensorDecl*> inputs, outputs;  // per definition entry; null = optional, absent
+    std::vector<std::vector<const TensorDecl*>> inputs, outputs;
     std::vector<std::string> inputFallbackDtype;
 };
+
+// The kernel argument of a tensor list: its tensors' names, which the runner passes as one tensor
+// list description (the layout of AscendC's ListTensorDesc).
+constexpr const char* kListArg = "@list:";
 
 Binding bindTensors(const json& def, const Task& task, const std::string& specFile) {
     Binding b;
     std::set<std::string> inputNames;
     for (const auto& p : def.value("inputs", json::array())) inputNames.insert(p.value("name", ""));
-    auto side = [&](const char* key, const std::vector<TensorDecl>& spec, std::vector<const TensorDecl*>& out) {
+    auto side = [&](const char* key, const std::vector<TensorDecl>& spec, std::vector<std::vector<const TensorDecl*>>& out) {
         std::set<std::string> known;
         std::string names;
+        const std::string kind = std::string(key).substr(0, std::string(key).size() - 1);
+        auto named = [&](const std::string& n) -> const TensorDecl* {
+            for (const auto& t : spec)
+                if (t.name == n) return &t;
+            return nullptr;
+        };
         for (const auto& p : def.value(key, json::array())) {
             const std::string name = p.value("name", ""), param = p.value("param", "required");
             known.insert(name);
             names += (names.empty() ? "" : ", ") + name;
-            if (param == "dynamic")
-                throw OpProjectError("op " + def.value("type", std::string()) + ": " + key + " '" + name +
-                                     "' is dynamic (a tensor list); sage op runs ops with fixed inputs only");
-            // An output that is also an input (in place, a "ref") is named <name>_ref in the spec:
-            // it gets its own buffer, which the kernel's output argument points to.
-            const bool inPlace = std::string(key) == "outputs" && inputNames.count(name);
-            const TensorDecl* found = nullptr;
-            for (const auto& t : spec)
-                if (t.name == name || (inPlace && t.name == name + "_ref")) found = &t;
-            if (found) known.insert(found->name);
-            if (!found && param != "optional")
-                throw OpProjectError(specFile + ": field '" + key + "': the op's " + param + " " +
-                                     std::string(key).substr(0, std::string(key).size() - 1) + " '" + name +
-                                     "' is missing: add {\"name\": \"" + name + (inPlace ? "_ref" : "") +
-                                     "\", \"dtype\": ..., \"shape\": ...}");
-            out.push_back(found);
+            std::vector<const TensorDecl*> bound;
+            if (param == "dynamic") {
+                std::string list;
+                for (size_t i = 0; const TensorDecl* t = named(name + "_" + std::to_string(i)); ++i) {
+                    bound.push_back(t);
+                    known.insert(t->name);
+                    list += (list.empty() ? "" : ",") + t->name;
+                }
+                if (bound.empty())
+                    throw OpProjectError(specFile + ": field '" + key + "': the op's " + kind + " '" + name +
+                                         "' is a tensor list (dynamic): declare its tensors as " + name + "_0, " + name +
+                                         "_1, ... (as many as the list holds, at least one)");
+                b.args.push_back(kListArg + list);
+            } else {
+                // An output that is also an input (in place, a "ref") is named <name>_ref in the spec:
+                // it gets its own buffer, which the kernel's output argument points to.
+                const bool inPlace = std::string(key) == "outputs" && inputNames.count(name);
+                const TensorDecl* found = named(name);
+                if (!found && inPlace) found = named(name + "_ref");
+                if (found) known.insert(found->name);
+                if (!found && param != "optional")
+                    throw OpProjectError(specFile + ": field '" + key + "': the op's " + param + " " + kind + " '" + name +
+                                         "' is missing: add {\"name\": \"" + name + (inPlace ? "_ref" : "") +
+                                         "\", \"dtype\": ..., \"shape\": ...}");
+                if (found) bound.push_back(found);
+                b.args.push_back(found ? found->name : "@absent");
+            }
+            out.push_back(bound);
             if (std::string(key) == "inputs") {
                 const auto& dts = p.value("dtypes", json::array());
                 b.inputFallbackDtype.push_back(dts.empty() ? "float32" : dts[0].get<std::string>());
             }
-            b.args.push_back(found ? found->name : "@absent");
         }
         for (const auto& t : spec)
             if (!known.count(t.name))
                 throw OpProjectError(specFile + ": field '" + key + "': '" + t.name + "' is not one of the op's " + key +
                                      " (" + (names.empty() ? "none" : names) +
-                                     "): use the names op_host/<op>.cpp gives to Input()/Output()");
+                                     "): use the names op_host/<op>.cpp gives to Input()/Output(), <name>_0, <name>_1, "
+                                     "... for a tensor list");
     };
     side("inputs", task.inputs, b.inputs);
     side("outputs", task.outputs, b.outputs);
@@ -208,20 +232,25 @@ json tilingRequest(const json& def, const Task& t, const TaskCase& c, const OpCo
                    const json& platform) {
     json req = {{"op", def.value("type", "")}, {"platform", platform}, {"attrs", cfg.attrs}};
     json inputs = json::array(), outputs = json::array();
+    // The configured tensor of a spec declaration (its dtype is the configuration's).
+    auto configured = [](const std::vector<TensorDecl>& list, const TensorDecl* d) -> const TensorDecl& {
+        return *std::find_if(list.begin(), list.end(), [&](const TensorDecl& x) { return x.name == d->name; });
+    };
     for (size_t i = 0; i < b.inputs.size(); ++i) {
-        if (b.inputs[i]) {
-            const TensorDecl& d = *std::find_if(t.inputs.begin(), t.inputs.end(), [&](const TensorDecl& x) { return x.name == b.inputs[i]->name; });
+        // Every instance of a definition input carries its index (a list has several).
+        for (const TensorDecl* in : b.inputs[i]) {
+            const TensorDecl& d = configured(t.inputs, in);
             inputs.push_back({{"ir", i}, {"dtype", d.dtype}, {"shape", t.shapeOf(d, c)}, {"present", true}});
-        } else {
-            inputs.push_back({{"ir", i}, {"dtype", b.inputFallbackDtype[i]}, {"shape", json::array()}, {"present", false}});
         }
+        if (b.inputs[i].empty())
+            inputs.push_back({{"ir", i}, {"dtype", b.inputFallbackDtype[i]}, {"shape", json::array()}, {"present", false}});
     }
     // In the definition's order (the spec may list them in another).
-    for (const TensorDecl* o : b.outputs) {
-        if (!o) continue;
-        const TensorDecl& d = *std::find_if(t.outputs.begin(), t.outputs.end(), [&](const TensorDecl& x) { return x.name == o->name; });
-        outputs.push_back({{"dtype", d.dtype}, {"shape", t.shapeOf(d, c)}});
-    }
+    for (const auto& list : b.outputs)
+        for (const TensorDecl* o : list) {
+            const TensorDecl& d = configured(t.outputs, o);
+            outputs.push_back({{"dtype", d.dtype}, {"shape", t.shapeOf(d, c)}});
+        }
     req["inputs"] = inputs;
     req["outputs"] = outputs;
     return req;

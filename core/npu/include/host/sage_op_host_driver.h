@@ -179,6 +179,11 @@ inline json run(const json& req) {
         ctx.outputDescs.push_back(desc);
     }
     ctx.node.inputs = ctx.inputShapes.size();
+    // Where each input of the definition starts among the instances, and how many it has.
+    for (size_t ir = 0; ir < ctx.irStart.size(); ++ir) {
+        const size_t end = ir + 1 < ctx.irStart.size() ? ctx.irStart[ir + 1] : ctx.inputShapes.size();
+        ctx.node.irInputs.emplace_back(uint32_t(ctx.irStart[ir]), uint32_t(end - ctx.irStart[ir]));
+    }
     ctx.node.outputs = ctx.outputShapes.size();
     const json attrs = req.value("attrs", json::object());
     for (size_t i = 0; i < def->attrs.size(); ++i) {

@@ -176,12 +176,28 @@ private:
     size_t size_ = 0;
 };
 
+// Where one input of the op definition sits among the node's input instances, and how many it
+// has: one for a required input, 0 or 1 for an optional one, the list's length for a dynamic one.
+class AnchorInstanceInfo {
+public:
+    AnchorInstanceInfo() = default;
+    AnchorInstanceInfo(uint32_t start, uint32_t count) : start_(start), count_(count) {}
+    size_t GetInstanceStart() const { return start_; }
+    size_t GetInstanceNum() const { return count_; }
+
+private:
+    uint32_t start_ = 0, count_ = 0;
+};
+
 struct ComputeNodeInfo {
     const char* name = "";
     const char* type = "";
     size_t inputs = 0, outputs = 0;
+    std::vector<AnchorInstanceInfo> irInputs;  // per input of the op definition
     size_t GetInputsNum() const { return inputs; }
     size_t GetOutputsNum() const { return outputs; }
+    size_t GetIrInputsNum() const { return irInputs.size(); }
+    const AnchorInstanceInfo* GetInputInstanceInfo(size_t ir) const { return ir < irInputs.size() ? &irInputs[ir] : nullptr; }
     const char* GetNodeName() const { return name; }
     const char* GetNodeType() const { return type; }
 };
@@ -224,6 +240,13 @@ public:
     }
     const Tensor* GetInputTensor(size_t i) const { return i < inputTensors.size() ? &inputTensors[i] : nullptr; }
     const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(instance(i)); }
+    // By the op definition's input index: a required input's only instance, the j-th of a list.
+    const StorageShape* GetRequiredInputShape(size_t ir) const { return GetInputShape(instance(ir)); }
+    const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetInputDesc(instance(ir)); }
+    const Tensor* GetRequiredInputTensor(size_t ir) const { return GetInputTensor(instance(ir)); }
+    const Tensor* GetDynamicInputTensor(size_t ir, size_t j) const {
+        return j < instanceCount(ir) ? GetInputTensor(instance(ir) + j) : nullptr;
+    }
     const RuntimeAttrs* GetAttrs() const { return &attrs; }
     TilingData* GetRawTilingData() { return &tiling; }
     // The tiling buffer as the op's tiling struct (CANN's current op repositories declare plain
@@ -271,6 +294,10 @@ public:
 
 private:
     size_t instance(size_t ir) const { return ir < irStart.size() ? irStart[ir] : ir; }
+    size_t instanceCount(size_t ir) const {
+        if (ir >= irStart.size()) return ir < inputShapes.size() ? 1 : 0;
+        return (ir + 1 < irStart.size() ? irStart[ir + 1] : inputShapes.size()) - irStart[ir];
+    }
     bool present(size_t i) const {
         return i < inputShapes.size() && (i >= inputPresent.size() || inputPresent[i]);
     }
