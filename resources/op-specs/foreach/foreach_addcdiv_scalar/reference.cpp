@@ -5,7 +5,7 @@
 
 SAGE_REFERENCE(ctx) {
     const double s = ctx.in("scalar")[0];
-    for (int i = 0; i < 2; ++i) {
+    for (int64_t i = 0; i < ctx.dim("K"); ++i) {
         const std::string k = std::to_string(i);
         auto x1 = ctx.in(("x1_" + k).c_str());
         auto x2 = ctx.in(("x2_" + k).c_str());

@@ -6,7 +6,7 @@
 
 SAGE_REFERENCE(ctx) {
     const double p = ctx.in("scalar")[0];
-    for (int i = 0; i < 2; ++i) {
+    for (int64_t i = 0; i < ctx.dim("K"); ++i) {
         auto x = ctx.in(("x_" + std::to_string(i)).c_str());
         auto y = ctx.out(("y_" + std::to_string(i)).c_str());
         double sum = 0;
