@@ -208,6 +208,91 @@ private slots:
         QCOMPARE(d.npuArch, 2201);
     }
 
+    // Issue 43: an op tree laid out as ops-nn's (tests/eval/data/ops/shim_tree). Its host sources
+    // compile each as its own translation unit (two define the same file-local INPUT_X, one calls a
+    // function the other defines), the pair_helper op it names in DEPENDENCIES brings the base
+    // class its tiling derives from, its tiling includes a REG_OP prototype and reads a ListBool
+    // attribute as bools; its shape inference does not compile, which is a note, not a stop. Its
+    // kernel compares ORIG_DTYPE_X/Z with DT_ names in #if and static_assert, names int4b_t, and
+    // declares its entry through a linkage macro that is `static` in the simulator's build.
+    void opTreeHostSourcesDependenciesAndShapeInference() {
+        const std::string p = SAGE_OP_DATA_DIR "/shim_tree/family/scale_pair";
+        const eval::OpProject project = eval::OpProject::open(p);
+        QCOMPARE(project.shapeInferenceSources.size(), size_t(1));
+        QCOMPARE(project.dependencyDirs.size(), size_t(1));
+        auto r = run(p, p + "/spec");
+        QVERIFY2(r.pass(), r.toText().c_str());
+        QCOMPARE(r.configs.size(), size_t(2));  // flags [true, false] negates, [false, true] does not
+        QCOMPARE(r.configs[0].tilings.at(0).blockDim, 3u);  // PairTilingBase::Blocks: 3000 elements
+        QCOMPARE(r.notes.size(), size_t(1));
+        QVERIFY2(r.notes[0].find("scale_pair_infershape.cpp") != std::string::npos &&
+                     r.notes[0].find("no_such_graph_header.h") != std::string::npos,
+                 r.notes[0].c_str());
+        QVERIFY(r.toText().find("note: the op's shape inference") != std::string::npos);
+        QCOMPARE(r.toJson()["notes"].size(), size_t(1));
+    }
+
+    // Bad input to the same op: a flags list of one value is refused by the op's tiling through
+    // OP_LOGE_FOR_INVALID_VALUE_WITH_REASON, whose line names the attribute and the reason.
+    void invalidValueReportNamesTheAttribute() {
+        QTemporaryDir tmp;
+        const fs::path tree = fs::path(tmp.path().toStdString()) / "shim_tree";
+        fs::copy(SAGE_OP_DATA_DIR "/shim_tree", tree, fs::copy_options::recursive);
+        const fs::path op = tree / "family/scale_pair";
+        replaceIn((op / "spec/task.json").string(), "\"flags\": [true, false]", "\"flags\": [true]");
+        auto r = run(op.string(), (op / "spec").string());
+        QVERIFY(!r.pass());
+        QVERIFY2(r.error.find("config 'negated'") != std::string::npos, r.error.c_str());
+        QVERIFY2(r.error.find("invalid value: flags; 1; flags must hold two values") != std::string::npos, r.error.c_str());
+        // Without the dependency the header of the tiling's base class is missing: the error names it.
+        fs::remove_all(tree / "family/pair_helper");
+        auto lonely = run(op.string(), (op / "spec").string());
+        QVERIFY(!lonely.pass());
+        QVERIFY2(lonely.error.find("pair_tiling_base.h") != std::string::npos, lonely.error.c_str());
+    }
+
+    // An output the spec marks "verify": false is run but never compared: a reference that writes
+    // nothing true for it still passes; unmarked, the same reference fails.
+    void anUnverifiedOutputIsNotCompared() {
+        QTemporaryDir tmp;
+        const fs::path tree = fs::path(tmp.path().toStdString()) / "shim_tree";
+        fs::copy(SAGE_OP_DATA_DIR "/shim_tree", tree, fs::copy_options::recursive);
+        const fs::path op = tree / "family/scale_pair";
+        replaceIn((op / "spec/reference.cpp").string(), "z[i] = x[i] * factor;", "z[i] = 1000 + x[i] * factor;");
+        auto wrong = run(op.string(), (op / "spec").string());
+        QVERIFY(!wrong.pass());
+        replaceIn((op / "spec/task.json").string(), "\"z\", \"dtype\": \"float32\", \"shape\": [\"R\", \"C\"]",
+                  "\"z\", \"dtype\": \"float32\", \"shape\": [\"R\", \"C\"], \"verify\": false");
+        auto skipped = run(op.string(), (op / "spec").string());
+        QVERIFY2(skipped.pass(), skipped.toText().c_str());
+        QVERIFY(skipped.configs.at(0).evaluation.verify.cases.at(0).outputs.empty());
+    }
+
+    // A dynamic input (a tensor list, ops-nn's foreach ops) is declared in the spec as x_0, x_1,
+    // ...: the host tiling sees one input with three instances, the kernel one argument, a tensor
+    // list description. A spec without the list's tensors, or with a gap, is refused and told how.
+    void tensorListInputReachesTilingAndKernel() {
+        const std::string p = SAGE_OP_DATA_DIR "/shim_tree/family/list_sum";
+        auto r = run(p, p + "/spec");
+        QVERIFY2(r.pass(), r.toText().c_str());
+        QCOMPARE(r.opDef["inputs"][0]["param"].get<std::string>(), std::string("dynamic"));
+        QCOMPARE(r.configs.at(0).tilings.at(0).tilingBytes, uint64_t(8));
+        QTemporaryDir tmp;
+        const fs::path spec = fs::path(tmp.path().toStdString()) / "spec";
+        fs::copy(p + "/spec", spec, fs::copy_options::recursive);
+        replaceIn((spec / "task.json").string(), "\"x_0\"", "\"x_first\"");
+        auto missing = run(p, spec.string());
+        QVERIFY(!missing.pass());
+        QVERIFY2(missing.error.find("'x' is a tensor list (dynamic): declare its tensors as x_0, x_1") != std::string::npos,
+                 missing.error.c_str());
+        // A gap in the numbering ends the list: x_9 belongs to no input the op has, and is refused.
+        replaceIn((spec / "task.json").string(), "\"x_first\"", "\"x_0\"");
+        replaceIn((spec / "task.json").string(), "\"x_1\"", "\"x_9\"");
+        auto gap = run(p, spec.string());
+        QVERIFY(!gap.pass());
+        QVERIFY2(gap.error.find("'x_9' is not one of the op's inputs") != std::string::npos, gap.error.c_str());
+    }
+
     void inPlaceOutputMissingFromTheSpecSaysItsName() {
         QTemporaryDir tmp;
         const fs::path dst = fs::path(tmp.path().toStdString()) / "tiny_accumulate";

@@ -117,6 +117,38 @@ private slots:
         QVERIFY2(family.parsed && family.compiled, family.firstError.c_str());
     }
 
+    // A header of the op's own op_kernel/ that the kernel finds next to itself (read from the tree,
+    // not the stage) may still climb by its staged path, as CANN compiles it from the stage
+    // (ops-nn's rms_norm/op_kernel/arch35/*.h: "../../norm_common/reduce_common_regbase.h"). Such
+    // includes sit in another architecture's #if branch: the policy accepts them, the 910B compile
+    // never opens them. One that leads to no file of the tree is still refused, with its name.
+    void anOwnHeaderMayIncludeByItsStagedPath() {
+        const fs::path tree = writeTree("own_header_staged");
+        write(tree / "norm/norm_shared/op_kernel/reduce_shared.h", "#pragma once\nconstexpr int kSharedMark = 5;\n");
+        write(tree / "norm/myop/op_kernel/arch35/myop_regbase.h",
+              "#pragma once\n#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510\n"
+              "#include \"../../norm_shared/reduce_shared.h\"\n#endif\nconstexpr int kRegbaseMark = 1;\n");
+        write(tree / "norm/myop/op_kernel/myop.cpp",
+              "#include \"kernel_operator.h\"\n#include \"arch35/myop_regbase.h\"\n"
+              "static_assert(kRegbaseMark == 1, \"the op's header was compiled\");\n"
+              "extern \"C\" __global__ __aicore__ void myop(GM_ADDR x) { (void)x; }\n");
+        const fs::path kernel = tree / "norm/myop/op_kernel/myop.cpp";
+        const eval::OpKernelBuild b = eval::prepareOpKernel(tree.string(), kernel.string(), paths_.npuInclude);
+        QVERIFY2(b.refused.empty(), b.refused.empty() ? "" : b.refused.front().message.c_str());
+        std::set<std::string> staged;
+        for (const auto& f : b.request.staged) staged.insert(f.path);
+        QVERIFY(staged.count("norm_shared/reduce_shared.h"));
+        const eval::CompatFile r = scan(tree, kernel);
+        QVERIFY2(r.parsed && r.compiled, r.firstError.c_str());
+        // A staged path that leads nowhere is refused and named.
+        write(tree / "norm/myop/op_kernel/arch35/myop_regbase.h",
+              "#pragma once\n#include \"../../norm_missing/reduce_shared.h\"\nconstexpr int kRegbaseMark = 1;\n");
+        const eval::OpKernelBuild bad = eval::prepareOpKernel(tree.string(), kernel.string(), paths_.npuInclude);
+        QVERIFY(!bad.refused.empty());
+        QVERIFY2(bad.refused.front().message.find("norm_missing/reduce_shared.h") != std::string::npos,
+                 bad.refused.front().message.c_str());
+    }
+
     void linkOutOfTheTreeIsRefused() {
         const fs::path tree = writeTree("linked");
         const fs::path secret = tree.parent_path() / "secret-outside";

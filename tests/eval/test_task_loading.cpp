@@ -54,6 +54,30 @@ private slots:
             "launch":{"entry":"k","args":["x","y"],"block_dim":"1","tiling_key":"one"})J"
                                     << "launch.tiling_key";
     }
+    // "verify": false marks an output the op leaves undefined; an input cannot say it, nor a text.
+    void verifyFlagIsAnOutputsBoolean() {
+        const std::string cases = R"J("cases":[{"name":"a","dims":{"N":8},"perf":true}])J";
+        const std::string ok = write(cases);
+        QVERIFY(eval::Task::loadDirectory(ok).outputs[0].verified);
+        auto withFlag = [&](const std::string& inputFlag, const std::string& outputFlag) {
+            const std::string dir = write(cases);
+            std::string text;
+            {
+                std::ifstream in(fs::path(dir) / "task.json");
+                text.assign(std::istreambuf_iterator<char>(in), {});
+            }
+            text.replace(text.find(R"("name":"x","dtype":"float32")"), 28, R"("name":"x","dtype":"float32")" + inputFlag);
+            text.replace(text.find(R"("name":"y","dtype":"float32")"), 28, R"("name":"y","dtype":"float32")" + outputFlag);
+            std::ofstream(fs::path(dir) / "task.json") << text;
+            return dir;
+        };
+        QVERIFY(!eval::Task::loadDirectory(withFlag("", R"(,"verify":false)")).outputs[0].verified);
+        std::string e = loadError(withFlag(R"(,"verify":false)", ""));
+        QVERIFY2(e.find("field 'inputs[0].verify'") != std::string::npos && e.find("only an output") != std::string::npos, e.c_str());
+        e = loadError(withFlag("", R"(,"verify":"no")"));
+        QVERIFY2(e.find("field 'outputs[0].verify'") != std::string::npos, e.c_str());
+    }
+
     void wrongTypesNameFileAndField() {
         QFETCH(QString, json);
         QFETCH(QString, field);

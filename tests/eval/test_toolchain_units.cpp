@@ -200,6 +200,26 @@ private slots:
         QVERIFY(toolchain::parseGccJsonDiagnostics("garbage", "kernel.cpp", "k").empty());
     }
 
+    // A compile of several translation units (an op's host sources) prints one JSON array per
+    // unit: the errors of every unit are read, an empty unit's array and the linker text skipped.
+    void gccJsonDiagnosticsOfSeveralUnitsAreAllRead() {
+        const std::string j =
+            R"([{"kind":"error","message":"first [unit]","locations":[{"caret":{"file":"kernel.cpp","line":3,"column":1}}]}])"
+            "\n[]\n"
+            R"([{"kind":"error","message":"second","locations":[{"caret":{"file":"/tree/op_host/b_tiling.cpp","line":8,"column":2}}]}])"
+            "\n/usr/bin/ld: unit2.o: undefined reference to `helper()'\n";
+        auto d = toolchain::parseGccJsonDiagnostics(j, "kernel.cpp", "op_host/a.cpp");
+        QCOMPARE(d.size(), size_t(3));
+        QCOMPARE(d[0].file, std::string("op_host/a.cpp"));
+        QCOMPARE(d[0].message, std::string("first [unit]"));
+        QCOMPARE(d[1].file, std::string("b_tiling.cpp"));
+        QCOMPARE(d[1].line, 8);
+        QVERIFY(d[2].kind == toolchain::DiagnosticKind::LinkError);
+        // A broken array (cut off) yields what the intact ones hold, never a throw.
+        auto partial = toolchain::parseGccJsonDiagnostics(j.substr(0, j.find("[{\"kind\":\"error\",\"message\":\"second")) + "[{\"kind\":", "kernel.cpp", "k");
+        QCOMPARE(partial.size(), size_t(1));
+    }
+
     // Run statuses keep the spelling earlier versions stored, so their evaluations, caches and
     // run databases load; a status no version wrote reads as error and keeps its text.
     void runStatusesReadTheStoredSpelling() {

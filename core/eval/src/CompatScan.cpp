@@ -185,8 +185,19 @@ std::vector<LocalInclude> localIncludes(const std::string& text, const Including
         if (name.find("..") != std::string::npos) {
             const fs::path p = from.path.parent_path() / name;
             std::error_code ec;
-            if (fs::is_regular_file(p, ec) && inside(p, tree))
+            if (fs::is_regular_file(p, ec) && inside(p, tree)) {
                 out.push_back({name, p, fs::absolute(from.path.parent_path()).lexically_normal(), {}});
+                continue;
+            }
+            // A header of an op_kernel/ folder read from the tree (the kernel found it next to
+            // itself) may climb by its staged path, as the real build compiles it from the stage
+            // (norm/rms_norm/op_kernel/arch35/x.h: "../../norm_common/reduce_common_regbase.h"). The
+            // staged file is accepted and shown to the compile, which reads it only where the
+            // include is compiled; such includes mostly sit in another architecture's #if branch.
+            const std::string own = StagedOpTree::stagedPathOf(from.path);
+            if (from.staged.empty() && !own.empty())
+                if (fs::path q = stage.resolve(fs::path(own).parent_path().string(), name, staged); !q.empty())
+                    out.push_back({name, q, {}, staged});
         }
     }
     return out;

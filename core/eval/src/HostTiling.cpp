@@ -10,22 +10,25 @@ namespace sage::eval {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-HostProgram compileHostProgram(const toolchain::Compiler& compiler, const OpProject& project,
-                               const npu::DeviceProfile& device) {
+namespace {
+
+// A compile of op_host sources of `project` against the host shim. One source compiles unchanged
+// (its diagnostics name its lines); several are each their own translation unit, included by
+// absolute path, linked into one program, as CANN's build compiles them one by one into one host
+// library: two sources may define the same file-local name (group_norm_silu's tiling and its
+// arch35 tiling both define INPUT_IDX_X), and one may call a function another defines.
+toolchain::CompileResult compileHostSources(const toolchain::Compiler& compiler, const OpProject& project,
+                                            const npu::DeviceProfile& device, const std::vector<std::string>& sources) {
     toolchain::CompileRequest cr;
-    // The device's architecture folder (op_host/arch22/ for a 910B) holds the tiling CANN's build
-    // compiles for it; the other architectures' folders stay out, as they do in that build.
-    std::vector<std::string> sources = project.hostSources;
-    if (auto arch = project.archHostSources.find(hostArchDirOf(device.npuArch)); arch != project.archHostSources.end())
-        sources.insert(sources.end(), arch->second.begin(), arch->second.end());
-    // One source compiles unchanged (its diagnostics name its lines); several are included by
-    // absolute path into one translation unit, as they form one host library in the real build.
+    const std::string tree = projectTreeOf(project.dir);
     if (sources.size() == 1) {
-        cr.source = toolchain::readProjectFile(sources[0], projectTreeOf(project.dir), 4 << 20);
+        cr.source = toolchain::readProjectFile(sources[0], tree, 4 << 20);
     } else {
-        for (const auto& s : sources) {
-            (void)toolchain::readProjectFile(s, projectTreeOf(project.dir), 4 << 20);  // inside the tree, bounded
-            cr.source += toolchain::quotedIncludeLine(fs::absolute(s).string());
+        for (size_t i = 0; i < sources.size(); ++i) {
+            (void)toolchain::readProjectFile(sources[i], tree, 4 << 20);  // inside the tree, bounded
+            const std::string unit = toolchain::quotedIncludeLine(fs::absolute(sources[i]).string());
+            if (i == 0) cr.source = unit;
+            else cr.units.push_back(unit);
         }
     }
     cr.displayName = "op_host/" + fs::path(sources[0]).filename().string();
@@ -33,14 +36,47 @@ HostProgram compileHostProgram(const toolchain::Compiler& compiler, const OpProj
     cr.npuArch = device.npuArch;
     cr.deviceId = device.id;
     const std::string root = fs::absolute(project.dir).string();
-    cr.projectRoot = projectTreeOf(root);
+    cr.projectRoot = tree;
     // The tree's root too: op_host files of CANN's current repositories include kernel headers by
     // their path from it (experimental/math/sin/op_kernel/sin_tiling_data.h).
     cr.extraFlags = {"-I" + root + "/op_host", "-I" + root, "-I" + cr.projectRoot};
     for (const auto& d : commonIncludeDirsOf(root)) cr.extraFlags.push_back("-I" + d);
+    // A dependency's headers by their bare name (foreach_tiling_class.h of foreach_utils/op_host/).
+    for (const auto& d : project.dependencyDirs) cr.extraFlags.push_back("-I" + fs::absolute(d).string() + "/op_host");
     cr.extraFlags.insert(cr.extraFlags.end(), {"-I" + compiler.paths().npuInclude + "/host", "-w", "-DSAGE_OP_HOST=1"});
-    auto res = compiler.compile(cr);
-    return {res.ok, res.sharedObject, res.diagnostics};
+    return compiler.compile(cr);
+}
+
+std::string firstErrorOf(const std::vector<toolchain::Diagnostic>& ds) {
+    for (const auto& d : ds)
+        if (d.severity == toolchain::Severity::Error) return d.file + ":" + std::to_string(d.line) + ": " + d.message;
+    return "?";
+}
+
+} // namespace
+
+HostProgram compileHostProgram(const toolchain::Compiler& compiler, const OpProject& project,
+                               const npu::DeviceProfile& device) {
+    // The device's architecture folder (op_host/arch22/ for a 910B) holds the tiling CANN's build
+    // compiles for it; the other architectures' folders stay out, as they do in that build.
+    std::vector<std::string> sources = project.hostSources;
+    if (auto arch = project.archHostSources.find(hostArchDirOf(device.npuArch)); arch != project.archHostSources.end())
+        sources.insert(sources.end(), arch->second.begin(), arch->second.end());
+    auto res = compileHostSources(compiler, project, device, sources);
+    HostProgram program{res.ok, res.sharedObject, res.diagnostics, {}};
+    // Graph-mode shape inference is not part of the program: `sage op` runs the kernel at the shapes
+    // its spec gives and never asks the op to infer them. Its sources are still compiled, on their
+    // own, so that a gap of the host shim there is seen; it is a note, never a stop. (The
+    // compatibility measure, `sage compat`, counts kernel files and is not touched by this.)
+    if (program.ok && !project.shapeInferenceSources.empty()) {
+        auto infer = compileHostSources(compiler, project, device, project.shapeInferenceSources);
+        if (!infer.ok)
+            program.notes.push_back("the op's shape inference (" + fs::path(project.shapeInferenceSources[0]).filename().string() +
+                                    (project.shapeInferenceSources.size() > 1 ? " and others" : "") +
+                                    ") does not compile against the host shim: " + firstErrorOf(infer.diagnostics) +
+                                    "; sage op does not need it (output shapes come from the spec), so the run goes on");
+    }
+    return program;
 }
 
 json hostPlatform(const npu::DeviceProfile& d) {

@@ -18,6 +18,8 @@ struct HostProgram {
     bool ok = false;
     std::string sharedObject;
     std::vector<toolchain::Diagnostic> diagnostics;
+    // Problems that do not stop the run: the op's shape inference sources that do not compile.
+    std::vector<std::string> notes;
 };
 
 HostProgram compileHostProgram(const toolchain::Compiler& compiler, const OpProject& project,

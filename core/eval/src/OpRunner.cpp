@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <iomanip>
 #include <regex>
 #include <set>
@@ -23,6 +24,17 @@ namespace {
 std::string upper(std::string s) {
     for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
     return s;
+}
+
+// The ge::DataType name of a spec data type (sage_op_dtypes.h), or "" for one it does not name.
+std::string geDtypeName(const std::string& dtype) {
+    static const std::map<std::string, std::string> names = {
+        {"float32", "DT_FLOAT"}, {"float16", "DT_FLOAT16"}, {"bfloat16", "DT_BF16"}, {"int8", "DT_INT8"},
+        {"int16", "DT_INT16"},   {"int32", "DT_INT32"},     {"int64", "DT_INT64"},   {"uint8", "DT_UINT8"},
+        {"uint16", "DT_UINT16"}, {"uint32", "DT_UINT32"},   {"uint64", "DT_UINT64"}, {"bool", "DT_BOOL"},
+        {"float64", "DT_DOUBLE"}};
+    auto it = names.find(dtype);
+    return it == names.end() ? std::string() : it->second;
 }
 
 // The exported name of the wrapper a templated kernel entry gets (templateEntryWrapper).
@@ -97,6 +109,26 @@ std::string templateEntryWrapper(const std::string& source, const std::vector<st
            ">(" + names + "); }\n";
 }
 
+// An entry declared through a linkage macro (ops-nn's dynamic_quant: `KERNEL_LINKAGE __global__
+// __aicore__ void dynamic_quant(...)`, the macro being `static` in CPU-debug builds such as the
+// simulator's, where __CCE_KT_TEST__ is set) is not exported. It gets an exported wrapper in the
+// same file, as a templated entry does; "" when the entry is declared extern "C" itself.
+std::string linkageMacroEntryWrapper(const std::string& source, const std::string& entry) {
+    const std::string code = toolchain::SourcePolicy::codeOnly(source);
+    const std::regex head("(?:__global__\\s+__aicore__|__aicore__\\s+__global__)\\s+void\\s+" + entry + "\\s*\\(([^)]*)\\)");
+    std::smatch m;
+    if (!std::regex_search(code, m, head)) return "";
+    // What precedes the declaration in the original text (codeOnly blanks the "C" of extern "C").
+    static const std::regex externC(R"(extern\s+"C"\s*$)");
+    const size_t at = size_t(m.position(0));
+    const size_t from = at > 64 ? at - 64 : 0;
+    if (std::regex_search(source.substr(from, at - from), externC)) return "";
+    std::string names;
+    for (const auto& p : splitTopLevel(m[1].str()))
+        if (!trimmed(p).empty()) names += (names.empty() ? "" : ", ") + lastIdentifier(p);
+    return "\nextern \"C\" void " + std::string(kTemplateEntry) + "(" + m[1].str() + ") { " + entry + "(" + names + "); }\n";
+}
+
 std::string firstError(const std::vector<toolchain::Diagnostic>& ds) {
     for (const auto& d : ds)
         if (d.severity == toolchain::Severity::Error) return d.file + ":" + std::to_string(d.line) + ": " + d.message;
@@ -104,51 +136,75 @@ std::string firstError(const std::vector<toolchain::Diagnostic>& ds) {
 }
 
 // How the spec's tensors line up with the op definition: the kernel's argument list (inputs,
-// outputs, workspace, tiling) and, per definition input, the spec tensor (or none: absent).
+// outputs, workspace, tiling) and, per definition entry, the spec tensors bound to it: none for an
+// optional one the spec leaves out, one for a required or optional one, the list's tensors for a
+// dynamic one (a tensor list <name>_0, <name>_1, ... in the spec).
 struct Binding {
     std::vector<std::string> args;
-    std::vector<const TensorDecl*> inputs, outputs;  // per definition entry; null = optional, absent
+    std::vector<std::vector<const TensorDecl*>> inputs, outputs;
     std::vector<std::string> inputFallbackDtype;
 };
+
+// The kernel argument of a tensor list: its tensors' names, which the runner passes as one tensor
+// list description (the layout of AscendC's ListTensorDesc).
+constexpr const char* kListArg = "@list:";
 
 Binding bindTensors(const json& def, const Task& task, const std::string& specFile) {
     Binding b;
     std::set<std::string> inputNames;
     for (const auto& p : def.value("inputs", json::array())) inputNames.insert(p.value("name", ""));
-    auto side = [&](const char* key, const std::vector<TensorDecl>& spec, std::vector<const TensorDecl*>& out) {
+    auto side = [&](const char* key, const std::vector<TensorDecl>& spec, std::vector<std::vector<const TensorDecl*>>& out) {
         std::set<std::string> known;
         std::string names;
+        const std::string kind = std::string(key).substr(0, std::string(key).size() - 1);
+        auto named = [&](const std::string& n) -> const TensorDecl* {
+            for (const auto& t : spec)
+                if (t.name == n) return &t;
+            return nullptr;
+        };
         for (const auto& p : def.value(key, json::array())) {
             const std::string name = p.value("name", ""), param = p.value("param", "required");
             known.insert(name);
             names += (names.empty() ? "" : ", ") + name;
-            if (param == "dynamic")
-                throw OpProjectError("op " + def.value("type", std::string()) + ": " + key + " '" + name +
-                                     "' is dynamic (a tensor list); sage op runs ops with fixed inputs only");
-            // An output that is also an input (in place, a "ref") is named <name>_ref in the spec:
-            // it gets its own buffer, which the kernel's output argument points to.
-            const bool inPlace = std::string(key) == "outputs" && inputNames.count(name);
-            const TensorDecl* found = nullptr;
-            for (const auto& t : spec)
-                if (t.name == name || (inPlace && t.name == name + "_ref")) found = &t;
-            if (found) known.insert(found->name);
-            if (!found && param != "optional")
-                throw OpProjectError(specFile + ": field '" + key + "': the op's " + param + " " +
-                                     std::string(key).substr(0, std::string(key).size() - 1) + " '" + name +
-                                     "' is missing: add {\"name\": \"" + name + (inPlace ? "_ref" : "") +
-                                     "\", \"dtype\": ..., \"shape\": ...}");
-            out.push_back(found);
+            std::vector<const TensorDecl*> bound;
+            if (param == "dynamic") {
+                std::string list;
+                for (size_t i = 0; const TensorDecl* t = named(name + "_" + std::to_string(i)); ++i) {
+                    bound.push_back(t);
+                    known.insert(t->name);
+                    list += (list.empty() ? "" : ",") + t->name;
+                }
+                if (bound.empty())
+                    throw OpProjectError(specFile + ": field '" + key + "': the op's " + kind + " '" + name +
+                                         "' is a tensor list (dynamic): declare its tensors as " + name + "_0, " + name +
+                                         "_1, ... (as many as the list holds, at least one)");
+                b.args.push_back(kListArg + list);
+            } else {
+                // An output that is also an input (in place, a "ref") is named <name>_ref in the spec:
+                // it gets its own buffer, which the kernel's output argument points to.
+                const bool inPlace = std::string(key) == "outputs" && inputNames.count(name);
+                const TensorDecl* found = named(name);
+                if (!found && inPlace) found = named(name + "_ref");
+                if (found) known.insert(found->name);
+                if (!found && param != "optional")
+                    throw OpProjectError(specFile + ": field '" + key + "': the op's " + param + " " + kind + " '" + name +
+                                         "' is missing: add {\"name\": \"" + name + (inPlace ? "_ref" : "") +
+                                         "\", \"dtype\": ..., \"shape\": ...}");
+                if (found) bound.push_back(found);
+                b.args.push_back(found ? found->name : "@absent");
+            }
+            out.push_back(bound);
             if (std::string(key) == "inputs") {
                 const auto& dts = p.value("dtypes", json::array());
                 b.inputFallbackDtype.push_back(dts.empty() ? "float32" : dts[0].get<std::string>());
             }
-            b.args.push_back(found ? found->name : "@absent");
         }
         for (const auto& t : spec)
             if (!known.count(t.name))
                 throw OpProjectError(specFile + ": field '" + key + "': '" + t.name + "' is not one of the op's " + key +
                                      " (" + (names.empty() ? "none" : names) +
-                                     "): use the names op_host/<op>.cpp gives to Input()/Output()");
+                                     "): use the names op_host/<op>.cpp gives to Input()/Output(), <name>_0, <name>_1, "
+                                     "... for a tensor list");
     };
     side("inputs", task.inputs, b.inputs);
     side("outputs", task.outputs, b.outputs);
@@ -176,20 +232,25 @@ json tilingRequest(const json& def, const Task& t, const TaskCase& c, const OpCo
                    const json& platform) {
     json req = {{"op", def.value("type", "")}, {"platform", platform}, {"attrs", cfg.attrs}};
     json inputs = json::array(), outputs = json::array();
+    // The configured tensor of a spec declaration (its dtype is the configuration's).
+    auto configured = [](const std::vector<TensorDecl>& list, const TensorDecl* d) -> const TensorDecl& {
+        return *std::find_if(list.begin(), list.end(), [&](const TensorDecl& x) { return x.name == d->name; });
+    };
     for (size_t i = 0; i < b.inputs.size(); ++i) {
-        if (b.inputs[i]) {
-            const TensorDecl& d = *std::find_if(t.inputs.begin(), t.inputs.end(), [&](const TensorDecl& x) { return x.name == b.inputs[i]->name; });
+        // Every instance of a definition input carries its index (a list has several).
+        for (const TensorDecl* in : b.inputs[i]) {
+            const TensorDecl& d = configured(t.inputs, in);
             inputs.push_back({{"ir", i}, {"dtype", d.dtype}, {"shape", t.shapeOf(d, c)}, {"present", true}});
-        } else {
-            inputs.push_back({{"ir", i}, {"dtype", b.inputFallbackDtype[i]}, {"shape", json::array()}, {"present", false}});
         }
+        if (b.inputs[i].empty())
+            inputs.push_back({{"ir", i}, {"dtype", b.inputFallbackDtype[i]}, {"shape", json::array()}, {"present", false}});
     }
     // In the definition's order (the spec may list them in another).
-    for (const TensorDecl* o : b.outputs) {
-        if (!o) continue;
-        const TensorDecl& d = *std::find_if(t.outputs.begin(), t.outputs.end(), [&](const TensorDecl& x) { return x.name == o->name; });
-        outputs.push_back({{"dtype", d.dtype}, {"shape", t.shapeOf(d, c)}});
-    }
+    for (const auto& list : b.outputs)
+        for (const TensorDecl* o : list) {
+            const TensorDecl& d = configured(t.outputs, o);
+            outputs.push_back({{"dtype", d.dtype}, {"shape", t.shapeOf(d, c)}});
+        }
     req["inputs"] = inputs;
     req["outputs"] = outputs;
     return req;
@@ -254,6 +315,7 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
         auto host = compileHostProgram(compiler, project, device);
         rep.hostCompiled = host.ok;
         rep.hostDiagnostics = host.diagnostics;
+        rep.notes = host.notes;
         if (!host.ok) {
             rep.error = "op_host does not compile against the simulator's host shim: " + firstError(host.diagnostics) +
                         " (the shim is core/npu/include/host; docs/compatibility.md lists what it covers)";
@@ -284,8 +346,9 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
             rep.error = project.kernelFile + ": no `extern \"C\" __global__ __aicore__ void <op>(...)` kernel entry found";
             return rep;
         }
-        if (const std::string wrapper = templateEntryWrapper(kernel.request.source, kernel.kernelTexts, entry);
-            !wrapper.empty()) {
+        std::string wrapper = templateEntryWrapper(kernel.request.source, kernel.kernelTexts, entry);
+        if (wrapper.empty()) wrapper = linkageMacroEntryWrapper(kernel.request.source, entry);
+        if (!wrapper.empty()) {
             kernel.request.source += wrapper;
             entry = kTemplateEntry;
         }
@@ -324,11 +387,16 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
             req.profile = opt.profile;
             req.timeoutSeconds = opt.timeoutSeconds;
             std::string prelude = kernel.request.prelude;
-            // The configuration's data types, as the real build defines them per compiled configuration.
-            for (const auto& [name, dtype] : cfg.dtypes)
-                for (const char* macro : {"DTYPE_", "ORIG_DTYPE_"})
-                    prelude += "#undef " + std::string(macro) + upper(name) + "\n#define " + macro + upper(name) + " " +
-                               cxxTypeOf(dtype) + "\n";
+            // The configuration's data types, as the real build defines them per compiled configuration:
+            // DTYPE_<NAME> the C++ type, ORIG_DTYPE_<NAME> the data type's name, which kernels compare
+            // with DT_BF16 and the like in #if and if constexpr (sage_op_dtypes.h gives their values).
+            prelude += "#include \"sage_op_dtypes.h\"\n";
+            for (const auto& [name, dtype] : cfg.dtypes) {
+                prelude += "#undef DTYPE_" + upper(name) + "\n#define DTYPE_" + upper(name) + " " + cxxTypeOf(dtype) + "\n";
+                const std::string ge = geDtypeName(dtype);
+                prelude += "#undef ORIG_DTYPE_" + upper(name) + "\n#define ORIG_DTYPE_" + upper(name) + " " +
+                           (ge.empty() ? cxxTypeOf(dtype) : ge) + "\n";
+            }
             req.prelude = prelude;
             req.extraFlags = kernel.request.extraFlags;
             req.localHeaders = kernel.localHeaders;
@@ -380,7 +448,7 @@ json OpRunReport::toJson() const {
     return {{"project", project}, {"spec", spec},          {"op", op},
             {"device", device},   {"host_compiled", hostCompiled}, {"host_diagnostics", diags},
             {"op_def", opDef},    {"configs", cfgs},       {"host_tiling_ran", hostTilingRan()},
-            {"pass", pass()},     {"error", error}};
+            {"pass", pass()},     {"error", error},          {"notes", notes}};
 }
 
 std::string OpRunReport::toText() const {
@@ -391,6 +459,7 @@ std::string OpRunReport::toText() const {
     o << "host     " << (hostCompiled ? "compiled" : "FAILED") << "\n";
     for (const auto& d : hostDiagnostics)
         if (d.severity == toolchain::Severity::Error) o << "    " << P(d.file) << ":" << d.line << ": " << P(d.message) << "\n";
+    for (const auto& n : notes) o << "note: " << P(n) << "\n";
     for (const auto& c : configs) {
         o << "config " << P(c.config.name) << " [";
         bool first = true;

@@ -1,6 +1,7 @@
 // Opening an op project and reading the spec that makes it a task (docs/tasks.md "Op specs").
 #include "sage_eval/OpProject.h"
 
+#include "OpDependencies.h"
 #include "sage_eval/CompatScan.h"
 #include "sage_json/BoundedJson.h"
 #include "sage_toolchain/Files.h"
@@ -20,6 +21,12 @@ bool isAclnnLayer(const fs::path& p) {
     if (p.filename().string().rfind("aclnn", 0) == 0) return true;
     static const std::regex runtime(R"re(#\s*include\s*["<](opdev/|aclnn/|level0/|level2/))re");
     return std::regex_search(toolchain::readTextFile(p.string()), runtime);
+}
+// CANN's op repositories name the file that registers an op's graph-mode shape and data-type
+// inference (IMPL_OP_INFERSHAPE) <op>_infershape.cpp (1037 files in ops-nn, a few with a suffix:
+// _infershape_arch35.cpp); nothing else in op_host/ carries the word.
+bool isShapeInferenceSource(const std::string& path) {
+    return fs::path(path).filename().string().find("_infershape") != std::string::npos;
 }
 } // namespace
 
@@ -42,14 +49,33 @@ OpProject OpProject::open(const std::string& dirPath) {
         return list;
     };
     if (fs::is_directory(host, ec)) {
-        p.hostSources = hostSourcesIn(host);
+        // Shape inference sources stay out of the host program (OpProject::shapeInferenceSources).
+        auto tilingSources = [&](std::vector<std::string> list) {
+            std::erase_if(list, [&](const std::string& s) {
+                if (!isShapeInferenceSource(s)) return false;
+                p.shapeInferenceSources.push_back(s);
+                return true;
+            });
+            return list;
+        };
+        p.hostSources = tilingSources(hostSourcesIn(host));
         for (const auto& d : fs::directory_iterator(host, ec))
             if (d.is_directory(ec) && isArchFolder(d.path().filename().string()))
-                p.archHostSources[d.path().filename().string()] = hostSourcesIn(d.path());
+                p.archHostSources[d.path().filename().string()] = tilingSources(hostSourcesIn(d.path()));
     }
     if (p.hostSources.empty())
         throw OpProjectError((host / "").string() + ": no host source (op_host/<op>.cpp with the op definition and its "
                              "TilingFunc): sage op runs the op's own host tiling, so the project needs one");
+    // The host code of the ops this one depends on joins the program after its own (OpDependencies.h).
+    for (const auto& dep : hostDependenciesOf(dir)) {
+        p.dependencyDirs.push_back(dep.string());
+        for (const auto& s : hostSourcesIn(dep / "op_host"))
+            if (!isShapeInferenceSource(s)) p.hostSources.push_back(s);
+        for (const auto& d : fs::directory_iterator(dep / "op_host", ec))
+            if (d.is_directory(ec) && isArchFolder(d.path().filename().string()))
+                for (const auto& s : hostSourcesIn(d.path()))
+                    if (!isShapeInferenceSource(s)) p.archHostSources[d.path().filename().string()].push_back(s);
+    }
     std::vector<fs::path> kernels;
     if (fs::is_directory(kernel, ec))
         for (const auto& e : fs::directory_iterator(kernel, ec))

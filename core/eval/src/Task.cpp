@@ -103,6 +103,12 @@ void readTensors(const Fields& f, const json& j, const char* key, std::vector<Te
             else if (s.is_string() && !s.get<std::string>().empty()) d.shape.push_back(s.get<std::string>());
             else f.fail(p + ".shape", "entries must be positive integers or symbol names, got " + s.dump());
         }
+        if (arr[i].contains("verify")) {
+            if (std::string(key) != "outputs" || !arr[i]["verify"].is_boolean())
+                f.fail(p + ".verify", "only an output may say \"verify\", and only true or false (false: an output the op "
+                                      "leaves undefined for these inputs, never compared)");
+            d.verified = arr[i]["verify"].get<bool>();
+        }
         out.push_back(d);
     }
 }

@@ -52,6 +52,7 @@ template <typename... Args> inline void kernelLog(int level, const char* fmt, Ar
 // The scalar types under AscendC's own namespace, as kernels spell them (`AscendC::half`).
 using ::half;
 using ::bfloat16_t;
+using ::int4b_t;
 
 // The core's global state a kernel entry resets when it does not use TPipe: no atomic
 // accumulation on GM writes, the normal mask mode, all mask bits set.

@@ -78,6 +78,13 @@ struct bfloat16_t {
     operator float() const { return sage::npu::numeric::bf16BitsToFloat(bits); }
 };
 
+// A 4-bit signed integer, two to a byte on the device. Op kernels name it in compile-time type
+// checks (`if constexpr (IsSameType<T, int4b_t>::value)`) of their int4 configurations; the
+// simulator has no 4-bit data path, so a tensor of it does not compile (no DTypeOf below).
+struct int4b_t {
+    uint8_t bits = 0;
+};
+
 using float16_t = half;
 using float32_t = float;
 using bfloat16 = bfloat16_t;

@@ -141,6 +141,23 @@ public:
     int cubeCores() override { return prof_.cubeCores; }
     uint32_t ubBytes() override { return prof_.ubUsableBytes; }
     GM_ADDR workspace(uint64_t bytes) override { return AscendC::GmAlloc(bytes); }
+    // A tensor list as one argument (an op's dynamic input or output), in the layout AscendC's
+    // ListTensorDesc reads (kernel_operator_list_tensor_intf.h): word 0 the byte offset of the
+    // pointer table; per tensor a word holding its dimension count, then its dimensions; then the
+    // table of the tensors' addresses. Written by the host, as the op runtime writes it.
+    GM_ADDR tensorList(const std::vector<std::string>& names) {
+        std::vector<uint64_t> words{0};
+        for (const auto& n : names) {
+            const auto& shape = tensor(run_, n.c_str()).shape;
+            words.push_back(shape.size());
+            for (int64_t d : shape) words.push_back(uint64_t(d));
+        }
+        words[0] = words.size() * sizeof(uint64_t);
+        for (const auto& n : names) words.push_back(uint64_t(uintptr_t(gm(n.c_str()))));
+        uint8_t* p = AscendC::GmAlloc(words.size() * sizeof(uint64_t));
+        std::memcpy(p, words.data(), words.size() * sizeof(uint64_t));
+        return p;
+    }
     void setTilingKey(uint64_t key) override { sim_.setTilingKey(key); }
     GM_ADDR tilingBytes(const void* data, uint64_t bytes) override {
         uint8_t* p = AscendC::GmAlloc(bytes);
@@ -213,6 +230,7 @@ std::vector<uint8_t> hexBytes(const std::string& hex) {
 
 // The argument name for an optional input a case leaves out: the kernel receives nullptr.
 constexpr const char* kAbsentArg = "@absent";
+constexpr const char* kListArg = "@list:";
 
 struct SpecLaunch {
     void* fn;
@@ -279,6 +297,15 @@ void launchFromSpec(void* so, const toolchain::LaunchSpec& spec, HostContext& ct
             auto bytes = packTiling(spec, lookup);
             l.args.push_back(ctx.tilingBytes(bytes.data(), bytes.size()));
         } else if (a == kAbsentArg) l.args.push_back(nullptr);  // an optional input the case leaves out
+        else if (a.rfind(kListArg, 0) == 0) {  // a tensor list: "@list:x_0,x_1"
+            std::vector<std::string> names;
+            for (size_t at = std::strlen(kListArg); at <= a.size();) {
+                const size_t comma = std::min(a.find(',', at), a.size());
+                names.push_back(a.substr(at, comma - at));
+                at = comma + 1;
+            }
+            l.args.push_back(ctx.tensorList(names));
+        }
         else l.args.push_back(ctx.gm(a.c_str()));
     }
     double blockDim = fromHost ? host.value("block_dim", 0.0) : toolchain::evaluate(spec.blockDim, lookup);

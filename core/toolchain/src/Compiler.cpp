@@ -275,7 +275,9 @@ std::vector<std::string> Compiler::flags(const CompileRequest& req) const {
 
 std::string Compiler::cacheKey(const CompileRequest& req) const {
     ContentHash h;
-    h.add(req.source).add(req.prelude).add(req.deviceId).add(std::to_string(req.npuArch));
+    h.add(req.source).add(req.prelude);
+    for (const auto& u : req.units) h.add("unit").add(u);
+    h.add(req.deviceId).add(std::to_string(req.npuArch));
     h.add(req.isReference ? "reference" : "kernel").add(paths_.compiler).add(headerDigest_);
     for (const auto& f : flags(req)) h.add(f);
     for (const auto& f : req.staged) h.add(f.path).add(f.text);
@@ -309,13 +311,18 @@ std::optional<CompileResult> cachedResult(const fs::path& dir) {
     return std::nullopt;
 }
 
+// The work-directory file of the request's `i`-th further translation unit (CompileRequest::units).
+std::string unitFileName(size_t i) { return "unit" + std::to_string(i + 1) + ".cpp"; }
+
 // The confined compiler call that turns `srcName` in `work` into kernel.so.
 ProcessSpec compileSpec(const ToolPaths& paths, const CompileRequest& req, const std::vector<std::string>& flags,
                         const std::string& pch, const std::string& srcName, const fs::path& work) {
     ProcessSpec spec;
     spec.argv = {paths.compiler};
     for (const auto& f : flags) spec.argv.push_back(f);
-    spec.argv.insert(spec.argv.end(), {"-fdiagnostics-format=json", srcName, "-o", "kernel.so", "-L" + paths.libDir,
+    spec.argv.insert(spec.argv.end(), {"-fdiagnostics-format=json", srcName});
+    for (size_t i = 0; i < req.units.size(); ++i) spec.argv.push_back(unitFileName(i));
+    spec.argv.insert(spec.argv.end(), {"-o", "kernel.so", "-L" + paths.libDir,
                                        "-Wl,-rpath," + paths.libDir, "-lsage_npu",
                                        // gold links a kernel in about a third of BFD ld's time (binutils ships both).
                                        "-fuse-ld=gold"});
@@ -437,6 +444,7 @@ CompileResult Compiler::compile(const CompileRequest& request) const {
     fs::create_directories(work);
     const std::string srcName = req.isReference ? "reference.cpp" : "kernel.cpp";
     writeFile((work / srcName).string(), req.source);
+    for (size_t i = 0; i < req.units.size(); ++i) writeFile((work / unitFileName(i)).string(), req.units[i]);
     // The candidate's own staged folder must exist for "../x" to lead anywhere from it.
     if (!req.staged.empty() && !req.stagedDir.empty()) fs::create_directories(work / kStageFolder / req.stagedDir);
     for (const auto& f : req.staged) {
@@ -475,15 +483,41 @@ CompileResult Compiler::compile(const CompileRequest& request) const {
     return res;
 }
 
+namespace {
+// Where the JSON array opening at `start` closes (brackets inside strings do not count), or npos.
+size_t endOfJsonArray(const std::string& text, size_t start) {
+    int depth = 0;
+    bool inString = false, escaped = false;
+    for (size_t i = start; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            ++depth;
+        } else if ((c == ']' || c == '}') && --depth == 0) {
+            return c == ']' ? i : std::string::npos;
+        }
+    }
+    return std::string::npos;
+}
+} // namespace
+
 std::vector<Diagnostic> parseGccJsonDiagnostics(const std::string& text, const std::string& candidatePath,
                                                 const std::string& displayName) {
     std::vector<Diagnostic> out;
-    // The linker may add plain text after the JSON array; parse the array only.
-    size_t start = text.find('['), end = text.rfind(']');
-    json arr;
-    if (start != std::string::npos && end != std::string::npos && end > start) {
+    // Each translation unit prints one JSON array (a request with several units prints several);
+    // the linker may add plain text after them. Every array is parsed, the text around skipped.
+    json arr = json::array();
+    for (size_t start = text.find('['); start != std::string::npos; start = text.find('[', start + 1)) {
+        const size_t end = endOfJsonArray(text, start);
+        if (end == std::string::npos) continue;
         try {
-            arr = json::parse(text.substr(start, end - start + 1));
+            for (auto& e : json::parse(text.substr(start, end - start + 1))) arr.push_back(std::move(e));
+            start = end;
         } catch (const std::exception&) {
         }
     }

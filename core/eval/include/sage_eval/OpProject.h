@@ -30,6 +30,14 @@ struct OpProject {
     // op_host/arch<NN>/*.cpp by folder (arch22, arch35): one architecture's tiling, compiled with
     // hostSources for a device of that architecture (hostArchDirOf).
     std::map<std::string, std::vector<std::string>> archHostSources;
+    // op_host/*_infershape*.cpp: graph-mode shape and data-type inference (IMPL_OP_INFERSHAPE).
+    // `sage op` runs the kernel at the shapes the spec gives, so these are not part of the host
+    // program; they are compiled on their own and a failure is a note (HostProgram::notes).
+    std::vector<std::string> shapeInferenceSources;
+    // Ops whose host code this one's needs (DEPENDENCIES in op_host/CMakeLists.txt): their op_host
+    // tiling sources are in hostSources and archHostSources after the op's own, their op_host/
+    // folders on the host include path.
+    std::vector<std::string> dependencyDirs;
     std::string kernelFile;                // op_kernel/<name>.cpp (or the only .cpp there)
     static OpProject open(const std::string& dir);  // throws OpProjectError
 };
@@ -73,6 +81,8 @@ struct OpRunReport {
     std::string project, spec, op, device;
     bool hostCompiled = false;
     std::vector<toolchain::Diagnostic> hostDiagnostics;
+    // What did not stop the run but is worth knowing (shape inference that does not compile).
+    std::vector<std::string> notes;
     nlohmann::json opDef;  // inputs, outputs (names, dtypes), attrs as the op registered them
     std::string error;     // the first problem that stopped the run, empty when none
     std::vector<OpConfigResult> configs;

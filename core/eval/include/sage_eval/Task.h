@@ -26,6 +26,10 @@ struct TensorDecl {
     std::string name;
     std::string dtype;
     std::vector<std::string> shape;  // each an integer or an expression of shape symbols
+    // An output the op leaves undefined for the task's inputs ("verify": false in task.json, e.g. a
+    // fused op's second quantized output when its smooth scale is absent, which the op documents
+    // as an invalid output): the kernel gets its buffer, its values are never compared.
+    bool verified = true;
 };
 
 struct InitSpec {

@@ -92,11 +92,16 @@ inline void setAttr(gert::RuntimeAttrs& attrs, size_t i, const ops::OpAttrDef& a
         std::vector<double> items;
         if (v.is_array()) for (const auto& x : v) items.push_back(num(x));
         else for (const auto& s : split(v.is_string() ? v.get<std::string>() : v.dump())) items.push_back(std::stod(s));
+        // Elements of the declared type: the op casts GetData() to it.
         if (a.type == "list_float") attrs.Set(i, gert::TypedContinuousVector<float>(std::vector<float>(items.begin(), items.end())));
-        else {
+        else if (a.type == "list_bool") {
+            std::vector<uint8_t> bools;  // bool's layout, one byte each (std::vector<bool> packs bits)
+            for (double d : items) bools.push_back(d != 0);
+            attrs.Set(i, gert::TypedContinuousVector<uint8_t>(bools));
+        } else {
             std::vector<int64_t> ints;
             for (double d : items) ints.push_back(int64_t(d));
-            attrs.Set(i, gert::ContinuousVector(std::move(ints)));
+            attrs.Set(i, gert::TypedContinuousVector<int64_t>(ints));
         }
     }
 }
@@ -174,6 +179,11 @@ inline json run(const json& req) {
         ctx.outputDescs.push_back(desc);
     }
     ctx.node.inputs = ctx.inputShapes.size();
+    // Where each input of the definition starts among the instances, and how many it has.
+    for (size_t ir = 0; ir < ctx.irStart.size(); ++ir) {
+        const size_t end = ir + 1 < ctx.irStart.size() ? ctx.irStart[ir + 1] : ctx.inputShapes.size();
+        ctx.node.irInputs.emplace_back(uint32_t(ctx.irStart[ir]), uint32_t(end - ctx.irStart[ir]));
+    }
     ctx.node.outputs = ctx.outputShapes.size();
     const json attrs = req.value("attrs", json::object());
     for (size_t i = 0; i < def->attrs.size(); ++i) {
@@ -215,8 +225,10 @@ inline json run(const json& req) {
 
 } // namespace sage_op_host
 
-// Not inline: the host program must export it even though nothing in it calls it.
-extern "C" __attribute__((used, visibility("default"))) const char* sage_op_host_tiling(const char* request) {
+// Inline: every translation unit of a host program (each op_host source is one, as in CANN's build)
+// force-includes this header, and the linker keeps one copy; `used` makes each unit emit it, so the
+// program exports it although nothing in it calls it.
+extern "C" inline __attribute__((used, visibility("default"))) const char* sage_op_host_tiling(const char* request) {
     static thread_local std::string answer;
     try {
         answer = sage_op_host::run(nlohmann::json::parse(request)).dump();

@@ -22,6 +22,10 @@ struct StagedFile {
 
 struct CompileRequest {
     std::string source;        // the candidate file's text, compiled unmodified
+    // Further translation units (source texts) compiled each on its own, with the same flags and
+    // prelude, and linked into the same shared object: an op's host sources, which CANN's build
+    // compiles one by one into one host library. Part of the cache key.
+    std::vector<std::string> units;
     std::string displayName;   // the name diagnostics use, e.g. "kernel.cpp"
     std::string prelude;       // task-generated macros (DTYPE_X, tiling type), force-included
     int npuArch = 2201;        // __NPU_ARCH__ of the target device

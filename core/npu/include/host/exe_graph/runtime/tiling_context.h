@@ -92,17 +92,31 @@ private:
     std::vector<uint8_t> data_;
 };
 
-template <typename T> class TypedContinuousVector {
+// A list attribute's elements, stored contiguously. Untyped, as CANN's: GetData() is the first
+// element's address, which the op casts to the element type its definition declares
+// (`static_cast<const bool*>(list->GetData())` for a ListBool); TypedContinuousVector<T> gives it typed.
+class ContinuousVector {
 public:
-    TypedContinuousVector() = default;
-    explicit TypedContinuousVector(std::vector<T> v) : v_(std::move(v)) {}
-    size_t GetSize() const { return v_.size(); }
-    const T* GetData() const { return v_.data(); }
+    ContinuousVector() = default;
+    template <typename T> explicit ContinuousVector(const std::vector<T>& v) : size_(v.size()) {
+        static_assert(std::is_trivially_copyable_v<T>, "a list attribute holds plain values");
+        bytes_.resize(v.size() * sizeof(T));
+        if (!v.empty()) std::memcpy(bytes_.data(), v.data(), bytes_.size());
+    }
+    size_t GetSize() const { return size_; }
+    const void* GetData() const { return bytes_.data(); }
 
 private:
-    std::vector<T> v_;
+    std::vector<uint8_t> bytes_;
+    size_t size_ = 0;
 };
-using ContinuousVector = TypedContinuousVector<int64_t>;
+
+template <typename T> class TypedContinuousVector : public ContinuousVector {
+public:
+    TypedContinuousVector() = default;
+    explicit TypedContinuousVector(const std::vector<T>& v) : ContinuousVector(v) {}
+    const T* GetData() const { return static_cast<const T*>(ContinuousVector::GetData()); }
+};
 
 // Attributes by index, each stored as the type the op definition declared.
 class RuntimeAttrs {
@@ -114,7 +128,9 @@ public:
     const float* GetFloat(size_t i) const { return GetAttrPointer<float>(i); }
     const bool* GetBool(size_t i) const { return GetAttrPointer<bool>(i); }
     const char* GetStr(size_t i) const { return GetAttrPointer<char>(i); }
-    const ContinuousVector* GetListInt(size_t i) const { return GetAttrPointer<ContinuousVector>(i); }
+    const TypedContinuousVector<int64_t>* GetListInt(size_t i) const {
+        return GetAttrPointer<TypedContinuousVector<int64_t>>(i);
+    }
     const TypedContinuousVector<float>* GetListFloat(size_t i) const {
         return GetAttrPointer<TypedContinuousVector<float>>(i);
     }
@@ -160,12 +176,28 @@ private:
     size_t size_ = 0;
 };
 
+// Where one input of the op definition sits among the node's input instances, and how many it
+// has: one for a required input, 0 or 1 for an optional one, the list's length for a dynamic one.
+class AnchorInstanceInfo {
+public:
+    AnchorInstanceInfo() = default;
+    AnchorInstanceInfo(uint32_t start, uint32_t count) : start_(start), count_(count) {}
+    size_t GetInstanceStart() const { return start_; }
+    size_t GetInstanceNum() const { return count_; }
+
+private:
+    uint32_t start_ = 0, count_ = 0;
+};
+
 struct ComputeNodeInfo {
     const char* name = "";
     const char* type = "";
     size_t inputs = 0, outputs = 0;
+    std::vector<AnchorInstanceInfo> irInputs;  // per input of the op definition
     size_t GetInputsNum() const { return inputs; }
     size_t GetOutputsNum() const { return outputs; }
+    size_t GetIrInputsNum() const { return irInputs.size(); }
+    const AnchorInstanceInfo* GetInputInstanceInfo(size_t ir) const { return ir < irInputs.size() ? &irInputs[ir] : nullptr; }
     const char* GetNodeName() const { return name; }
     const char* GetNodeType() const { return type; }
 };
@@ -208,6 +240,13 @@ public:
     }
     const Tensor* GetInputTensor(size_t i) const { return i < inputTensors.size() ? &inputTensors[i] : nullptr; }
     const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(instance(i)); }
+    // By the op definition's input index: a required input's only instance, the j-th of a list.
+    const StorageShape* GetRequiredInputShape(size_t ir) const { return GetInputShape(instance(ir)); }
+    const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetInputDesc(instance(ir)); }
+    const Tensor* GetRequiredInputTensor(size_t ir) const { return GetInputTensor(instance(ir)); }
+    const Tensor* GetDynamicInputTensor(size_t ir, size_t j) const {
+        return j < instanceCount(ir) ? GetInputTensor(instance(ir) + j) : nullptr;
+    }
     const RuntimeAttrs* GetAttrs() const { return &attrs; }
     TilingData* GetRawTilingData() { return &tiling; }
     // The tiling buffer as the op's tiling struct (CANN's current op repositories declare plain
@@ -234,6 +273,7 @@ public:
     const char* GetNodeType() const { return node.type; }
     const ComputeNodeInfo* GetComputeNodeInfo() const { return &node; }
     size_t GetComputeNodeInputNum() const { return inputShapes.size(); }
+    size_t GetComputeNodeOutputNum() const { return outputShapes.size(); }
     template <typename T> const T* GetCompileInfo() const { return static_cast<const T*>(compileInfo); }
     const void* GetCompileInfo() const { return compileInfo; }
     ge::graphStatus SetBlockDim(uint32_t d) {
@@ -254,6 +294,10 @@ public:
 
 private:
     size_t instance(size_t ir) const { return ir < irStart.size() ? irStart[ir] : ir; }
+    size_t instanceCount(size_t ir) const {
+        if (ir >= irStart.size()) return ir < inputShapes.size() ? 1 : 0;
+        return (ir + 1 < irStart.size() ? irStart[ir + 1] : inputShapes.size()) - irStart[ir];
+    }
     bool present(size_t i) const {
         return i < inputShapes.size() && (i >= inputPresent.size() || inputPresent[i]);
     }

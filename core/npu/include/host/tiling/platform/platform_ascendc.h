@@ -15,7 +15,7 @@ namespace platform_ascendc {
 
 enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
 enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND910_93, ASCEND310P, ASCEND310B, ASCEND610, ASCEND910_95,
-                        RESERVED_VERSION = 99999 };
+                        KIRINX90, KIRIN9030, RESERVED_VERSION = 99999 };
 
 class PlatformAscendC {
 public:
