@@ -78,6 +78,18 @@ private slots:
         QVERIFY2(e.find("field 'outputs[0].verify'") != std::string::npos, e.c_str());
     }
 
+    // A tolerance per data type applies to outputs of that type only; a key that is no data type
+    // is refused with the field.
+    void toleranceByDataType() {
+        const std::string cases = R"J("cases":[{"name":"a","dims":{"N":8},"perf":true}])J";
+        const eval::Task t = eval::Task::loadDirectory(write(cases + R"J(,"tolerance":{"int8":{"atol":1,"rtol":0}})J"));
+        QCOMPARE(t.toleranceFor("int8").atol, 1.0);
+        QCOMPARE(t.toleranceFor("float32").atol, eval::defaultTolerance("float32").atol);
+        const std::string e = loadError(write(cases + R"J(,"tolerance":{"int9":{"atol":1,"rtol":0}})J"));
+        QVERIFY2(e.find("field 'tolerance.int9'") != std::string::npos && e.find("is not a data type") != std::string::npos,
+                 e.c_str());
+    }
+
     void wrongTypesNameFileAndField() {
         QFETCH(QString, json);
         QFETCH(QString, field);

@@ -204,6 +204,22 @@ void readCompute(const Fields& f, const json& j, Task& t) {
 
 void readTolerance(const Fields& f, const json& j, Task& t) {
     const json& tol = j["tolerance"];
+    // Keyed by data type: {"int8": {"atol": 1, "rtol": 0}, ...}.
+    if (tol.is_object() && !tol.empty() && !tol.contains("atol") && !tol.contains("rtol")) {
+        for (auto& [dtype, v] : tol.items()) {
+            const std::string p = "tolerance." + dtype;
+            if (!isSupportedDtype(dtype))
+                f.fail(p, "'" + dtype + "' is not a data type (float16, bfloat16, float32, int32, int8, int64): give "
+                          "{\"atol\": .., \"rtol\": ..} for all outputs, or one such object per data type");
+            if (!v.is_object()) f.fail(p, "must be an object {\"atol\": .., \"rtol\": ..}");
+            Tolerance x;
+            x.atol = f.number(f.need(v, "atol", p + ".atol"), p + ".atol");
+            x.rtol = f.number(f.need(v, "rtol", p + ".rtol"), p + ".rtol");
+            if (x.atol < 0 || x.rtol < 0) f.fail(p, "atol and rtol must be >= 0");
+            t.dtypeTolerance[dtype] = x;
+        }
+        return;
+    }
     Tolerance x;
     x.atol = f.number(f.need(tol, "atol", "tolerance.atol"), "tolerance.atol");
     x.rtol = f.number(f.need(tol, "rtol", "tolerance.rtol"), "tolerance.rtol");
@@ -318,7 +334,10 @@ const TaskCase* Task::findCase(const std::string& n) const {
     return nullptr;
 }
 
-Tolerance Task::toleranceFor(const std::string& dtype) const { return tolerance ? *tolerance : defaultTolerance(dtype); }
+Tolerance Task::toleranceFor(const std::string& dtype) const {
+    if (auto it = dtypeTolerance.find(dtype); it != dtypeTolerance.end()) return it->second;
+    return tolerance ? *tolerance : defaultTolerance(dtype);
+}
 
 std::vector<int64_t> Task::shapeOf(const TensorDecl& d, const TaskCase& c) const {
     std::vector<int64_t> out;

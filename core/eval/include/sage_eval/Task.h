@@ -57,6 +57,9 @@ struct Task {
     std::vector<TaskCase> cases;
     std::map<std::string, InitSpec> init;
     std::optional<Tolerance> tolerance;  // absent: per-dtype defaults
+    // A tolerance per data type ("tolerance": {"int8": {"atol": 1, "rtol": 0}}), before the defaults:
+    // CANN Bench lets quantized int8 outputs differ by one step, a rounding tie.
+    std::map<std::string, Tolerance> dtypeTolerance;
     std::vector<uint64_t> seeds = {0, 1, 2};
     toolchain::LaunchSpec launch;
     std::string tilingStruct;  // struct name for GET_TILING_DATA when the kernel file has no host side
