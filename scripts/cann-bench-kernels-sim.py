@@ -4,7 +4,7 @@
     scripts/cann-bench-kernels-sim.py CANN_BENCH/tasks OPS_NN_CHECKOUT --out RESULTS.json
         [--sage build/bin/sage] [--specs resources/op-specs] [--device ascend910b2-sim]
         [--profile-json PROFILE.json] [--only rms_norm,...]
-    scripts/cann-bench-kernels-sim.py --report RESULTS.json [--report BEFORE.json]
+    scripts/cann-bench-kernels-sim.py --report RESULTS.json [--report BEFORE.json] [--agent BENCH.json ...]
 
 CANN Bench times CANN's production kernels on a real 910B2 (metadata/910b2.json; a case counts when
 its baseline was measured, not the stand-in max(10 x t_hw_us, 10)). For each operator below whose
@@ -16,7 +16,10 @@ gives its simulated time. --profile-json runs against another version of the dev
 --report prints, per half (operators A–L calibrate, M–Z are held out; fixed before the first run)
 and per size class of the inputs (< 64 KiB, < 16 MiB, larger): Spearman rank correlation of
 simulated and measured time, the median simulated/measured ratio, the share within 2x, and the 10
-cases furthest from 1.
+cases furthest from 1. With --agent (reports of `sage bench --out` on the same device), it prints
+for each operator the agent's mean HAP in both terms: against CANN's measured time (what CANN
+Bench scores) and against CANN's kernel simulated here, so the part of the gap that is the
+simulator shows.
 """
 import argparse
 import json
@@ -68,7 +71,7 @@ def map_group_norm(case):
     a = case.get("attrs", {})
     g = int(a.get("num_groups", 1))
     return case["dtype"][0], {"N": x[0], "C": x[1], "L": prod(x[2:]), "G": g}, \
-        {"num_groups": g, "eps": a.get("epsilon", 1e-5), "activate_silu": False}
+        {"num_groups": g, "eps": a.get("epsilon", 1e-5), "activate_silu": 0}
 
 
 def map_dequant_swiglu_quant(case):
@@ -82,10 +85,8 @@ def map_dequant_swiglu_quant(case):
 
 def map_swi_glu(case):
     x = case["input_shape"][0]
-    dim = case.get("attrs", {}).get("dim", -1)
-    if dim not in (-1, len(x) - 1):
-        return None  # a split along another axis: the spec splits the last one
-    return case["dtype"][0], {"R": prod(x[:-1]), "C2": x[-1], "C": x[-1] // 2}, {}
+    dim = case.get("attrs", {}).get("dim", -1) % len(x)
+    return case["dtype"][0], {"A": prod(x[:dim]), "H2": x[dim], "H": x[dim] // 2, "B": prod(x[dim + 1:])}, {}
 
 
 def map_foreach_addcdiv_scalar(case):
@@ -201,10 +202,49 @@ def figures(rows):
             sum(0.5 <= x <= 2 for x in ratios) / len(ratios))
 
 
-def report(paths):
+def hap(candidate_us, baseline_us, hw_us):
+    """CANN Bench's HAP (docs/cann-bench.md); None where it is undefined."""
+    den = (candidate_us - hw_us) + (baseline_us - hw_us)
+    return (baseline_us - hw_us) / den if candidate_us > 0 and hw_us > 0 and den > 0 else None
+
+
+def agent_cases(bench_paths):
+    """(operator, case id) -> the agent's case record (device_us, hw_us, hap, accurate)."""
+    out = {}
+    for path in bench_paths or []:
+        for task in json.load(open(path)).get("tasks", []):
+            cann = task.get("cann") or {}
+            for c in cann.get("cases", []):
+                case_id = int(str(c["case"]).removeprefix("case"))
+                out[(task.get("task"), case_id)] = c
+    return out
+
+
+def agent_table(rows, bench_paths):
+    agent = agent_cases(bench_paths)
+    print("\n| operator | half | cases | agent's HAP vs CANN measured | agent's HAP vs CANN simulated |")
+    print("|---|---|---:|---:|---:|")
+    for op in sorted({r["operator"] for r in rows}):
+        measured, simulated = [], []
+        for r in rows:
+            c = agent.get((op, r["case"])) if r["operator"] == op else None
+            if not c or not c.get("accurate") or not c.get("device_us"):
+                continue
+            a, b = hap(c["device_us"], r["measured_us"], c["hw_us"]), hap(c["device_us"], r["simulated_us"], c["hw_us"])
+            if a is not None and b is not None:
+                measured.append(a)
+                simulated.append(b)
+        if measured:
+            print(f"| {op} | {half_of(op)} | {len(measured)} | {statistics.mean(measured):.3f} | "
+                  f"{statistics.mean(simulated):.3f} |")
+
+
+def report(paths, bench_paths=None):
     for path in paths:
-        rows = [r for r in json.load(open(path))["rows"] if r.get("simulated_us")]
-        print(f"\n{path}: {len(rows)} cases simulated")
+        every = json.load(open(path))["rows"]
+        rows = [r for r in every if r.get("simulated_us") and r.get("verified")]
+        print(f"\n{path}: {len(rows)} cases simulated and verified (of {len(every)}; a kernel whose result "
+              f"differs from the reference is not counted)")
         print("| half | size class | cases | Spearman | median sim / measured | within 2× |")
         print("|---|---|---:|---:|---:|---:|")
         for half in ("A–L", "M–Z"):
@@ -220,6 +260,8 @@ def report(paths):
         for r in worst:
             print(f"| {r['operator']} | {r['case']} | {r['config']} | {r['input_bytes'] / 2**20:.2f} | "
                   f"{r['measured_us']:.2f} | {r['simulated_us']:.2f} | {r['simulated_us'] / r['measured_us']:.2f} |")
+        if bench_paths:
+            agent_table(rows, bench_paths)
 
 
 def main():
@@ -233,9 +275,10 @@ def main():
     ap.add_argument("--profile-json")
     ap.add_argument("--only")
     ap.add_argument("--report", action="append")
+    ap.add_argument("--agent", action="append", help="a `sage bench --out` report to set against (with --report)")
     a = ap.parse_args()
     if a.report:
-        report(a.report)
+        report(a.report, a.agent)
         return
     if not (a.tasks and a.ops_nn and a.out):
         ap.error("give CANN_BENCH/tasks, OPS_NN_CHECKOUT and --out (or --report FILE)")

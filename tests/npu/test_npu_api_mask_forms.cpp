@@ -31,8 +31,9 @@ extern "C" __global__ __aicore__ void fold_max_kernel(GM_ADDR in, GM_ADDR out, u
     AscendC::DataCopy(outGm, x, 64);
 }
 
-// A row maximum written to dst[offset]: ReduceMax asks 2 * sizeof(T) alignment of its destination.
-extern "C" __global__ __aicore__ void reduce_max_at_kernel(GM_ADDR in, GM_ADDR out, uint32_t offset) {
+// A row maximum written to dst[offset]: ReduceMax asks sizeof(T) alignment of a value alone,
+// 2 * sizeof(T) of a value with its index.
+extern "C" __global__ __aicore__ void reduce_max_at_kernel(GM_ADDR in, GM_ADDR out, uint32_t offset, bool index) {
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> src, dst, tmp;
     pipe.InitBuffer(src, 256 * sizeof(float));
@@ -45,7 +46,7 @@ extern "C" __global__ __aicore__ void reduce_max_at_kernel(GM_ADDR in, GM_ADDR o
     AscendC::DataCopy(s, inGm, 256);
     AscendC::Duplicate(d, 0.0f, 64);
     AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::ReduceMax(d[offset], s, t, 256, false);
+    AscendC::ReduceMax(d[offset], s, t, 256, index);
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::DataCopy(outGm, d, 64);
 }
@@ -67,14 +68,16 @@ private slots:
             QCOMPARE(out[j], m);  // every chunk, not only the first and the last
         }
     }
-    void reduceMaxDestinationNeedsTwoElementsAlignment() {
+    void reduceMaxDestinationNeedsItsOwnAlignment() {
         NpuHarness h;
         float* in = h.gmRandom<float>(256, -10, 10, 8);
         float* out = h.gm<float>(64);
-        ICPU_RUN_KF(reduce_max_at_kernel, 1, (GM_ADDR)in, (GM_ADDR)out, 2u);  // 8 bytes: allowed
+        ICPU_RUN_KF(reduce_max_at_kernel, 1, (GM_ADDR)in, (GM_ADDR)out, 1u, false);  // a value at 4 bytes
         QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
-        QCOMPARE(out[2], *std::max_element(in, in + 256));
-        ICPU_RUN_KF(reduce_max_at_kernel, 1, (GM_ADDR)in, (GM_ADDR)out, 1u);  // 4 bytes of float: refused
+        QCOMPARE(out[1], *std::max_element(in, in + 256));
+        ICPU_RUN_KF(reduce_max_at_kernel, 1, (GM_ADDR)in, (GM_ADDR)out, 2u, true);  // value + index at 8
+        QVERIFY2(h.last().diagnostics.empty(), h.describe().c_str());
+        ICPU_RUN_KF(reduce_max_at_kernel, 1, (GM_ADDR)in, (GM_ADDR)out, 1u, true);  // value + index at 4
         QVERIFY(h.find("misaligned_address"));
     }
     void compareRepeatFormWritesOneBitPerLane() {

@@ -209,9 +209,10 @@ void vecReduce(ReduceOp op, DType t, const LocalRef& dst, const LocalRef& src, c
     uint64_t perRepeat = s.prof.vectorBytesPerRepeat / es;
     uint64_t repeats = (count + perRepeat - 1) / perRepeat;
     s.checkLocal(src, bytes, name, loc);
-    // ReduceMax/ReduceMin ask their destination for 2 * sizeof(T) alignment only (the value and its
-    // index), not 32 bytes (API reference, ReduceMax "dstLocal"): a row maximum may go to dst[row].
-    s.checkLocal(dst, (withIndex ? 2 : 1) * es, name, loc, op == ReduceOp::Sum ? 32 : 2 * es);
+    // ReduceMax/ReduceMin do not ask 32-byte alignment of their destination: the API reference asks
+    // 2 * sizeof(T) (room for the value and its index), and CANN's own kernels write a value alone
+    // to dst[row] at sizeof(T) (dequant_swiglu_quant), so the value alone needs only its own size.
+    s.checkLocal(dst, (withIndex ? 2 : 1) * es, name, loc, op == ReduceOp::Sum ? 32 : (withIndex ? 2 : 1) * es);
     uint64_t tmpNeed = (repeats * es + 31) / 32 * 32;
     if (tmp && tmp->bytes < tmpNeed)
         s.report("vector_count_exceeds_tensor",
