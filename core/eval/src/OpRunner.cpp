@@ -9,7 +9,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <iomanip>
 #include <regex>
 #include <set>
@@ -24,17 +23,6 @@ namespace {
 std::string upper(std::string s) {
     for (auto& c : s) c = char(std::toupper(static_cast<unsigned char>(c)));
     return s;
-}
-
-// The ge::DataType name of a spec data type (sage_op_dtypes.h), or "" for one it does not name.
-std::string geDtypeName(const std::string& dtype) {
-    static const std::map<std::string, std::string> names = {
-        {"float32", "DT_FLOAT"}, {"float16", "DT_FLOAT16"}, {"bfloat16", "DT_BF16"}, {"int8", "DT_INT8"},
-        {"int16", "DT_INT16"},   {"int32", "DT_INT32"},     {"int64", "DT_INT64"},   {"uint8", "DT_UINT8"},
-        {"uint16", "DT_UINT16"}, {"uint32", "DT_UINT32"},   {"uint64", "DT_UINT64"}, {"bool", "DT_BOOL"},
-        {"float64", "DT_DOUBLE"}};
-    auto it = names.find(dtype);
-    return it == names.end() ? std::string() : it->second;
 }
 
 // The exported name of the wrapper a templated kernel entry gets (templateEntryWrapper).
@@ -393,9 +381,7 @@ OpRunReport OpRunner::run(const OpProject& project, const OpSpec& spec, const Op
             prelude += "#include \"sage_op_dtypes.h\"\n";
             for (const auto& [name, dtype] : cfg.dtypes) {
                 prelude += "#undef DTYPE_" + upper(name) + "\n#define DTYPE_" + upper(name) + " " + cxxTypeOf(dtype) + "\n";
-                const std::string ge = geDtypeName(dtype);
-                prelude += "#undef ORIG_DTYPE_" + upper(name) + "\n#define ORIG_DTYPE_" + upper(name) + " " +
-                           (ge.empty() ? cxxTypeOf(dtype) : ge) + "\n";
+                prelude += "#undef ORIG_DTYPE_" + upper(name) + "\n#define ORIG_DTYPE_" + upper(name) + " SAGE_DT_" + dtype + "\n";
             }
             req.prelude = prelude;
             req.extraFlags = kernel.request.extraFlags;

@@ -32,3 +32,19 @@
 #define DT_FLOAT8_E4M3FN 36
 #define DT_FLOAT8_E8M0 37
 #endif
+
+// The spec's data-type names (task.json "dtype"): `sage op` defines ORIG_DTYPE_<NAME> as
+// SAGE_DT_<dtype>, so the pairing of names and values lives here only.
+#define SAGE_DT_float32 DT_FLOAT
+#define SAGE_DT_float16 DT_FLOAT16
+#define SAGE_DT_bfloat16 DT_BF16
+#define SAGE_DT_int8 DT_INT8
+#define SAGE_DT_int16 DT_INT16
+#define SAGE_DT_int32 DT_INT32
+#define SAGE_DT_int64 DT_INT64
+#define SAGE_DT_uint8 DT_UINT8
+#define SAGE_DT_uint16 DT_UINT16
+#define SAGE_DT_uint32 DT_UINT32
+#define SAGE_DT_uint64 DT_UINT64
+#define SAGE_DT_bool DT_BOOL
+#define SAGE_DT_float64 DT_DOUBLE
