@@ -31,13 +31,9 @@ import subprocess
 import sys
 import tempfile
 
-from cann_bench_common import DTYPE_BYTES, flat_shapes, measured_cases, spearman
+from cann_bench_common import input_bytes, measured_cases, prod, spearman
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def prod(shape):
-    return math.prod(shape) if shape else 1
 
 
 # CANN Bench operator -> (level, ops-nn project, spec folder under --specs, mapper). A mapper reads a
@@ -118,14 +114,6 @@ def half_of(op):
 
 def size_class(nbytes):
     return "< 64 KiB" if nbytes < 64 * 1024 else "< 16 MiB" if nbytes < 16 * 2**20 else "≥ 16 MiB"
-
-
-def input_bytes(case):
-    dtypes = case["dtype"] if isinstance(case["dtype"], list) else [case["dtype"]]
-    total = 0
-    for i, s in enumerate(flat_shapes(case["input_shape"])):
-        total += prod(s) * DTYPE_BYTES.get(dtypes[min(i, len(dtypes) - 1)], 4)
-    return total
 
 
 def resources_with_profile(profile_json, device, tmp):

@@ -23,10 +23,9 @@ within 2x for both, and every held-out case.
 """
 import argparse
 import json
-import math
 import statistics
 
-from cann_bench_common import flat_shapes, measured_cases as measured, spearman
+from cann_bench_common import flat_shapes, input_bytes, measured_cases as measured, spearman
 
 L2_BYTES = 192 * 2**20  # 910B2 L2 (shared/reference/npu-device-facts.md)
 # operator -> (level, inputs, outputs written per input element of the first input's shape)
@@ -45,8 +44,7 @@ def measured_cases(tasks, op):
         shapes = flat_shapes(case["input_shape"])
         if dtype != "float32" or len({tuple(s) for s in shapes}) > 1 and op == "maximum":
             continue  # float32 only (memory-bound); maximum without broadcasting
-        elements = sum(math.prod(s) for s in shapes)  # every input tensor
-        traffic = elements * 4 * (n_in + n_out) / n_in
+        traffic = input_bytes(case) * (n_in + n_out) / n_in  # every input, and outputs of their size
         yield {"op": op, "case": case["case_id"], "traffic": traffic, "us": us}
 
 

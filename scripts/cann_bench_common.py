@@ -20,6 +20,17 @@ def flat_shapes(shapes):
     return out
 
 
+def prod(shape):
+    return math.prod(shape) if shape else 1
+
+
+def input_bytes(case):
+    """Bytes of every input tensor of a case (a list's members each), by the case's dtypes."""
+    dtypes = case["dtype"] if isinstance(case["dtype"], list) else [case["dtype"]]
+    return sum(prod(s) * DTYPE_BYTES.get(dtypes[min(i, len(dtypes) - 1)], 4)
+               for i, s in enumerate(flat_shapes(case["input_shape"])))
+
+
 def measured_cases(tasks, level, op):
     """(case, measured µs) for each case whose 910B2 baseline was measured, not the stand-in
     max(10 x t_hw_us, 10) CANN Bench writes where it has no measurement."""
