@@ -1,5 +1,7 @@
 #include "OpDependencies.h"
 
+#include "StagedOpTree.h"
+
 #include "sage_eval/CompatScan.h"
 #include "sage_toolchain/Files.h"
 #include "sage_toolchain/ProjectPaths.h"
@@ -13,9 +15,6 @@ namespace fs = std::filesystem;
 
 namespace sage::eval {
 namespace {
-
-// How deep below the tree an op directory is looked for (experimental/<family>/<op>).
-constexpr int kMaxOpDepth = 4;
 
 // The names after DEPENDENCIES in op_host/CMakeLists.txt, up to the next keyword or the ')'.
 std::vector<std::string> dependencyNames(const fs::path& opDir) {
@@ -47,17 +46,11 @@ fs::path findOpDir(const fs::path& tree, const fs::path& near, const std::string
     };
     if (usable(near.parent_path() / name)) return near.parent_path() / name;
     std::vector<fs::path> found;
-    for (auto it = fs::recursive_directory_iterator(tree, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        std::error_code dirEc;
-        if (!it->is_directory(dirEc)) continue;
-        const std::string leaf = it->path().filename().string();
-        if (leaf.rfind('.', 0) == 0 || leaf == "tests" || it.depth() >= kMaxOpDepth) {
-            it.disable_recursion_pending();
-            continue;
-        }
-        if (leaf == name && usable(it->path())) found.push_back(it->path());
-    }
+    walkOpTree(tree, [&](const fs::path& d) {
+        if (d.filename() == "tests") return false;
+        if (d.filename() == name && usable(d)) found.push_back(d);
+        return true;
+    });
     std::sort(found.begin(), found.end());  // the same choice on every machine
     return found.empty() ? fs::path() : found.front();
 }

@@ -10,11 +10,22 @@ namespace fs = std::filesystem;
 namespace sage::eval {
 namespace {
 
-// How deep below the tree op_kernel/ folders are looked for: experimental/<family>/<op>/op_kernel
-// is the deepest layout of CANN's repositories.
+// How deep below the tree op folders are looked for: experimental/<family>/<op>/op_kernel is the
+// deepest layout of CANN's repositories.
 constexpr int kMaxOpDepth = 4;
 
 } // namespace
+
+void walkOpTree(const fs::path& tree, const std::function<bool(const fs::path&)>& visit) {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(tree, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        std::error_code dirEc;
+        if (!it->is_directory(dirEc)) continue;
+        if (it->path().filename().string().rfind('.', 0) == 0 || it.depth() >= kMaxOpDepth || !visit(it->path()))
+            it.disable_recursion_pending();
+    }
+}
 
 StagedOpTree::StagedOpTree(fs::path tree) : tree_(std::move(tree)) {}
 
@@ -30,24 +41,14 @@ std::string StagedOpTree::stagedPathOf(const fs::path& file) {
 
 void StagedOpTree::index() {
     indexed_ = true;
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(tree_, fs::directory_options::skip_permission_denied, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        const fs::path& p = it->path();
-        std::error_code dirEc;
-        if (!it->is_directory(dirEc)) continue;
-        const std::string leaf = p.filename().string();
-        if (leaf.rfind('.', 0) == 0 || it.depth() >= kMaxOpDepth) {
-            it.disable_recursion_pending();  // .git, and nothing deeper holds an op
-            continue;
-        }
-        if (leaf != "op_kernel") continue;
-        it.disable_recursion_pending();
+    walkOpTree(tree_, [this](const fs::path& p) {
+        if (p.filename() != "op_kernel") return true;
         // A linked op_kernel/ that leaves the tree is not a folder of the stage.
         std::string why;
         const std::string real = toolchain::resolveInside(p.string(), tree_.string(), why);
         if (!real.empty()) folders_.push_back({p.parent_path().filename().string(), fs::path(real)});
-    }
+        return false;
+    });
     // Path order decides between two ops of the same name (the real build copies both into one
     // folder); it is the same on every machine.
     std::sort(folders_.begin(), folders_.end(),

@@ -12,10 +12,16 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace sage::eval {
+
+// Visits the folders of an op tree where ops live (experimental/<family>/<op>/op_kernel is the
+// deepest layout of CANN's repositories): hidden folders (.git) and anything deeper are skipped.
+// `visit` returns false to leave a folder's contents out.
+void walkOpTree(const std::filesystem::path& tree, const std::function<bool(const std::filesystem::path&)>& visit);
 
 class StagedOpTree {
 public:
